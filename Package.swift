@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+// CrownPager: watchOS-style vertical pages on an SSD1306 OLED, turned by a rotary encoder.
+//
+// The arrows between targets are the architecture: nothing below points up.
+//   PagerGraphics  1-bit bitmap, primitives, fonts, PBM/PNG       (standard library only)
+//   PagerCore      pages, crown interpreter, animation, indicator (PagerGraphics)
+//   SSD1306        commands, panels, driver, emulator, I2C traces (PagerGraphics)
+//   MockDisplay    terminal and file presenters of the glass      (pure: no OS imports)
+//   LinuxHardware  the only target that talks to Linux
+//   CrownPagerApp  demo pages, run loop, headless renderer
+//   crownpager     the command-line program
+import PackageDescription
+
+let package = Package(
+    name: "CrownPager",
+    products: [
+        .executable(name: "crownpager", targets: ["crownpager"]),
+        .library(name: "PagerGraphics", targets: ["PagerGraphics"]),
+        .library(name: "PagerCore", targets: ["PagerCore"]),
+        .library(name: "SSD1306", targets: ["SSD1306"]),
+    ],
+    dependencies: [
+        // Lower bounds a Swift 6.0 toolchain can resolve: SwiftPM skips releases whose
+        // manifest needs a newer tools version and settles on an older one.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
+        .target(name: "PagerCore", dependencies: ["PagerGraphics"]),
+        .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
+        .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
+        .target(
+            name: "LinuxHardware",
+            dependencies: [
+                "PagerCore", "SSD1306",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .target(
+            name: "CrownPagerApp",
+            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "LinuxHardware"]
+        ),
+        .executableTarget(
+            name: "crownpager",
+            dependencies: [
+                "CrownPagerApp", "LinuxHardware",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
+        .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport"]),
+        .testTarget(
+            name: "CrownPagerAppTests",
+            dependencies: ["CrownPagerApp", "crownpager", "TestSupport"],
+            exclude: ["Goldens"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
