@@ -78,27 +78,9 @@ extension Bitmap {
     public mutating func strokeRoundedRect(_ rect: Rect, radius: Int, ink: Ink = .on) {
         guard !rect.isEmpty else { return }
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
-        // A pixel of the outline is a pixel of the filled shape that has a neighbour outside it.
-        for row in 0..<rect.height {
-            let inset = Self.cornerInset(row: row, height: rect.height, radius: r)
-            let above = row == 0 ? rect.width : Self.cornerInset(row: row - 1, height: rect.height, radius: r)
-            let below = row == rect.height - 1 ? rect.width : Self.cornerInset(row: row + 1, height: rect.height, radius: r)
-            let y = rect.y + row
-            let left = rect.x + inset
-            let right = rect.maxX - 1 - inset
-            guard left <= right else { continue }
-            if row == 0 || row == rect.height - 1 {
-                drawHorizontalLine(x: left, y: y, length: right - left + 1, ink: ink)
-                continue
-            }
-            // Spread the edge to meet the neighbouring rows so the curve has no gaps.
-            let spread = max(0, max(above, below) - inset - 1)
-            let span = min(spread + 1, right - left + 1)
-            drawHorizontalLine(x: left, y: y, length: span, ink: ink)
-            let rightStart = max(left + span, right - span + 1)
-            if rightStart <= right {
-                drawHorizontalLine(x: rightStart, y: y, length: right - rightStart + 1, ink: ink)
-            }
+        strokeSpans(rows: rect.y..<rect.maxY, ink: ink) { y in
+            let inset = Self.cornerInset(row: y - rect.y, height: rect.height, radius: r)
+            return (rect.x + inset, rect.maxX - 1 - inset)
         }
     }
 
@@ -114,17 +96,31 @@ extension Bitmap {
     /// Draws the one-pixel outline of the circle of `radius` around `center`.
     public mutating func strokeCircle(center: Point, radius: Int, ink: Ink = .on) {
         guard radius >= 0 else { return }
-        for dy in -radius...radius {
-            let half = Self.circleHalfWidth(dy: dy, radius: radius)
-            let neighbour = abs(dy) == radius ? -1 : Self.circleHalfWidth(dy: abs(dy) + 1, radius: radius)
-            let y = center.y + dy
-            // Lit from the neighbouring row's edge outwards, so steep parts stay connected.
-            let inner = max(neighbour + 1, 0)
-            if inner > half || abs(dy) == radius {
-                drawHorizontalLine(x: center.x - half, y: y, length: 2 * half + 1, ink: ink)
+        strokeSpans(rows: (center.y - radius)..<(center.y + radius + 1), ink: ink) { y in
+            let half = Self.circleHalfWidth(dy: y - center.y, radius: radius)
+            return (center.x - half, center.x + half)
+        }
+    }
+
+    /// Draws the outline of a shape given as one horizontal span per row: the pixels of the
+    /// shape with a left, right, upper or lower neighbour outside it. Each pixel is drawn once,
+    /// so `.inverted` outlines are exact.
+    mutating func strokeSpans(rows: Range<Int>, ink: Ink = .on, span: (Int) -> (Int, Int)) {
+        func spanOrEmpty(_ y: Int) -> (Int, Int) {
+            rows.contains(y) ? span(y) : (Int.max, Int.min)
+        }
+        for y in rows {
+            let (low, high) = span(y)
+            guard low <= high else { continue }
+            let (lowAbove, highAbove) = spanOrEmpty(y - 1)
+            let (lowBelow, highBelow) = spanOrEmpty(y + 1)
+            let innerLow = max(low + 1, lowAbove, lowBelow)
+            let innerHigh = min(high - 1, highAbove, highBelow)
+            if innerLow > innerHigh {
+                drawHorizontalLine(x: low, y: y, length: high - low + 1, ink: ink)
             } else {
-                drawHorizontalLine(x: center.x - half, y: y, length: half - inner + 1, ink: ink)
-                drawHorizontalLine(x: center.x + inner, y: y, length: half - inner + 1, ink: ink)
+                drawHorizontalLine(x: low, y: y, length: innerLow - low, ink: ink)
+                drawHorizontalLine(x: innerHigh + 1, y: y, length: high - innerHigh, ink: ink)
             }
         }
     }
