@@ -1,0 +1,126 @@
+/// How the pager moves between pages.
+public struct PagerConfiguration: Hashable, Sendable {
+    /// Whether turning past the last page goes on to the first (and back); off by default.
+    public var wrapsAround: Bool
+    /// How long the animated slide between two pages takes.
+    public var slideDuration: TimeSpan
+
+    /// Creates a configuration; the defaults suit a 20-detent encoder.
+    public init(wrapsAround: Bool = false, slideDuration: TimeSpan = .milliseconds(240)) {
+        self.wrapsAround = wrapsAround
+        self.slideDuration = slideDuration
+    }
+}
+
+/// A flat, ordered list of vertical pages, each one screen high, and which one is current.
+///
+/// `currentPage` is the page the pager shows or is sliding to (UIKit's meaning). The
+/// slide itself is a `SlideAnimation` in page units; `position(at:)` says where the
+/// pages stand at an instant. During a slide that wraps around, positions may run past
+/// the last page (4.3 of 5 pages shows page 4 and page 0); they are normalised once the
+/// slide settles.
+public struct Pager<Page: PageContent> {
+    /// The pages, first at the top.
+    public private(set) var pages: [Page]
+    /// The page shown, or being slid to; 0 when there are no pages.
+    public private(set) var currentPage: Int
+    /// Wrap-around and timing.
+    public var configuration: PagerConfiguration
+    /// The slide under way, if any.
+    public private(set) var slide: SlideAnimation?
+
+    /// A pager showing `currentPage` (clamped to the pages there are).
+    public init(pages: [Page], currentPage: Int = 0, configuration: PagerConfiguration = PagerConfiguration()) {
+        self.pages = pages
+        self.configuration = configuration
+        self.currentPage = pages.isEmpty ? 0 : min(max(currentPage, 0), pages.count - 1)
+    }
+
+    /// How many pages there are.
+    public var numberOfPages: Int { pages.count }
+
+    /// Where the pages stand at `instant`, in pages (2.5 is halfway from page 2 to page 3).
+    public func position(at instant: Timestamp) -> Double {
+        if let slide, !slide.isDone(at: instant) { return slide.position(at: instant) }
+        return Double(currentPage)
+    }
+
+    /// True when no slide is under way at `instant`.
+    public func isSettled(at instant: Timestamp) -> Bool {
+        slide.map { $0.isDone(at: instant) } ?? true
+    }
+
+    /// The page index `index` stands for, after wrapping: positions run past the ends during wrapped slides.
+    public func normalizedPage(_ index: Int) -> Int {
+        guard !pages.isEmpty else { return 0 }
+        return ((index % pages.count) + pages.count) % pages.count
+    }
+
+    /// The page nearest the position at `instant`: the one the indicator marks during a slide.
+    public func displayedPage(at instant: Timestamp) -> Int {
+        let position = position(at: instant)
+        return normalizedPage(Int((position + 0.5).rounded(.down)))
+    }
+
+    /// Moves `delta` pages (positive is later) starting at `instant`; returns whether the current page changed.
+    ///
+    /// Without wrap-around the move stops at the first or last page. Animated moves slide
+    /// from wherever the pages stand at `instant`, carrying the speed of a slide under way.
+    @discardableResult
+    public mutating func move(by delta: Int, at instant: Timestamp, animated: Bool = true) -> Bool {
+        guard !pages.isEmpty, delta != 0 else { return false }
+        let target: Int
+        if configuration.wrapsAround {
+            target = currentPage + delta
+        } else {
+            target = min(max(currentPage + delta, 0), pages.count - 1)
+        }
+        guard target != currentPage else { return false }
+        return moveToTarget(unwrapped: target, at: instant, animated: animated)
+    }
+
+    /// Shows `page` (clamped to the pages there are), sliding there the short way when animated.
+    @discardableResult
+    public mutating func show(page: Int, at instant: Timestamp, animated: Bool = true) -> Bool {
+        guard !pages.isEmpty else { return false }
+        let target = min(max(page, 0), pages.count - 1)
+        guard target != currentPage else { return false }
+        return moveToTarget(unwrapped: target, at: instant, animated: animated)
+    }
+
+    /// Drops a finished slide, so the pager holds no animation state it does not need.
+    public mutating func settle(at instant: Timestamp) {
+        if let slide, slide.isDone(at: instant) { self.slide = nil }
+    }
+
+    /// Replaces the content of the page at `index` (for refreshed readings); ignored out of range.
+    public mutating func replacePage(at index: Int, with page: Page) {
+        guard pages.indices.contains(index) else { return }
+        pages[index] = page
+    }
+
+    /// Replaces all pages, keeping the current page where it still exists.
+    public mutating func replacePages(_ newPages: [Page]) {
+        pages = newPages
+        slide = nil
+        currentPage = newPages.isEmpty ? 0 : min(currentPage, newPages.count - 1)
+    }
+
+    private mutating func moveToTarget(unwrapped target: Int, at instant: Timestamp, animated: Bool) -> Bool {
+        let newPage = normalizedPage(target)
+        defer { currentPage = newPage }
+        guard animated else {
+            slide = nil
+            return newPage != currentPage
+        }
+        // Slide from where the pages stand now, in the unwrapped space of the slide under way.
+        let running = slide.flatMap { $0.isDone(at: instant) ? nil : $0 }
+        let from = running?.position(at: instant) ?? Double(currentPage)
+        let baseTarget = running?.to ?? Double(currentPage)
+        let to = baseTarget + Double(target - currentPage)
+        slide = SlideAnimation(
+            from: from, to: to, start: instant, duration: configuration.slideDuration,
+            initialVelocity: running?.velocity(at: instant) ?? 0)
+        return newPage != currentPage
+    }
+}

@@ -1,0 +1,39 @@
+import PagerCore
+import PagerGraphics
+import TestSupport
+import Testing
+
+@Suite struct PagerRendererTests {
+    @Test(arguments: [(128, 64), (128, 32)])
+    func indicatorBesideTheCrown(width: Int, height: Int) {
+        let renderer = PagerRenderer(size: Size(width: width, height: height))
+        let frame = renderer.render(barsPager(3, current: 1), at: .zero)
+        expectGolden(frame, named: "pager-3-pages-current-1-\(width)x\(height)")
+    }
+
+    @Test(arguments: [(128, 64), (128, 32)])
+    func middleOfASlide(width: Int, height: Int) {
+        let renderer = PagerRenderer(size: Size(width: width, height: height))
+        var pager = barsPager(4, current: 1)
+        pager.move(by: 1, at: .zero)
+        let frame = renderer.render(pager, at: .ms(60))
+        expectGolden(frame, named: "pager-slide-1-to-2-\(width)x\(height)")
+        // Both pages are on the glass mid-slide, and the slide ends exactly on page 2.
+        let settled = renderer.render(pager, at: .ms(240))
+        var alone = barsPager(4, current: 2)
+        alone.settle(at: .zero)
+        #expect(settled == renderer.render(alone, at: .zero))
+    }
+
+    @Test func crownOnTheLeftMirrorsTheColumn() {
+        let renderer = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))
+        #expect(renderer.indicatorColumn.x == 0)
+        #expect(renderer.contentRect.x == 8)
+        expectGolden(renderer.render(barsPager(5, current: 4), at: .zero), named: "pager-crown-left-128x64")
+    }
+
+    @Test func manyPagesAt32RowsShowAWindow() {
+        let renderer = PagerRenderer(size: Size(width: 128, height: 32))
+        expectGolden(renderer.render(barsPager(12, current: 6), at: .zero), named: "pager-12-pages-current-6-128x32")
+    }
+}
