@@ -99,9 +99,11 @@ public struct Pager<Page: PageContent> {
         pages[index] = page
     }
 
-    /// Replaces all pages, keeping the current page where it still exists.
+    /// Replaces all pages. With the same number of pages only the content changes (a slide
+    /// goes on); otherwise the current page is kept where it still exists and any slide stops.
     public mutating func replacePages(_ newPages: [Page]) {
-        pages = newPages
+        defer { pages = newPages }
+        guard newPages.count != pages.count else { return }
         slide = nil
         currentPage = newPages.isEmpty ? 0 : min(currentPage, newPages.count - 1)
     }

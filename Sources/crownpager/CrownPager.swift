@@ -1,1 +1,17 @@
-@main struct Main { static func main() {} }
+import ArgumentParser
+
+/// The command-line program: the pager mocked in the terminal, headless renders, and more.
+@main
+struct CrownPager: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crownpager",
+        abstract: "watchOS-style vertical pages on an SSD1306 OLED, turned by a rotary encoder.",
+        discussion: """
+            With no hardware configured, `crownpager` runs the pager in this terminal against an \
+            SSD1306 emulator: Down/j/wheel turns to the next page, Up/k back, Enter or space presses \
+            the crown, q quits.
+            """,
+        subcommands: [RunCommand.self, RenderCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}

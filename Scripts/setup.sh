@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs what CrownPager needs to build, run and test, and nothing that is already there.
+# Safe to run again and again. It says what it does before it does it.
+#
+#   Scripts/setup.sh          what running the pager needs
+#   Scripts/setup.sh --test   plus what the test suite needs (tmux)
+set -euo pipefail
+
+want_test=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) want_test=1 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'setup: %s\n' "$*"; }
+
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+  say "not root and no sudo: install packages by hand or run as root"; sudo="__none__"; fi
+
+missing_packages() {
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || printf '%s\n' "$pkg"
+  done
+}
+
+apt_updated=0
+apt_install() {
+  [ "$#" -gt 0 ] || return 0
+  if ! command -v apt-get >/dev/null 2>&1; then
+    say "no apt-get here: please install $* with your package manager"; return 1
+  fi
+  if [ "$sudo" = "__none__" ]; then say "cannot install $* without root"; return 1; fi
+  if [ "$apt_updated" -eq 0 ]; then
+    say "refreshing the package lists (apt-get update)"
+    $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  say "installing: $*"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# System libraries: libgpiod (the crown over GPIO), libi2c and i2c-tools (the display, i2cdetect,
+# i2ctransfer to replay traces), pkg-config (finds libgpiod), tmux (the terminal mock's test).
+packages=(pkg-config libgpiod-dev libi2c-dev i2c-tools)
+[ "$want_test" -eq 1 ] && packages+=(tmux)
+if command -v dpkg-query >/dev/null 2>&1; then
+  mapfile -t needed < <(missing_packages "${packages[@]}")
+  if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; else say "system packages present"; fi
+else
+  say "not a Debian-like system: make sure these are installed: ${packages[*]}"
+fi
+
+# The Swift toolchain: Debian 13 and current Raspberry Pi OS package it as 'swiftlang' (Swift 6.0.3).
+find_swift() {
+  command -v swift >/dev/null 2>&1 && return 0
+  for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+    if [ -x "$dir/swift" ]; then export PATH="$PATH:$dir"; return 0; fi
+  done
+  return 1
+}
+if find_swift; then
+  say "swift present: $(swift --version 2>/dev/null | head -n 1)"
+else
+  if command -v apt-cache >/dev/null 2>&1 && { [ "$apt_updated" -eq 1 ] || $sudo apt-get update -qq; } \
+     && apt-cache show swiftlang >/dev/null 2>&1; then
+    apt_install swiftlang
+  fi
+  if ! find_swift; then
+    say "no Swift toolchain found, and this system's packages do not offer 'swiftlang'."
+    say "Debian 13 (trixie) and Raspberry Pi OS (trixie) have it: sudo apt install swiftlang."
+    say "Elsewhere install Swift 6.0 or newer from swift.org (e.g. with swiftly), then run this again."
+    exit 1
+  fi
+  say "swift installed: $(swift --version 2>/dev/null | head -n 1)"
+fi

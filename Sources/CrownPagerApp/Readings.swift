@@ -1,0 +1,104 @@
+/// A wall-clock reading for the clock page, already in local time.
+public struct ClockReading: Hashable, Sendable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// 0 is Sunday, as in C's `tm_wday`.
+    public var weekday: Int
+
+    /// Creates a reading; fields out of range are drawn as they are, never trusted for indexing.
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.weekday = weekday
+    }
+
+    /// `HH:MM:SS`.
+    public var timeText: String { "\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))" }
+
+    /// `Sat 21 Nov 2026`.
+    public var dateText: String {
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let dayName = days.indices.contains(weekday) ? days[weekday] : "?"
+        let monthName = months.indices.contains(month - 1) ? months[month - 1] : "?"
+        return "\(dayName) \(day) \(monthName) \(year)"
+    }
+}
+
+/// What the system page shows, read from /proc by the caller.
+public struct SystemReading: Hashable, Sendable {
+    public var hostname: String
+    /// Load averages over 1, 5 and 15 minutes.
+    public var load1: Double
+    public var load5: Double
+    public var load15: Double
+    public var memoryTotalBytes: UInt64
+    public var memoryAvailableBytes: UInt64
+    public var uptimeSeconds: Int64
+
+    /// Creates a reading.
+    public init(
+        hostname: String, load1: Double, load5: Double, load15: Double,
+        memoryTotalBytes: UInt64, memoryAvailableBytes: UInt64, uptimeSeconds: Int64
+    ) {
+        self.hostname = hostname
+        self.load1 = load1
+        self.load5 = load5
+        self.load15 = load15
+        self.memoryTotalBytes = memoryTotalBytes
+        self.memoryAvailableBytes = memoryAvailableBytes
+        self.uptimeSeconds = uptimeSeconds
+    }
+
+    /// The share of memory in use, 0 to 1.
+    public var memoryUsedFraction: Double {
+        guard memoryTotalBytes > 0 else { return 0 }
+        let used = memoryTotalBytes - min(memoryAvailableBytes, memoryTotalBytes)
+        return Double(used) / Double(memoryTotalBytes)
+    }
+
+    /// `0.42 0.30 0.25`.
+    public var loadText: String { "\(fixed(load1, 2)) \(fixed(load5, 2)) \(fixed(load15, 2))" }
+
+    /// `1.2/3.8G`.
+    public var memoryText: String {
+        let gib = 1024.0 * 1024.0 * 1024.0
+        let used = Double(memoryTotalBytes - min(memoryAvailableBytes, memoryTotalBytes)) / gib
+        return "\(fixed(used, 1))/\(fixed(Double(memoryTotalBytes) / gib, 1))G"
+    }
+
+    /// `3d 4h`, `4h 12m` or `12m`.
+    public var uptimeText: String {
+        let minutes = max(0, uptimeSeconds) / 60
+        let hours = minutes / 60
+        let days = hours / 24
+        if days > 0 { return "\(days)d \(hours % 24)h" }
+        if hours > 0 { return "\(hours)h \(minutes % 60)m" }
+        return "\(minutes)m"
+    }
+}
+
+func twoDigits(_ value: Int) -> String {
+    value >= 0 && value < 10 ? "0\(value)" : "\(value)"
+}
+
+/// `value` with `decimals` digits after the point, rounded half away from zero, without Foundation.
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "-" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    var fraction = String(scaled % Int64(scale))
+    while fraction.count < decimals { fraction = "0" + fraction }
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    return decimals > 0 ? "\(sign)\(whole).\(fraction)" : "\(sign)\(whole)"
+}

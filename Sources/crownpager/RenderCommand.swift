@@ -1,0 +1,90 @@
+import ArgumentParser
+import CrownPagerApp
+import MockDisplay
+import PagerCore
+
+/// `crownpager render`: the pager without a terminal, frames to files.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Write the glass after each crown step, and the frames of each transition, as PBM and PNG files.",
+        discussion: """
+            Frames go through the SSD1306 encoder into the emulator, so the files show the glass, \
+            exactly as the panel would. Crown steps: +N/-N detents, press, long-press, hold <time>, \
+            wait <time>, and @<time> <step> for a step at an absolute time; separated by commas \
+            (--crown) or lines (--script, where # starts a comment).
+            """)
+
+    @OptionGroup var display: DisplayOptions
+    @OptionGroup var pagerOptions: PagerOptions
+
+    @Option(help: ArgumentHelp("The folder the frames go to; created if missing.", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Crown steps, e.g. \"+1,+1,-1,press\".", valueName: "steps"))
+    var crown: String?
+
+    @Option(help: ArgumentHelp("A crown script file with timed turns and presses.", valueName: "file"))
+    var script: String?
+
+    @Option(help: "Frames per second sampled during transitions (1 to 240).")
+    var fps: Int = 30
+
+    @Option(help: "Each pixel of a PNG as a square this many pixels wide (1 to 16).")
+    var scale: Int = 4
+
+    @Option(help: "PNG colours: \(OLEDPalette.named.map(\.name).joined(separator: ", ")).")
+    var palette: String = "white"
+
+    @Flag(help: "Show fixed sample readings (10:09:30, a sample host) so frames are reproducible.")
+    var frozen = false
+
+    @Flag(help: "Write only the glass after each step, not the frames of each transition.")
+    var stepsOnly = false
+
+    @Flag(name: .customLong("no-png"), help: "Write PBM files only.")
+    var noPNG = false
+
+    func validate() throws {
+        guard crown == nil || script == nil else { throw ValidationError("give --crown or --script, not both") }
+        guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
+        guard (1...16).contains(scale) else { throw ValidationError("--scale must be between 1 and 16, not \(scale)") }
+        guard OLEDPalette(name: palette) != nil else {
+            throw ValidationError("unknown palette '\(palette)': choose one of \(OLEDPalette.named.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        guard let panel = display.resolvedPanel, let colours = OLEDPalette(name: palette) else { throw ExitCode.validationFailure }
+        let scriptText: String
+        if let script {
+            scriptText = try readTextFile(script, what: "crown script")
+        } else {
+            scriptText = crown ?? ""
+        }
+        let parsed: CrownScript
+        do {
+            parsed = try CrownScript(parsing: scriptText)
+        } catch {
+            throw ValidationError("\(script.map { "\($0): " } ?? "--crown: ")\(error)")
+        }
+        let renderer = HeadlessRender(
+            panel: panel, framesPerSecond: fps, pagerConfiguration: pagerOptions.pagerConfiguration,
+            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: pagerOptions.indicatorStyle)
+        let live = LiveReadings()
+        let start = frozen ? Timestamp.zero : live.monotonicNow()
+        let result = renderer.run(parsed, start: start) { instant in
+            frozen
+                ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
+                : demoPages(clock: live.clock(at: instant, since: start), system: live.system())
+        }
+        let frames = stepsOnly ? result.frames.filter { !$0.name.contains("-frame-") } : result.frames
+        let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
+        try report { try output.write(frames) }
+        if let trace = display.trace {
+            try report { try TraceFile.write(result.transfers, to: trace) }
+        }
+        print("wrote \(frames.count) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)")
+        if let trace = display.trace { print("wrote \(result.transfers.count) I2C transfers to \(trace)") }
+    }
+}

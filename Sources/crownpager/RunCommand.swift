@@ -1,0 +1,46 @@
+import ArgumentParser
+import CrownPagerApp
+
+/// `crownpager run` (the default): the pager, mocked in the terminal when no hardware is configured.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the pager; with no hardware configured, in this terminal against an SSD1306 emulator.",
+        discussion: """
+            Keys: Down, j or the mouse wheel turn the crown to the next page; Up or k back; \
+            Page Down/Up turn five detents; Enter or space press the crown (back to the first page); \
+            r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over SSH; \
+            at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
+            """)
+
+    @OptionGroup var display: DisplayOptions
+    @OptionGroup var pagerOptions: PagerOptions
+
+    func run() throws {
+        guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
+        let mock = TerminalMock(
+            panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
+            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: pagerOptions.indicatorStyle,
+            tracePath: display.trace)
+        try report { try mock.run() }
+    }
+}
+
+/// Runs `body`; an error the app explains becomes its message on standard error and exit status 1.
+func report(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as AppError {
+        printError("crownpager: \(error)")
+        throw ExitCode.failure
+    }
+}
+
+/// Reads a whole text file the user named, or explains why not.
+func readTextFile(_ path: String, what: String) throws -> String {
+    do {
+        return try TextFile.read(path, limit: 1 << 20)
+    } catch let error as AppError {
+        throw ValidationError("cannot read the \(what): \(error)")
+    }
+}
