@@ -118,9 +118,10 @@ extension Bitmap {
             let half = Self.circleHalfWidth(dy: dy, radius: radius)
             let neighbour = abs(dy) == radius ? -1 : Self.circleHalfWidth(dy: abs(dy) + 1, radius: radius)
             let y = center.y + dy
-            // Lit from the neighbouring row's edge outwards, so steep parts stay connected.
-            let inner = max(neighbour + 1, 0)
-            if inner > half || abs(dy) == radius {
+            // Lit from the neighbouring row's edge outwards, so steep parts stay connected;
+            // where the circle's side is vertical that is just the edge pixel, never a chord.
+            let inner = min(max(neighbour + 1, 0), half)
+            if inner == 0 || abs(dy) == radius {
                 drawHorizontalLine(x: center.x - half, y: y, length: 2 * half + 1, ink: ink)
             } else {
                 drawHorizontalLine(x: center.x - half, y: y, length: half - inner + 1, ink: ink)
