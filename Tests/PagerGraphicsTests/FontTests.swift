@@ -67,6 +67,8 @@ struct FontTests {
         #expect(BitmapFont.fixed6x10.lineHeight == 10)
         #expect(BitmapFont.fixed5x8.lineHeight == 8)
         #expect(BitmapFont.fixed10x20.lineHeight == 20)
+        #expect(Set(allFonts).count == 3)
+        #expect(BitmapFont.fixed6x10 == BitmapFont.fixed6x10 && BitmapFont.fixed6x10 != BitmapFont.fixed5x8)
     }
 
     @Test("every glyph matches its BDF source pixel for pixel", arguments: allFonts.map(\.name))

@@ -140,3 +140,20 @@ public struct BitmapFont: Sendable {
         return value
     }
 }
+
+extension BitmapFont: Hashable {
+    /// Fonts are identified by name and metrics; the generated tables of one name never differ.
+    public static func == (lhs: BitmapFont, rhs: BitmapFont) -> Bool {
+        lhs.name == rhs.name && lhs.ascent == rhs.ascent && lhs.descent == rhs.descent
+            && lhs.cellWidth == rhs.cellWidth && lhs.glyphCount == rhs.glyphCount
+    }
+
+    /// Hashes the name and metrics, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(ascent)
+        hasher.combine(descent)
+        hasher.combine(cellWidth)
+        hasher.combine(glyphCount)
+    }
+}
