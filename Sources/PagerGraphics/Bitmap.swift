@@ -121,6 +121,20 @@ public struct Bitmap: Hashable, Sendable {
     }
 }
 
+extension Bitmap {
+    /// Two bitmaps are equal when they hold the same picture; `clip` is drawing state, not picture.
+    public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytes == rhs.bytes
+    }
+
+    /// Hashes the picture, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(bytes)
+    }
+}
+
 extension Bitmap: CustomStringConvertible {
     /// The picture as rows of `#` (lit) and `.` (dark), for test failures and debugging.
     public var description: String {

@@ -1,0 +1,75 @@
+extension Bitmap {
+    /// Draws `text` with the top-left of its first line box at `origin`; returns the widest line's advance.
+    ///
+    /// Every "\n" starts a new line `font.lineHeight` lower at `origin.x`. Other control
+    /// characters draw nothing, and a character the font lacks draws a replacement box.
+    @discardableResult
+    public mutating func drawText(_ text: String, at origin: Point, font: BitmapFont, ink: Ink = .on) -> Int {
+        var pen = Point(x: origin.x, y: origin.y + font.ascent)
+        var widest = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                widest = max(widest, pen.x - origin.x)
+                pen = Point(x: origin.x, y: pen.y + font.lineHeight)
+                continue
+            }
+            pen.x += drawScalar(scalar, baseline: pen, font: font, ink: ink)
+        }
+        return max(widest, pen.x - origin.x)
+    }
+
+    /// Wraps `text` to the width of `rect` and draws the lines from its top, aligned, clipped to `rect`.
+    /// Returns the number of lines that fit entirely.
+    @discardableResult
+    public mutating func drawText(
+        _ text: String, in rect: Rect, font: BitmapFont, alignment: TextAlignment = .leading, ink: Ink = .on
+    ) -> Int {
+        let savedClip = clip
+        clip = clip.intersection(rect)
+        defer { clip = savedClip }
+        var drawn = 0
+        var top = rect.y
+        for line in font.wrap(text, width: rect.width) {
+            guard top < rect.maxY else { break }
+            let slack = rect.width - font.width(of: line)
+            let x: Int
+            switch alignment {
+            case .leading: x = rect.x
+            case .center: x = rect.x + slack / 2
+            case .trailing: x = rect.x + slack
+            }
+            drawText(line, at: Point(x: x, y: top), font: font, ink: ink)
+            if top + font.lineHeight <= rect.maxY { drawn += 1 }
+            top += font.lineHeight
+        }
+        return drawn
+    }
+
+    /// Draws one glyph with its origin on the baseline at `origin`.
+    public mutating func drawGlyph(_ glyph: BitmapFont.Glyph, at origin: Point, font: BitmapFont, ink: Ink = .on) {
+        let box = glyph.boundingBox.offsetBy(dx: origin.x, dy: origin.y)
+        // Skip the bit decoding for glyphs wholly outside the clip, e.g. text scrolled off screen.
+        guard !box.intersection(clip).isEmpty else { return }
+        for y in 0..<box.height {
+            for x in 0..<box.width where font.isInked(glyph, x: x, y: y) {
+                plot(x: box.x + x, y: box.y + y, ink: ink)
+            }
+        }
+    }
+
+    /// Draws one scalar at the pen on the baseline and returns how far the pen moves.
+    private mutating func drawScalar(_ scalar: Unicode.Scalar, baseline pen: Point, font: BitmapFont, ink: Ink) -> Int {
+        switch font.mark(for: scalar) {
+        case .none:
+            return 0
+        case .glyph(let glyph):
+            drawGlyph(glyph, at: pen, font: font, ink: ink)
+            return glyph.advance
+        case .replacement:
+            // A hollow box filling the cell but its last column and row, so neighbours stay apart.
+            let top = pen.y - font.ascent
+            strokeRect(Rect(x: pen.x, y: top, width: font.cellWidth - 1, height: font.lineHeight - 1), ink: ink)
+            return font.cellWidth
+        }
+    }
+}
