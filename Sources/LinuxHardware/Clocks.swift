@@ -1,0 +1,89 @@
+import Glibc
+import PagerCore
+
+/// The system's monotonic clock (CLOCK_MONOTONIC): never jumps when the wall clock is set,
+/// and is the clock the kernel stamps GPIO edge events with.
+public enum MonotonicClock {
+    /// The current instant.
+    public static func now() -> Timestamp {
+        var time = timespec()
+        // CLOCK_MONOTONIC cannot fail on Linux with a valid pointer (clock_gettime(2)).
+        _ = clock_gettime(CLOCK_MONOTONIC, &time)
+        return Timestamp(nanoseconds: Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec))
+    }
+}
+
+/// A wall-clock reading broken into calendar fields, for the clock page.
+public struct LocalTime: Sendable, Hashable {
+    /// The year, e.g. 2025.
+    public var year: Int
+    /// The month, 1 (January) to 12.
+    public var month: Int
+    /// The day of the month, 1 to 31.
+    public var day: Int
+    /// The hour, 0 to 23.
+    public var hour: Int
+    /// The minute, 0 to 59.
+    public var minute: Int
+    /// The second, 0 to 60 (60 during a leap second).
+    public var second: Int
+    /// The day of the week, 0 (Sunday) to 6 (Saturday), as `tm_wday`.
+    public var weekday: Int
+    /// The nanoseconds past `second`, 0 to 999,999,999.
+    public var nanosecond: Int
+    /// Seconds east of UTC, e.g. 3600 for CET.
+    public var utcOffsetSeconds: Int
+
+    /// Creates a reading from its fields.
+    public init(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+        weekday: Int, nanosecond: Int, utcOffsetSeconds: Int = 0
+    ) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.weekday = weekday
+        self.nanosecond = nanosecond
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The local time now (CLOCK_REALTIME in the time zone `TZ` or /etc/localtime names).
+    public static func now() -> LocalTime {
+        var time = timespec()
+        _ = clock_gettime(CLOCK_REALTIME, &time)
+        return local(secondsSinceEpoch: Int(time.tv_sec), nanosecond: Int(time.tv_nsec))
+    }
+
+    /// The local time at `secondsSinceEpoch` (Unix time).
+    public static func local(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
+        // localtime_r need not read TZ again (POSIX); tzset makes a changed TZ count.
+        tzset()
+        var seconds = time_t(secondsSinceEpoch)
+        var fields = tm()
+        guard localtime_r(&seconds, &fields) != nil else {
+            return utc(secondsSinceEpoch: secondsSinceEpoch, nanosecond: nanosecond)
+        }
+        return LocalTime(fields, nanosecond: nanosecond)
+    }
+
+    /// The time in UTC at `secondsSinceEpoch`, independent of the machine's time zone.
+    public static func utc(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
+        var seconds = time_t(secondsSinceEpoch)
+        var fields = tm()
+        guard gmtime_r(&seconds, &fields) != nil else {
+            // Only years that do not fit in an Int32 fail; the epoch is the honest fallback.
+            return LocalTime(year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 4, nanosecond: 0)
+        }
+        return LocalTime(fields, nanosecond: nanosecond)
+    }
+
+    private init(_ fields: tm, nanosecond: Int) {
+        self.init(
+            year: Int(fields.tm_year) + 1900, month: Int(fields.tm_mon) + 1, day: Int(fields.tm_mday),
+            hour: Int(fields.tm_hour), minute: Int(fields.tm_min), second: Int(fields.tm_sec),
+            weekday: Int(fields.tm_wday), nanosecond: nanosecond, utcOffsetSeconds: Int(fields.tm_gmtoff))
+    }
+}

@@ -1,0 +1,181 @@
+import Glibc
+import SystemPackage
+
+/// A file operation that failed.
+public enum FileOperation: String, Hashable, Sendable {
+    case createDirectory = "create directory"
+    case open = "open"
+    case read = "read"
+    case write = "write"
+    case sync = "sync"
+    case close = "close"
+    case rename = "rename into place"
+}
+
+/// Why a file operation failed, with the path and the system's reason.
+public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The system refused `operation` on `path`.
+    case failed(operation: FileOperation, path: String, errno: Errno)
+    /// The file at `path` holds more than `limit` bytes.
+    case tooLarge(path: String, limit: Int)
+
+    /// The file or directory concerned.
+    public var path: String {
+        switch self {
+        case .failed(_, let path, _), .tooLarge(let path, _): return path
+        }
+    }
+
+    /// The system error, when the system reported one.
+    public var errno: Errno? {
+        if case .failed(_, _, let errno) = self { return errno }
+        return nil
+    }
+
+    /// A sentence for the operator, with a hint for the usual causes.
+    public var description: String {
+        switch self {
+        case .tooLarge(let path, let limit):
+            return "\(path) is larger than the \(limit) bytes allowed"
+        case .failed(let operation, let path, let errno):
+            var text = "could not \(operation.rawValue) \(path): \(errno.sentence)"
+            switch errno {
+            case .noSuchFileOrDirectory: text += "; a folder on the path does not exist"
+            case .permissionDenied: text += "; check the permissions of the file and its folder"
+            case .noSpace: text += "; the disk is full"
+            case .readOnlyFileSystem: text += "; the file system is mounted read-only"
+            case .notDirectory: text += "; part of the path is a file, not a folder"
+            default: break
+            }
+            return text
+        }
+    }
+}
+
+/// Small file helpers for the app: folders, atomic writes of frames, trace logs, capped reads.
+public enum FileSystem {
+    /// Creates the directory at `path` and any missing parents; an existing directory is fine.
+    public static func createDirectory(atPath path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
+        guard !path.isEmpty else { throw .failed(operation: .createDirectory, path: path, errno: .noSuchFileOrDirectory) }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            guard mkdir(prefix, mode_t(permissions)) != 0 else { continue }
+            let error = Errno.current
+            // EEXIST is fine only for a directory; a file in the way is reported as ENOTDIR.
+            guard error == .fileExists else { throw .failed(operation: .createDirectory, path: prefix, errno: error) }
+            var status = stat()
+            guard stat(prefix, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                throw .failed(operation: .createDirectory, path: prefix, errno: .notDirectory)
+            }
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes` so readers see the old or the new file, never half of one.
+    ///
+    /// The bytes go to a temporary file in the same directory, which is then renamed over
+    /// `path` (rename(2) is atomic within a file system). `durable` adds an fsync first,
+    /// which survives power loss but costs milliseconds per file.
+    public static func writeAtomically(
+        _ bytes: [UInt8], toPath path: String, permissions: UInt32 = 0o644, durable: Bool = false
+    ) throws(FileSystemError) {
+        let temporary = temporaryPath(beside: path)
+        let file = try open(temporary, .writeOnly, options: [.create, .exclusiveCreate], permissions: permissions)
+        do throws(FileSystemError) {
+            try attempt(.write, temporary) { _ = try file.writeAll(bytes) }
+            if durable, fsync(file.rawValue) != 0 { throw FileSystemError.failed(operation: .sync, path: temporary, errno: .current) }
+            try attempt(.close, temporary) { try file.close() }
+        } catch {
+            _ = try? file.close()
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = Errno.current
+            unlink(temporary)
+            throw .failed(operation: .rename, path: path, errno: error)
+        }
+    }
+
+    /// Writes `text` to `path` atomically, as UTF-8.
+    public static func writeAtomically(_ text: String, toPath path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
+        try writeAtomically(Array(text.utf8), toPath: path, permissions: permissions)
+    }
+
+    /// Appends each of `lines` and a newline to `path`, creating the file if needed, in one write.
+    public static func appendLines(_ lines: [String], toPath path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
+        guard !lines.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(0x0A)
+        }
+        let file = try open(path, .writeOnly, options: [.create, .append], permissions: permissions)
+        do throws(FileSystemError) {
+            try attempt(.write, path) { _ = try file.writeAll(bytes) }
+        } catch {
+            _ = try? file.close()
+            throw error
+        }
+        try attempt(.close, path) { try file.close() }
+    }
+
+    /// The whole file at `path`; throws `tooLarge` past `maximumBytes`, so a wrong path cannot eat memory.
+    ///
+    /// It reads until end of file rather than trusting the size from stat, which is 0 for /proc files.
+    public static func readFile(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> [UInt8] {
+        let file = try open(path, .readOnly, options: [], permissions: 0)
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        do throws(FileSystemError) {
+            while true {
+                let count = try attempt(.read, path) {
+                    try chunk.withUnsafeMutableBytes { try file.read(into: $0, retryOnInterrupt: true) }
+                }
+                if count == 0 { break }
+                guard contents.count + count <= maximumBytes else { throw FileSystemError.tooLarge(path: path, limit: maximumBytes) }
+                contents += chunk[..<count]
+            }
+        } catch {
+            _ = try? file.close()
+            throw error
+        }
+        try attempt(.close, path) { try file.close() }
+        return contents
+    }
+
+    /// The whole file at `path` as UTF-8 text (invalid bytes become U+FFFD).
+    public static func readText(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> String {
+        String(decoding: try readFile(atPath: path, maximumBytes: maximumBytes), as: UTF8.self)
+    }
+
+    /// A name no other writer uses, in the directory of `path` so the rename stays on one file system.
+    static func temporaryPath(beside path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        return "\(directory).\(name).\(getpid())-\(tag).tmp"
+    }
+
+    private static func open(
+        _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions, permissions: UInt32
+    ) throws(FileSystemError) -> FileDescriptor {
+        try attempt(.open, path) {
+            try FileDescriptor.open(
+                FilePath(path), mode, options: options.union(.closeOnExec),
+                permissions: options.contains(.create) ? FilePermissions(rawValue: CModeT(permissions)) : nil)
+        }
+    }
+
+    /// Runs a SystemPackage call, naming `operation` and `path` in the error it throws.
+    private static func attempt<T>(_ operation: FileOperation, _ path: String, _ body: () throws -> T) throws(FileSystemError) -> T {
+        do {
+            return try body()
+        } catch let error as FileSystemError {
+            throw error
+        } catch {
+            throw .failed(operation: operation, path: path, errno: (error as? Errno) ?? .ioError)
+        }
+    }
+}

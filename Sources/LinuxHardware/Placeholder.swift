@@ -1,1 +1,0 @@
-// Filled in by the issue that builds this target.
