@@ -25,16 +25,20 @@ public struct HeadlessRender {
     public var pagerConfiguration: PagerConfiguration
     /// Crown sensitivity.
     public var crownConfiguration: CrownConfiguration
+    /// Indicator look and side.
+    public var indicatorStyle: PageIndicatorStyle
 
     /// A renderer for `panel` sampling transitions at `framesPerSecond`.
     public init(
         panel: SSD1306Panel, framesPerSecond: Int = 30, pagerConfiguration: PagerConfiguration = PagerConfiguration(),
-        crownConfiguration: CrownConfiguration = CrownConfiguration()
+        crownConfiguration: CrownConfiguration = CrownConfiguration(),
+        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle()
     ) {
         self.panel = panel
         self.framesPerSecond = max(1, min(framesPerSecond, 1000))
         self.pagerConfiguration = pagerConfiguration
         self.crownConfiguration = crownConfiguration
+        self.indicatorStyle = indicatorStyle
     }
 
     /// The frames of `script`, and every I2C transfer the panel received, with pages from `pages(at:)`.
@@ -43,8 +47,9 @@ public struct HeadlessRender {
     ) -> (frames: [RenderedFrame], transfers: [I2CTransfer]) {
         let address = I2CAddress.ssd1306Primary
         var session = PagerSession(
-            pages: pages(start), panel: panel, bus: TracingBus(base: SSD1306Emulator(panel: panel, address: address)),
-            address: address, pagerConfiguration: pagerConfiguration, crownConfiguration: crownConfiguration)
+            pages: pages(start), panel: panel, bus: TracingBus(SSD1306Emulator(panel: panel, address: address)),
+            address: address, pagerConfiguration: pagerConfiguration, crownConfiguration: crownConfiguration,
+            indicatorStyle: indicatorStyle)
         var frames: [RenderedFrame] = []
         let frameSpan = TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond))
 

@@ -76,7 +76,7 @@ struct RenderCommand: ParsableCommand {
         let result = renderer.run(parsed, start: start) { instant in
             frozen
                 ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-                : demoPages(clock: live.clock(at: instant, since: start), system: live.system())
+                : demoPages(clock: live.clock(at: instant), system: live.system())
         }
         let frames = stepsOnly ? result.frames.filter { !$0.name.contains("-frame-") } : result.frames
         let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)

@@ -1,0 +1,64 @@
+import LinuxHardware
+import MockDisplay
+import SSD1306
+
+/// Writes headless frames to a folder: `<name>.pbm` and, optionally, `<name>.png`.
+public struct FrameOutput {
+    /// The folder, created if missing.
+    public var directory: String
+    /// Whether to write a PNG beside each PBM.
+    public var png: Bool
+    /// The PNG's pixel size.
+    public var scale: Int
+    /// The PNG's colours.
+    public var palette: OLEDPalette
+
+    /// An output into `directory`.
+    public init(directory: String, png: Bool = true, scale: Int = 4, palette: OLEDPalette = .white) {
+        self.directory = directory
+        self.png = png
+        self.scale = scale
+        self.palette = palette
+    }
+
+    /// Writes every frame, each file atomically, so an interrupted run leaves no half-written picture.
+    public func write(_ frames: [RenderedFrame]) throws(AppError) {
+        do {
+            try FileSystem.createDirectory(atPath: directory)
+            for frame in frames {
+                let stem = directory + "/" + frame.name
+                let comment = "\(frame.name) at \(frame.time.milliseconds) ms"
+                try FileSystem.writeAtomically(FrameFiles.pbm(frame.glass, comment: comment), toPath: stem + ".pbm")
+                if png {
+                    try FileSystem.writeAtomically(FrameFiles.png(frame.glass, scale: scale, palette: palette), toPath: stem + ".png")
+                }
+            }
+        } catch {
+            throw AppError(error)
+        }
+    }
+}
+
+/// I2C traces on disk, in i2ctransfer's argument syntax.
+public enum TraceFile {
+    /// Writes `transfers` to `path`, one transaction per line, replacing the file.
+    public static func write(_ transfers: [I2CTransfer], to path: String) throws(AppError) {
+        var text = "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
+        for transfer in transfers { text += I2CTrace.format(transfer) + "\n" }
+        do {
+            try FileSystem.writeAtomically(text, toPath: path)
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    /// Appends `transfers` to `path`, one line each: for a long terminal run that records as it goes.
+    public static func append(_ transfers: [I2CTransfer], to path: String) throws(AppError) {
+        guard !transfers.isEmpty else { return }
+        do {
+            try FileSystem.appendLines(transfers.map(I2CTrace.format), toPath: path)
+        } catch {
+            throw AppError(error)
+        }
+    }
+}

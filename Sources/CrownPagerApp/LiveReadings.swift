@@ -1,0 +1,53 @@
+import LinuxHardware
+import PagerCore
+
+/// Readings of this machine for the demo pages: the local time and /proc.
+///
+/// A reading that cannot be had shows as a placeholder: a page never takes the pager down.
+public struct LiveReadings: Sendable {
+    private let epochNanosecondsAtStart: Int64
+    private let monotonicAtStart: Timestamp
+    private let proc = SystemReadings()
+
+    /// Readings anchored to the wall clock now.
+    public init() {
+        epochNanosecondsAtStart = WallClock.nanosecondsSinceEpoch()
+        monotonicAtStart = MonotonicClock.now()
+    }
+
+    /// The monotonic clock now.
+    public func monotonicNow() -> Timestamp { MonotonicClock.now() }
+
+    /// The local time at monotonic `instant`: the wall clock at start plus the monotonic time since.
+    public func clock(at instant: Timestamp) -> ClockReading {
+        let time = LocalTime.local(secondsSinceEpoch: Int(wallNanoseconds(at: instant) / 1_000_000_000))
+        return ClockReading(
+            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+            second: time.second, weekday: time.weekday)
+    }
+
+    /// The next instant after `instant` at which the wall clock's second turns over.
+    public func nextSecond(after instant: Timestamp) -> Timestamp {
+        let intoSecond = wallNanoseconds(at: instant) % 1_000_000_000
+        return instant + TimeSpan(nanoseconds: 1_000_000_000 - intoSecond)
+    }
+
+    private func wallNanoseconds(at instant: Timestamp) -> Int64 {
+        epochNanosecondsAtStart &+ (instant - monotonicAtStart).nanoseconds
+    }
+
+    /// Host name, load, memory and uptime now.
+    public func system() -> SystemReading {
+        let load = try? proc.loadAverage()
+        let memory = try? proc.memory()
+        let uptime = try? proc.uptime()
+        return SystemReading(
+            hostname: (try? SystemReadings.hostname()) ?? "this host",
+            load1: Double(load?.oneMinuteHundredths ?? 0) / 100,
+            load5: Double(load?.fiveMinutesHundredths ?? 0) / 100,
+            load15: Double(load?.fifteenMinutesHundredths ?? 0) / 100,
+            memoryTotalBytes: UInt64(max(0, memory?.totalBytes ?? 0)),
+            memoryAvailableBytes: UInt64(max(0, memory?.availableBytes ?? 0)),
+            uptimeSeconds: (uptime?.nanoseconds ?? 0) / 1_000_000_000)
+    }
+}
