@@ -7,6 +7,13 @@ public struct I2CTraceError: Error, Hashable, Sendable {
     /// What was wrong with it.
     public let problem: Problem
 
+    /// An error at `line`, for comparing in tests.
+    public init(line: Int, token: String, problem: Problem) {
+        self.line = line
+        self.token = token
+        self.problem = problem
+    }
+
     /// What was wrong with an argument.
     public enum Problem: Hashable, Sendable {
         /// A message descriptor without its direction letter `w`.

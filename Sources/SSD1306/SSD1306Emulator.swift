@@ -25,6 +25,13 @@ public struct SSD1306Emulator: I2CBus {
         /// What went wrong.
         public let problem: Problem
 
+        /// A diagnostic, for comparing in tests.
+        public init(transaction: Int, offset: Int, problem: Problem) {
+            self.transaction = transaction
+            self.offset = offset
+            self.problem = problem
+        }
+
         /// What went wrong.
         public enum Problem: Hashable, Sendable {
             /// An opcode the SSD1306 does not have; skipped.
