@@ -151,13 +151,21 @@ public enum HorizontalScrollDirection: UInt8, Hashable, Sendable {
 
 /// The time between scroll steps, in frames (the 3-bit code of 26h/27h/29h/2Ah).
 public enum ScrollInterval: UInt8, Hashable, Sendable, CaseIterable {
+    /// 5 frames (000b).
     case frames5 = 0b000
+    /// 64 frames (001b).
     case frames64 = 0b001
+    /// 128 frames (010b).
     case frames128 = 0b010
+    /// 256 frames (011b).
     case frames256 = 0b011
+    /// 3 frames (100b).
     case frames3 = 0b100
+    /// 4 frames (101b).
     case frames4 = 0b101
+    /// 25 frames (110b).
     case frames25 = 0b110
+    /// 2 frames (111b).
     case frames2 = 0b111
 
     /// Frames between steps.

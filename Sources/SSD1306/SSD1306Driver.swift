@@ -70,3 +70,5 @@ public struct SSD1306<Bus: I2CBus> {
         try bus.write(data, to: address)
     }
 }
+
+extension SSD1306: Sendable where Bus: Sendable {}

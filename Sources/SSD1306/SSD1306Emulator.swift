@@ -11,45 +11,10 @@ import PagerGraphics
 ///
 /// Nothing here traps: unknown opcodes, invalid arguments, reserved control bits, writes to
 /// another address and RAM writes during a scroll are recorded in `diagnostics`.
-public struct SSD1306Emulator: I2CBus {
+public struct SSD1306Emulator: I2CBus, Sendable {
     /// The emulator never fails a write: a real bus would NACK another address, which the
     /// emulator records as a diagnostic instead.
     public typealias Failure = Never
-
-    /// Something the controller received that a real one would ignore or mishandle.
-    public struct Diagnostic: Hashable, Sendable {
-        /// The transaction it happened in, counting from 0 since the emulator was made.
-        public let transaction: Int
-        /// The offset of the offending byte in that transaction.
-        public let offset: Int
-        /// What went wrong.
-        public let problem: Problem
-
-        /// A diagnostic, for comparing in tests.
-        public init(transaction: Int, offset: Int, problem: Problem) {
-            self.transaction = transaction
-            self.offset = offset
-            self.problem = problem
-        }
-
-        /// What went wrong.
-        public enum Problem: Hashable, Sendable {
-            /// An opcode the SSD1306 does not have; skipped.
-            case unknownCommand(UInt8)
-            /// An argument the command does not accept; the command is ignored.
-            case invalidArgument(command: UInt8, argument: UInt8)
-            /// Display data arrived while `command` still waited for `missing` argument bytes; the command is dropped.
-            case incompleteCommand(command: UInt8, missing: Int)
-            /// A control byte with bits 5-0 set, which the datasheet requires to be 0.
-            case reservedControlBits(UInt8)
-            /// A transaction to another address; no device acknowledges it.
-            case noDevice(I2CAddress)
-            /// Display RAM written while a scroll runs, which the datasheet prohibits (2Fh).
-            case ramWriteWhileScrolling
-            /// A scroll set up while a scroll runs, which the datasheet prohibits (2Fh).
-            case scrollSetupWhileScrolling(command: UInt8)
-        }
-    }
 
     /// The glass this controller drives.
     public let panel: SSD1306Panel

@@ -1,17 +1,3 @@
-/// One I2C write transaction: start, address, bytes, stop.
-public struct I2CTransfer: Hashable, Sendable {
-    /// The device written to.
-    public var address: I2CAddress
-    /// The bytes after the address, control byte first for an SSD1306.
-    public var bytes: [UInt8]
-
-    /// A transfer.
-    public init(address: I2CAddress, bytes: [UInt8]) {
-        self.address = address
-        self.bytes = bytes
-    }
-}
-
 /// A bus that forwards every write to `base` and records the ones `base` accepted.
 ///
 /// Wrap the real bus to capture a trace for `I2CTrace.format`, or wrap an emulator to test a
@@ -39,6 +25,8 @@ public struct TracingBus<Base: I2CBus>: I2CBus {
         return transfers
     }
 }
+
+extension TracingBus: Sendable where Base: Sendable {}
 
 /// Replays transfers onto a bus, e.g. a parsed trace into an emulator.
 extension I2CBus {

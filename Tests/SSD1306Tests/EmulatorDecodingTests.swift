@@ -93,6 +93,7 @@ import Testing
 @Test func unknownCommandsAreDiagnosedAndSkipped() {
     let emulator = makeEmulator(receiving: [[0x00, 0xAE], [0x00, 0x8D, 0x14, 0xFF, 0xAF]])
     #expect(emulator.diagnostics == [.init(transaction: 1, offset: 3, problem: .unknownCommand(0xFF))])
+    #expect(emulator.diagnostics.first?.description == "transaction 1, byte 3: unknown command 0xff (skipped)")
     #expect(emulator.registers.isDisplayOn)
 }
 
