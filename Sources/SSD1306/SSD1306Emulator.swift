@@ -1,0 +1,234 @@
+import PagerGraphics
+
+/// An SSD1306 and its glass in memory: it decodes the I2C transactions a real controller
+/// would receive and shows what a person would see on the panel.
+///
+/// Decoding follows the datasheet (section 8.1.5.2): each transaction opens with a control
+/// byte `Co D/C# 0 0 0 0 0 0`. With Co = 0 the rest of the transaction is one stream of
+/// commands (D/C# = 0) or display data (D/C# = 1); with Co = 1 exactly one byte follows,
+/// then another control byte. A command's arguments may arrive in later control-byte
+/// groups or later transactions, as they do when drivers send one byte per transaction.
+///
+/// Nothing here traps: unknown opcodes, invalid arguments, reserved control bits, writes to
+/// another address and RAM writes during a scroll are recorded in `diagnostics`.
+public struct SSD1306Emulator: I2CBus, Sendable {
+    /// The emulator never fails a write: a real bus would NACK another address, which the
+    /// emulator records as a diagnostic instead.
+    public typealias Failure = Never
+
+    /// The glass this controller drives.
+    public let panel: SSD1306Panel
+    /// The address the controller answers, 0x3C or 0x3D.
+    public let address: I2CAddress
+    /// The command registers.
+    public private(set) var registers = SSD1306Registers()
+    /// What the emulator noticed, oldest first.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// Transactions received so far, to any address.
+    public private(set) var transactionCount = 0
+
+    /// GDDRAM, 8 pages of 128 columns (section 8.7).
+    var ram = [UInt8](repeating: 0, count: 1024)
+    /// A command waiting for argument bytes.
+    private var pending: (opcode: UInt8, arguments: [UInt8], needed: Int)?
+    /// The pad (Table 10-3 ROW) each glass row is wired to, top first.
+    let glassRowPads: [Int]
+
+    /// A controller at reset, on `panel`, answering `address`.
+    public init(panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary) {
+        self.panel = panel
+        self.address = address
+        self.glassRowPads = Self.wiring(of: panel)
+    }
+
+    /// GDDRAM as a 128 x 64 bitmap, before any of the display mappings.
+    public var displayRAM: Bitmap {
+        Bitmap(width: 128, height: 64, pageBytes: ram) ?? Bitmap(width: 128, height: 64)
+    }
+
+    /// Receives one I2C write transaction.
+    public mutating func write(_ bytes: [UInt8], to address: I2CAddress) {
+        defer { transactionCount += 1 }
+        guard address == self.address else {
+            note(.noDevice(address), at: 0)
+            return
+        }
+        var index = 0
+        var warnedAboutScroll = false
+        while index < bytes.count {
+            let control = bytes[index]
+            if control & 0x3F != 0 { note(.reservedControlBits(control), at: index) }
+            let isData = control & 0x40 != 0
+            // Co = 1: one byte, then the next control byte; Co = 0: the rest is one stream.
+            let end = control & 0x80 != 0 ? min(index + 2, bytes.count) : bytes.count
+            index += 1
+            while index < end {
+                if isData {
+                    if registers.isScrollActive && !warnedAboutScroll {
+                        note(.ramWriteWhileScrolling, at: index)
+                        warnedAboutScroll = true
+                    }
+                    receiveData(bytes[index], at: index)
+                } else {
+                    receiveCommandByte(bytes[index], at: index)
+                }
+                index += 1
+            }
+        }
+    }
+
+    private mutating func note(_ problem: Diagnostic.Problem, at offset: Int) {
+        diagnostics.append(Diagnostic(transaction: transactionCount, offset: offset, problem: problem))
+    }
+
+    // MARK: Display data
+
+    private mutating func receiveData(_ byte: UInt8, at offset: Int) {
+        if let waiting = pending {
+            note(.incompleteCommand(command: waiting.opcode, missing: waiting.needed - waiting.arguments.count), at: offset)
+            pending = nil
+        }
+        ram[registers.page * 128 + registers.column] = byte
+        advancePointer()
+    }
+
+    /// Moves the RAM pointer after a data byte (sections 10.1.3 and 10.1.4).
+    private mutating func advancePointer() {
+        var r = registers
+        switch r.addressingMode {
+        case .page:
+            // The 21h/22h window applies to horizontal and vertical modes only (10.1.4),
+            // so the pointer wraps within the whole page and stays on it.
+            r.column = (r.column + 1) & 0x7F
+        case .horizontal:
+            if r.column == r.columnEnd {
+                r.column = r.columnStart
+                r.page = r.page == r.pageEnd ? r.pageStart : (r.page + 1) & 0x07
+            } else {
+                // Masking keeps a window whose end lies before its start wrapping through 127.
+                r.column = (r.column + 1) & 0x7F
+            }
+        case .vertical:
+            if r.page == r.pageEnd {
+                r.page = r.pageStart
+                r.column = r.column == r.columnEnd ? r.columnStart : (r.column + 1) & 0x7F
+            } else {
+                r.page = (r.page + 1) & 0x07
+            }
+        }
+        registers = r
+    }
+
+    // MARK: Commands
+
+    private mutating func receiveCommandByte(_ byte: UInt8, at offset: Int) {
+        if var waiting = pending {
+            waiting.arguments.append(byte)
+            if waiting.arguments.count == waiting.needed {
+                pending = nil
+                execute(waiting.opcode, waiting.arguments, at: offset)
+            } else {
+                pending = waiting
+            }
+            return
+        }
+        guard let needed = SSD1306Command.argumentCount(opcode: byte) else {
+            note(.unknownCommand(byte), at: offset)
+            return
+        }
+        if needed == 0 {
+            execute(byte, [], at: offset)
+        } else {
+            pending = (byte, [], needed)
+        }
+    }
+
+    private mutating func execute(_ opcode: UInt8, _ a: [UInt8], at offset: Int) {
+        var r = registers
+        switch opcode {
+        case 0x00...0x0F: r.column = (r.column & 0x70) | Int(opcode & 0x0F)
+        case 0x10...0x1F: r.column = (Int(opcode & 0x07) << 4) | (r.column & 0x0F)
+        case 0x20:
+            guard let mode = AddressingMode(rawValue: a[0] & 0x03) else {
+                note(.invalidArgument(command: opcode, argument: a[0]), at: offset)
+                return
+            }
+            r.addressingMode = mode
+        case 0x21:
+            r.columnStart = Int(a[0] & 0x7F)
+            r.columnEnd = Int(a[1] & 0x7F)
+            r.column = r.columnStart
+        case 0x22:
+            r.pageStart = Int(a[0] & 0x07)
+            r.pageEnd = Int(a[1] & 0x07)
+            r.page = r.pageStart
+        case 0x23:
+            r.fadeMode = a[0] & 0x20 == 0 ? .disabled : (a[0] & 0x10 == 0 ? .fadeOut : .blinking)
+            r.fadeInterval = Int(a[0] & 0x0F)
+        case 0x26, 0x27, 0x29, 0x2A:
+            if r.isScrollActive { note(.scrollSetupWhileScrolling(command: opcode), at: offset) }
+            r.scrollSetup = Self.scrollSetup(opcode, a)
+        case 0x2E: r.isScrollActive = false
+        case 0x2F: r.isScrollActive = true
+        case 0x40...0x7F: r.displayStartLine = Int(opcode & 0x3F)
+        case 0x81: r.contrast = a[0]
+        case 0x8D: r.isChargePumpEnabled = a[0] & 0x04 != 0
+        case 0xA0, 0xA1: r.isSegmentRemapped = opcode == 0xA1
+        case 0xA3:
+            r.verticalScrollFixedRows = Int(a[0] & 0x3F)
+            r.verticalScrollRows = Int(a[1] & 0x7F)
+        case 0xA4, 0xA5: r.isEntireDisplayOn = opcode == 0xA5
+        case 0xA6, 0xA7: r.isInverse = opcode == 0xA7
+        case 0xA8:
+            // A[5:0] of 0 to 14 are invalid entries (10.1.11); the ratio keeps its value.
+            guard a[0] & 0x3F >= 15 else {
+                note(.invalidArgument(command: opcode, argument: a[0]), at: offset)
+                return
+            }
+            r.multiplexRatio = Int(a[0] & 0x3F) + 1
+        case 0xAD: r.iref = a[0]
+        case 0xAE, 0xAF: r.isDisplayOn = opcode == 0xAF
+        case 0xB0...0xB7: r.page = Int(opcode & 0x07)
+        case 0xC0, 0xC8: r.isCOMScanRemapped = opcode == 0xC8
+        case 0xD3: r.displayOffset = Int(a[0] & 0x3F)
+        case 0xD5: r.displayClock = a[0]
+        case 0xD6: r.isZoomedIn = a[0] & 0x01 != 0
+        case 0xD9: r.prechargePeriod = a[0]
+        case 0xDA: r.comPinsConfiguration = COMPinsConfiguration(byte: a[0])
+        case 0xDB: r.vcomhDeselectLevel = a[0]
+        default: break  // E3h NOP, and nothing else reaches here: argumentCount filters opcodes.
+        }
+        registers = r
+    }
+
+    private static func scrollSetup(_ opcode: UInt8, _ a: [UInt8]) -> SSD1306Command {
+        let direction: HorizontalScrollDirection = opcode == 0x27 || opcode == 0x2A ? .left : .right
+        let interval = ScrollInterval(rawValue: a[2] & 0x07) ?? .frames5
+        if opcode <= 0x27 {
+            return .setupHorizontalScroll(direction: direction, startPage: a[1] & 0x07, interval: interval, endPage: a[3] & 0x07)
+        }
+        return .setupVerticalAndHorizontalScroll(
+            direction: direction, startPage: a[1] & 0x07, interval: interval, endPage: a[3] & 0x07,
+            verticalOffset: a[4] & 0x3F)
+    }
+}
+
+extension SSD1306Command {
+    /// How many argument bytes follow `opcode` (Table 9-1); nil for a byte that is no SSD1306 command.
+    public static func argumentCount(opcode: UInt8) -> Int? {
+        switch opcode {
+        case 0x00...0x1F, 0x2E, 0x2F, 0x40...0x7F, 0xA0, 0xA1, 0xA4...0xA7, 0xAE, 0xAF, 0xB0...0xB7, 0xC0, 0xC8, 0xE3:
+            return 0
+        case 0x20, 0x23, 0x81, 0x8D, 0xA8, 0xAD, 0xD3, 0xD5, 0xD6, 0xD9, 0xDA, 0xDB:
+            return 1
+        case 0x21, 0x22, 0xA3:
+            return 2
+        case 0x29, 0x2A:
+            return 5  // dummy, start page, interval, end page, vertical offset
+        case 0x26, 0x27:
+            return 6  // dummy, start page, interval, end page, dummy 00h, dummy FFh
+        default:
+            return nil
+        }
+    }
+}
