@@ -56,7 +56,7 @@ public enum TraceFile {
     public static func append(_ transfers: [I2CTransfer], to path: String) throws(AppError) {
         guard !transfers.isEmpty else { return }
         do {
-            try FileSystem.appendLines(transfers.map(I2CTrace.format), toPath: path)
+            try FileSystem.appendLines(transfers.map { I2CTrace.format($0) }, toPath: path)
         } catch {
             throw AppError(error)
         }

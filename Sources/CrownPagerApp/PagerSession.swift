@@ -14,7 +14,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// Draws frames.
     public let renderer: PagerRenderer
     /// The display the frames go to.
-    public var display: SSD1306<Bus>
+    public var display: SSD1306Driver<Bus>
     /// The last frame sent, to skip sending one that did not change.
     public private(set) var lastFrame: Bitmap?
     /// How many frames went to the display.
@@ -30,7 +30,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         pager = Pager(pages: pages, configuration: pagerConfiguration)
         interpreter = CrownInterpreter(configuration: crownConfiguration)
         renderer = PagerRenderer(size: Size(width: panel.width, height: panel.height), indicatorStyle: indicatorStyle)
-        display = SSD1306(bus: bus, address: address, panel: panel)
+        display = SSD1306Driver(bus: bus, address: address, panel: panel)
     }
 
     /// Initialises the panel; call once before presenting.

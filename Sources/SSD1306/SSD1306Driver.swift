@@ -5,7 +5,7 @@ import PagerGraphics
 /// Every transaction starts with a control byte (section 8.1.5.2): Co = 0 so the rest of the
 /// transaction is one stream, D/C# = 0 for commands (00h) or 1 for display data (40h).
 /// The driver does no I/O in `init`; call `initialize()` first.
-public struct SSD1306<Bus: I2CBus> {
+public struct SSD1306Driver<Bus: I2CBus> {
     /// The transport, public so a test can look at a recording or an emulator behind it.
     public var bus: Bus
     /// The controller's address, usually 0x3C (SA0 low).
@@ -71,4 +71,4 @@ public struct SSD1306<Bus: I2CBus> {
     }
 }
 
-extension SSD1306: Sendable where Bus: Sendable {}
+extension SSD1306Driver: Sendable where Bus: Sendable {}

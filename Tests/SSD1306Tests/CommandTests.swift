@@ -81,7 +81,7 @@ let sampleCommands: [SSD1306Command] = [
 }
 
 @Test func theEmulatorAcceptsEveryEncodedCommandWithoutDiagnostics() {
-    var driver = SSD1306(bus: SSD1306Emulator(), panel: .ssd1306_128x64)
+    var driver = SSD1306Driver(bus: SSD1306Emulator(), panel: .ssd1306_128x64)
     driver.send(sampleCommands.filter { $0 != .activateScroll })
     #expect(driver.bus.diagnostics.isEmpty)
     #expect(driver.bus.registers.contrast == 0x8F)

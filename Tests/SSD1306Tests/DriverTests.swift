@@ -88,7 +88,7 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
     ].compactMap { $0 }
     #expect(custom.count == 2)
     for panel in SSD1306Panel.all + custom {
-        var driver = SSD1306(bus: SSD1306Emulator(panel: panel), panel: panel)
+        var driver = SSD1306Driver(bus: SSD1306Emulator(panel: panel), panel: panel)
         driver.initialize()
         for round in 0..<40 {
             // Sparse, dense and drawn frames, so runs of equal bytes and single pixels both occur.

@@ -80,7 +80,7 @@ func glassOf(_ commands: [UInt8], pixels: [(page: UInt8, column: UInt8, bit: UIn
 
 /// The glass after init, `frame`, then `commands`.
 func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Command]) -> Bitmap {
-    var driver = SSD1306(bus: SSD1306Emulator(panel: panel), panel: panel)
+    var driver = SSD1306Driver(bus: SSD1306Emulator(panel: panel), panel: panel)
     driver.initialize()
     driver.writeFrame(frame)
     driver.send(commands)

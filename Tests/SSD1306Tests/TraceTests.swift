@@ -131,7 +131,7 @@ struct RefusingBus: I2CBus {
 }
 
 @Test func failedWritesAreNotRecordedAndTheErrorPassesThrough() {
-    var driver = SSD1306(bus: TracingBus(RefusingBus()), panel: .ssd1306_128x32)
+    var driver = SSD1306Driver(bus: TracingBus(RefusingBus()), panel: .ssd1306_128x32)
     #expect(throws: RefusingBus.Refused.self) { try driver.initialize() }
     #expect(driver.bus.transfers.isEmpty)
 }
