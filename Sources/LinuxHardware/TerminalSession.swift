@@ -112,6 +112,8 @@ public final class TerminalSession {
         } catch {
             let errno = (error as? Errno) ?? .ioError
             if errno == .resourceTemporarilyUnavailable { return [] }
+            // Linux reports a hung-up pseudo-terminal (its emulator or SSH session gone) as EIO.
+            if errno == .ioError { throw .inputClosed }
             throw .system(operation: "read", errno: errno)
         }
         guard count > 0 else { throw .inputClosed }
