@@ -44,7 +44,7 @@ struct FileSystemTests {
     @Test("an atomic write into a missing folder names the path and ENOENT")
     func missingParent() throws {
         let root = try TemporaryDirectory()
-        do {
+        do throws(FileSystemError) {
             try FileSystem.writeAtomically([1, 2, 3], toPath: root.path + "/missing/frame.png")
             Issue.record("writing into a missing folder succeeded")
         } catch {

@@ -72,7 +72,7 @@ struct ProcParserTests {
         let readings = SystemReadings(procRoot: root.path)
         #expect(try readings.loadAverage().fiveMinutesHundredths == 200)
         #expect(try readings.memory().totalBytes == 16_318_412 * 1024)
-        do {
+        do throws(SystemReadingError) {
             _ = try readings.uptime()
             Issue.record("reading a missing uptime file succeeded")
         } catch {
