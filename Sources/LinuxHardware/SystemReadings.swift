@@ -42,7 +42,7 @@ public struct SystemReadings: Sendable {
     }
 
     private func read(_ path: String) throws(SystemReadingError) -> String {
-        do {
+        do throws(FileSystemError) {
             return try FileSystem.readText(atPath: path, maximumBytes: 1 << 16)
         } catch {
             throw .unreadable(error)

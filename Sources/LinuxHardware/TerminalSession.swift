@@ -70,7 +70,7 @@ public final class TerminalSession {
             throw .system(operation: "tcsetattr", errno: error)
         }
         isRaw = true
-        do {
+        do throws(TerminalError) {
             try write(enterSequence)
         } catch {
             restore()
@@ -112,6 +112,8 @@ public final class TerminalSession {
         } catch {
             let errno = (error as? Errno) ?? .ioError
             if errno == .resourceTemporarilyUnavailable { return [] }
+            // Linux reports a hung-up pseudo-terminal (its emulator or SSH session gone) as EIO.
+            if errno == .ioError { throw .inputClosed }
             throw .system(operation: "read", errno: errno)
         }
         guard count > 0 else { throw .inputClosed }
@@ -162,7 +164,7 @@ public final class TerminalSession {
 
     /// Hands the signal handler what it needs, then installs it.
     private func arm() {
-        disarmedCopyLeaveSequence()
+        copyLeaveSequenceForHandler()
         emergencyState.pointee.terminal = input.rawValue
         emergencyState.pointee.output = output.rawValue
         emergencyState.pointee.original = original
@@ -179,7 +181,7 @@ public final class TerminalSession {
     }
 
     /// Copies the leave sequence into memory the handler can read without ARC.
-    private func disarmedCopyLeaveSequence() {
+    private func copyLeaveSequenceForHandler() {
         emergencyState.pointee.armed = 0
         emergencyState.pointee.leave?.deallocate()
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, leaveSequence.count))

@@ -48,7 +48,7 @@ public enum FrameFiles {
     /// A file name for frame number `index` that sorts in order: `frame-000042.pbm`.
     public static func fileName(index: Int, prefix: String = "frame", extension fileExtension: String) -> String {
         let digits = String(max(0, index))
-        let padded = String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+        let padded = String(repeating: "0", count: max(0, 6 - digits.utf8.count)) + digits
         return "\(prefix)-\(padded).\(fileExtension)"
     }
 }

@@ -93,7 +93,8 @@ public struct TerminalGlassRenderer: Hashable, Sendable {
         case .tooSmall:
             guard layout.rows > 0 else { return ([], layout) }
             let message = Self.tooSmallMessage(glass: glass.size, columns: columns, rows: rows)
-            return ([String(message.prefix(max(0, columns)))], layout)
+            // The message is ASCII, so a UTF-8 prefix is a prefix of cells.
+            return ([String(decoding: message.utf8.prefix(max(0, columns)), as: UTF8.self)], layout)
         }
         if layout.bordered {
             lines = Self.framed(lines, innerWidth: layout.columns - 2)

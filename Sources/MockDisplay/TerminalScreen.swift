@@ -42,7 +42,8 @@ public struct TerminalScreen: Hashable, Sendable {
         var body = ""
         for index in 0..<max(lines.count, newLines.count) {
             if index < newLines.count {
-                guard index >= lines.count || lines[index] != newLines[index] else { continue }
+                // Bytes, not Unicode equivalence: what matters is what the terminal received.
+                guard index >= lines.count || !lines[index].utf8.elementsEqual(newLines[index].utf8) else { continue }
                 body += Self.moveCursor(row: top + index, column: left) + newLines[index] + Self.eraseToEndOfLine
             } else {
                 // The old picture was taller: blank the rows it leaves behind.

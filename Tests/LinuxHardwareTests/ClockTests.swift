@@ -1,0 +1,57 @@
+import LinuxHardware
+import PagerCore
+import Testing
+import TestSupport
+
+@Suite("Clocks")
+struct ClockTests {
+    @Test("the monotonic clock never goes backwards")
+    func monotonic() {
+        var previous = MonotonicClock.now()
+        #expect(previous > .zero)
+        for _ in 0..<20_000 {
+            let now = MonotonicClock.now()
+            #expect(now >= previous)
+            previous = now
+        }
+    }
+
+    @Test("the local time now has every field in range")
+    func localNow() {
+        let time = LocalTime.now()
+        #expect(time.year >= 2024 && time.year < 3000)
+        #expect((1...12).contains(time.month))
+        #expect((1...31).contains(time.day))
+        #expect((0...23).contains(time.hour))
+        #expect((0...59).contains(time.minute))
+        #expect((0...60).contains(time.second))
+        #expect((0...6).contains(time.weekday))
+        #expect((0..<1_000_000_000).contains(time.nanosecond))
+        #expect(abs(time.utcOffsetSeconds) <= 14 * 3600)
+    }
+
+    @Test("UTC readings of known instants")
+    func knownInstants() {
+        #expect(LocalTime.utc(secondsSinceEpoch: 0) == LocalTime(
+            year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 4, nanosecond: 0))
+        #expect(LocalTime.utc(secondsSinceEpoch: 1_700_000_000, nanosecond: 5) == LocalTime(
+            year: 2023, month: 11, day: 14, hour: 22, minute: 13, second: 20, weekday: 2, nanosecond: 5))
+        // 29 February of a leap year, a Thursday.
+        #expect(LocalTime.utc(secondsSinceEpoch: 1_709_251_199) == LocalTime(
+            year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59, weekday: 4, nanosecond: 0))
+    }
+
+    @Test("property: local time is UTC shifted by its offset")
+    func localMatchesOffset() {
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<500 {
+            let seconds = Int.random(in: 0...4_000_000_000, using: &random)
+            let local = LocalTime.local(secondsSinceEpoch: seconds)
+            let shifted = LocalTime.utc(secondsSinceEpoch: seconds + local.utcOffsetSeconds)
+            #expect(local == LocalTime(
+                year: shifted.year, month: shifted.month, day: shifted.day, hour: shifted.hour,
+                minute: shifted.minute, second: shifted.second, weekday: shifted.weekday, nanosecond: 0,
+                utcOffsetSeconds: local.utcOffsetSeconds))
+        }
+    }
+}
