@@ -112,10 +112,10 @@ public func demoPages(clock: ClockReading, system: SystemReading) -> [DemoPage] 
         .system(system),
         .text(
             title: "About",
-            body: "Vertical pages beside a crown, as on watchOS, on a 1-bit OLED. Each detent moves one page."),
+            body: "Vertical pages beside a crown, as on watchOS, on a 1-bit OLED."),
         .text(
             title: "Unicode",
-            body: "Grüße, ¡olá!, Привет, Γειά σου, 1½°C ± 0.5, → ↑ ↓ ←, ✓ missing: \u{1F642}"),
+            body: "Grüße, ¡olá!, Привет, Γειά σου, 1½°C ± 0.5 → ↑ ↓ ← ♥ missing: \u{1F642}"),
     ]
 }
 

@@ -38,9 +38,9 @@ func report(_ body: () throws -> Void) throws {
 
 /// Reads a whole text file the user named, or explains why not.
 func readTextFile(_ path: String, what: String) throws -> String {
-    do {
+    do throws(AppError) {
         return try TextFile.read(path, limit: 1 << 20)
-    } catch let error as AppError {
+    } catch {
         throw ValidationError("cannot read the \(what): \(error)")
     }
 }
