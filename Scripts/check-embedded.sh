@@ -24,3 +24,4 @@ compile() {
 compile PagerGraphics $(find Sources/PagerGraphics -name '*.swift' | sort)
 compile PagerCore $(find Sources/PagerCore -name '*.swift' | sort)
 compile SSD1306 $(find Sources/SSD1306 -name '*.swift' | sort)
+compile MockDisplay $(find Sources/MockDisplay -name '*.swift' | sort)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Renders the README's pictures with crownpager itself (frozen readings, so they are reproducible).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product crownpager >/dev/null
+bin="$(swift build --show-bin-path)/crownpager"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$bin" render --out "$tmp/64" --crown "+1" --frozen --palette blue --scale 4 --fps 25 >/dev/null
+"$bin" render --out "$tmp/32" --crown "+1,+1" --panel 128x32 --frozen --palette blue --scale 4 --steps-only >/dev/null
+cp "$tmp/64/step-01.png" Hardware/pictures/clock-128x64.png
+cp "$tmp/64/step-01-frame-002.png" Hardware/pictures/slide-128x64.png
+cp "$tmp/32/step-02.png" Hardware/pictures/system-128x32.png
+echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32}.png"

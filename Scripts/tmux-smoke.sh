@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Drives the terminal mock inside tmux as a person would: keys in, screen captured.
+# Checks that the pager draws, that Down, j, the mouse wheel's Page Down and Enter move it,
+# that a narrow terminal gets the compact (braille) picture, and that q quits and restores
+# the terminal. Exits non-zero with the captured screen when a check fails.
+#   Scripts/tmux-smoke.sh [path/to/crownpager]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="${1:-$(swift build --show-bin-path)/crownpager}"
+[ -x "$binary" ] || { echo "tmux-smoke: no crownpager at $binary (build first)"; exit 1; }
+command -v tmux >/dev/null || { echo "tmux-smoke: tmux is missing (Scripts/setup.sh --test installs it)"; exit 1; }
+
+socket="crownpager-smoke-$$"
+tmx() { tmux -L "$socket" "$@"; }
+cleanup() { tmx kill-server >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+passed=0
+failed=0
+
+screen() { tmx capture-pane -p -t "smoke$session"; }
+# Waits (up to 10 s, in 50 ms polls) for the screen to contain a text.
+expect_screen() {
+  local want=$1 what=$2
+  for _ in $(seq 1 200); do
+    if screen | grep -qF -- "$want"; then passed=$((passed + 1)); echo "tmux-smoke: ok: $what"; return 0; fi
+    sleep 0.05
+  done
+  failed=$((failed + 1)); echo "tmux-smoke: FAILED: $what (no '$want' on screen):"; screen | sed 's/^/  | /'
+  return 1
+}
+
+session=0
+start() {  # columns rows
+  session=$((session + 1))
+  tmx -f /dev/null new-session -d -s "smoke$session" -x "$1" -y "$2" \
+    "$binary; echo crownpager-exited-\$?; stty -a | grep -q ' icanon' && echo terminal-restored; sleep 30"
+}
+
+status=0
+start 140 40
+expect_screen "page 1/5" "the pager starts on the first page" || status=1
+expect_screen "half-block" "a 140-column terminal gets the half-block glass" || status=1
+screen | grep -q "▀\|▄\|█" && { passed=$((passed + 1)); echo "tmux-smoke: ok: the glass is drawn"; } \
+  || { failed=$((failed + 1)); echo "tmux-smoke: FAILED: no half blocks on screen"; status=1; }
+tmx send-keys -t "smoke$session" Down
+expect_screen "page 2/5 · Clock" "Down turns to the next page" || status=1
+tmx send-keys -t "smoke$session" j
+expect_screen "page 3/5" "j turns to the next page" || status=1
+tmx send-keys -t "smoke$session" k
+expect_screen "page 2/5" "k turns back" || status=1
+# The mouse wheel, as an xterm SGR report (ESC [ < 65 ; x ; y M is wheel down).
+tmx send-keys -t "smoke$session" -H 1b 5b 3c 36 35 3b 31 30 3b 35 4d
+expect_screen "page 3/5" "the mouse wheel turns the crown" || status=1
+tmx send-keys -t "smoke$session" NPage
+expect_screen "page 5/5" "Page Down turns five detents, stopping at the last page" || status=1
+tmx send-keys -t "smoke$session" Enter
+expect_screen "page 1/5" "Enter presses the crown: back to the first page" || status=1
+tmx send-keys -t "smoke$session" q
+expect_screen "crownpager-exited-0" "q quits with status 0" || status=1
+expect_screen "terminal-restored" "the terminal is back in canonical mode after quitting" || status=1
+
+start 100 30
+expect_screen "braille" "a 100-column terminal gets the compact braille glass" || status=1
+tmx send-keys -t "smoke$session" C-c
+expect_screen "crownpager-exited-0" "Ctrl-C quits with status 0" || status=1
+expect_screen "terminal-restored" "the terminal is restored after Ctrl-C" || status=1
+
+start 140 40
+expect_screen "page 1/5" "a third run starts" || status=1
+tmx send-keys -t "smoke$session" Down
+expect_screen "page 2/5" "it turns" || status=1
+tmx run-shell "pkill -TERM -f '^$binary\$' || true"
+expect_screen "crownpager-exited-143" "SIGTERM ends it (status 143)" || status=1
+expect_screen "terminal-restored" "the terminal is restored after SIGTERM" || status=1
+
+echo "tmux-smoke: $passed passed, $failed failed"
+exit $status

@@ -1,0 +1,82 @@
+import CrownPagerApp
+import Foundation
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// The built `crownpager`, run as a user would: output files, messages and exit codes.
+@Suite struct CommandLineTests {
+    @Test func renderWritesTheGlassOfEveryStepAndTransition() throws {
+        let scratch = try ScratchDirectory()
+        let out = scratch.path + "/frames"
+        let trace = scratch.path + "/trace.txt"
+        let run = try runCrownPager(["render", "--out", out, "--crown", "+1,-1", "--frozen", "--fps", "25", "--trace", trace])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("wrote"))
+
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(files.contains("step-00.pbm") && files.contains("step-02.png"))
+        #expect(files.filter { $0.hasSuffix(".pbm") }.count == files.filter { $0.hasSuffix(".png") }.count)
+
+        // The files are the glass the library renders for the same script.
+        let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 25)
+            .run(try CrownScript(parsing: "+1,-1")) { _ in demoPages(clock: SampleReadings.clock, system: SampleReadings.system) }
+        #expect(files.filter { $0.hasSuffix(".pbm") }.count == expected.frames.count)
+        for frame in expected.frames {
+            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + frame.name + ".pbm"))
+            #expect(try PBM.decode(Array(data)) == frame.glass, "\(frame.name)")
+        }
+        let png = try Data(contentsOf: URL(fileURLWithPath: out + "/step-01.png"))
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+        // The trace replays into a fresh emulator as the last frame.
+        let transfers = try I2CTrace.parse(String(contentsOfFile: trace, encoding: .utf8))
+        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+        emulator.replay(transfers)
+        #expect(emulator.glass == expected.frames.last?.glass)
+    }
+
+    @Test func scriptFilesAndPanelsAndStepsOnly() throws {
+        let scratch = try ScratchDirectory()
+        let script = scratch.path + "/walk.crown"
+        try "# down two, back home\n+1\n@1s +1\n@2s press\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try runCrownPager([
+            "render", "--out", scratch.path + "/f", "--script", script, "--panel", "128x32", "--steps-only", "--no-png", "--frozen",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/f").sorted()
+        #expect(files == ["step-00.pbm", "step-01.pbm", "step-02.pbm", "step-03.pbm"])
+        let last = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/f/step-03.pbm"))))
+        let first = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/f/step-00.pbm"))))
+        #expect(last.size == Size(width: 128, height: 32))
+        #expect(last == first, "a short press returns to the first page")
+    }
+
+    @Test(arguments: [
+        (["render", "--out", "/tmp/x", "--panel", "200x10"], "unknown panel '200x10'"),
+        (["render", "--out", "/tmp/x", "--crown", "+1,sideways"], "--crown: crown script line 1: cannot read 'sideways'"),
+        (["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"], "/nonexistent/walk.crown"),
+        (["render", "--out", "/tmp/x", "--fps", "0"], "--fps must be between 1 and 240"),
+        (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right' or 'left'"),
+        (["render", "--out", "/tmp/x", "--crown", "+1", "--script", "a"], "give --crown or --script, not both"),
+        (["--detents-per-page", "0"], "--detents-per-page must be between 1 and 20"),
+    ])
+    func badInputExitsNonZeroWithAMessage(arguments: [String], message: String) throws {
+        let run = try runCrownPager(arguments)
+        #expect(run.status != 0)
+        #expect(run.standardError.contains(message), "\(run.standardError)")
+    }
+
+    @Test func anOutputFolderThatCannotBeMadeSaysWhy() throws {
+        let run = try runCrownPager(["render", "--out", "/proc/crownpager-frames", "--frozen"])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("/proc/crownpager-frames"), "\(run.standardError)")
+    }
+
+    @Test func theTerminalMockNeedsATerminal() throws {
+        let run = try runCrownPager([])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("standard input is not a terminal"), "\(run.standardError)")
+    }
+}

@@ -1,0 +1,35 @@
+import CrownPagerApp
+import PagerCore
+import PagerGraphics
+import SSD1306
+import Testing
+
+@Suite struct TraceRoundTripTests {
+    @Test(arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
+    func aRendersTraceReplaysToTheSameGlass(panel: SSD1306Panel) throws {
+        let script = try CrownScript(parsing: "+1,+1,press,+3,-1")
+        let run = HeadlessRender(panel: panel).run(script) { _ in
+            demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
+        }
+        let text = run.transfers.map { I2CTrace.format($0) }.joined(separator: "\n")
+        let parsed = try I2CTrace.parse(text)
+        #expect(parsed == run.transfers)
+
+        var fresh = SSD1306Emulator(panel: panel)
+        fresh.replay(parsed)
+        #expect(fresh.glass == run.frames.last?.glass)
+        #expect(fresh.diagnostics.isEmpty)
+    }
+
+    @Test func unchangedFramesPutNothingOnTheBus() throws {
+        // A wait changes no pixel: no frame is sent for it.
+        let run = HeadlessRender(panel: .ssd1306_128x64).run(try CrownScript(parsing: "+1\nwait 2s\n+1")) { _ in
+            demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
+        }
+        let dataTransfers = run.transfers.filter { $0.bytes.first == 0x40 }
+        var changes: [Bitmap] = []
+        for frame in run.frames where changes.last != frame.glass { changes.append(frame.glass) }
+        #expect(dataTransfers.count == changes.count)
+        #expect(run.frames.count > changes.count)
+    }
+}
