@@ -66,7 +66,7 @@ struct RenderCommand: ParsableCommand {
         do {
             parsed = try CrownScript(parsing: scriptText)
         } catch {
-            throw ValidationError("\(script.map { "\($0): " } ?? "--crown: ")\(error)")
+            throw fail("\(script.map { "\($0): " } ?? "--crown: ")\(error)")
         }
         let renderer = HeadlessRender(
             panel: panel, framesPerSecond: fps, pagerConfiguration: pagerOptions.pagerConfiguration,

@@ -31,16 +31,22 @@ func report(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as AppError {
-        printError("crownpager: \(error)")
-        throw ExitCode.failure
+        throw fail(error.description)
     }
 }
 
-/// Reads a whole text file the user named, or explains why not.
+/// Reads a whole text file the user named, or explains why not and exits with status 1.
 func readTextFile(_ path: String, what: String) throws -> String {
     do throws(AppError) {
         return try TextFile.read(path, limit: 1 << 20)
     } catch {
-        throw ValidationError("cannot read the \(what): \(error)")
+        throw fail("cannot read the \(what): \(error)")
     }
+}
+
+/// Writes `message` to standard error and returns the exit status 1 to throw: for bad input
+/// found while running, where the usage text would only hide the message.
+func fail(_ message: String) -> ExitCode {
+    printError("crownpager: \(message)")
+    return ExitCode.failure
 }

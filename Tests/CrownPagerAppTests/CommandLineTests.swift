@@ -68,6 +68,35 @@ import Testing
         #expect(run.standardError.contains(message), "\(run.standardError)")
     }
 
+    @Test func replayShowsWhatATraceDrawsAndListsWhatIsWrong() throws {
+        let scratch = try ScratchDirectory()
+        let trace = scratch.path + "/trace.txt"
+        let render = try runCrownPager(["render", "--out", scratch.path + "/r", "--crown", "+1", "--frozen", "--steps-only", "--trace", trace])
+        #expect(render.status == 0, "\(render.standardError)")
+        let replay = try runCrownPager(["replay", trace, "--out", scratch.path + "/g"])
+        #expect(replay.status == 0, "\(replay.standardError)")
+        #expect(replay.standardError.isEmpty)
+        let glass = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/g/glass.pbm"))))
+        let rendered = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/r/step-01.pbm"))))
+        #expect(glass == rendered)
+
+        let printed = try runCrownPager(["replay", trace])
+        #expect(printed.standardOutput.split(separator: "\n").count == 32)
+
+        let odd = scratch.path + "/odd.txt"
+        try "w2@0x3c 0x00 0xff\nw2@0x3d 0x00 0xaf\n".write(toFile: odd, atomically: true, encoding: .utf8)
+        let warned = try runCrownPager(["replay", odd])
+        #expect(warned.status == 0)
+        #expect(warned.standardError.contains("unknown command 0xff"))
+        #expect(warned.standardError.contains("no device answers at 0x3d"))
+
+        let broken = scratch.path + "/broken.txt"
+        try "# a comment\nw2@0x3c 0x00\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        let refused = try runCrownPager(["replay", broken])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("broken.txt: line 2"), "\(refused.standardError)")
+    }
+
     @Test func anOutputFolderThatCannotBeMadeSaysWhy() throws {
         let run = try runCrownPager(["render", "--out", "/proc/crownpager-frames", "--frozen"])
         #expect(run.status == 1)
