@@ -5,6 +5,7 @@
 //   PagerGraphics  1-bit bitmap, primitives, fonts, PBM/PNG       (standard library only)
 //   PagerCore      pages, crown interpreter, animation, indicator (PagerGraphics)
 //   SSD1306        commands, panels, driver, emulator, I2C traces (PagerGraphics)
+//   CrownInput     quadrature decoding, button debouncing         (PagerCore)
 //   MockDisplay    terminal and file presenters of the glass      (pure: no OS imports)
 //   LinuxHardware  the only target that talks to Linux
 //   CrownPagerApp  demo pages, run loop, headless renderer
@@ -29,17 +30,18 @@ let package = Package(
         .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
         .target(name: "PagerCore", dependencies: ["PagerGraphics"]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
+        .target(name: "CrownInput", dependencies: ["PagerCore"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
         .target(
             name: "LinuxHardware",
             dependencies: [
-                "PagerCore", "SSD1306",
+                "PagerCore", "SSD1306", "CrownInput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "CrownPagerApp",
-            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "LinuxHardware"]
+            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware"]
         ),
         .executableTarget(
             name: "crownpager",
@@ -53,6 +55,7 @@ let package = Package(
         .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),
         .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,2 @@
+import CrownInput
+import Testing
