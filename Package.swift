@@ -16,6 +16,7 @@ let package = Package(
     name: "CrownPager",
     products: [
         .executable(name: "crownpager", targets: ["crownpager"]),
+        .executable(name: "crownpager-bench", targets: ["CrownPagerBenchmarks"]),
         .library(name: "PagerGraphics", targets: ["PagerGraphics"]),
         .library(name: "PagerCore", targets: ["PagerCore"]),
         .library(name: "SSD1306", targets: ["SSD1306"]),
@@ -49,6 +50,10 @@ let package = Package(
                 "CrownPagerApp", "LinuxHardware",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "CrownPagerBenchmarks",
+            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "CrownPagerApp"]
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),

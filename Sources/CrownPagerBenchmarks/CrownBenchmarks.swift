@@ -1,0 +1,2 @@
+/// Decoder and interpreter throughput, and the latency from a detent's last edge to a page change.
+func runCrownBenchmarks() {}

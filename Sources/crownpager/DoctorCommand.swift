@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `crownpager doctor`: checks of the wiring, one subcommand per device.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the display and the crown on this machine, and say what to put in the configuration.",
+        subcommands: []
+    )
+}
