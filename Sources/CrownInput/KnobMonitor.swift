@@ -1,0 +1,107 @@
+import PagerCore
+
+/// Live figures of a knob for `crownpager doctor crown`: detents, direction, speed, presses, glitches.
+///
+/// It only aggregates facts; the clock is a parameter, so the figures a test sees are exact.
+public struct KnobMonitor: Sendable {
+    /// Detents counted for the speed: those within this span before the instant asked about.
+    public let speedWindow: TimeSpan
+    /// Detents clockwise minus counterclockwise.
+    public private(set) var netDetents = 0
+    /// Detents clockwise.
+    public private(set) var clockwiseDetents = 0
+    /// Detents counterclockwise.
+    public private(set) var counterclockwiseDetents = 0
+    /// Presses of the button.
+    public private(set) var presses = 0
+    /// Whether the button is down.
+    public private(set) var isPressed = false
+    /// How long the last completed press lasted.
+    public private(set) var lastPressDuration: TimeSpan?
+    /// The sign of the last turn: +1 clockwise, -1 counterclockwise, 0 before any.
+    public private(set) var lastDirection = 0
+    /// Times the direction changed between one detent and the next.
+    public private(set) var reversals = 0
+    /// Glitches the decoder filtered, as its source reports them.
+    public var glitchesFiltered = 0
+    /// Facts recorded.
+    public private(set) var events = 0
+    private var recentDetents: [(at: Timestamp, count: Int)] = []
+    private var pressStart: Timestamp?
+
+    /// A monitor at rest; speed is averaged over `speedWindow`.
+    public init(speedWindow: TimeSpan = .seconds(1)) {
+        self.speedWindow = speedWindow > .zero ? speedWindow : .seconds(1)
+    }
+
+    /// Adds one fact.
+    public mutating func record(_ event: CrownEvent) {
+        events += 1
+        switch event {
+        case .rotated(let detents, let at):
+            guard detents != 0 else { return }
+            netDetents += detents
+            if detents > 0 { clockwiseDetents += detents } else { counterclockwiseDetents -= detents }
+            let direction = detents > 0 ? 1 : -1
+            if lastDirection != 0, direction != lastDirection { reversals += 1 }
+            lastDirection = direction
+            recentDetents.append((at, abs(detents)))
+            forget(before: at - speedWindow)
+        case .pressed(let at):
+            guard !isPressed else { return }
+            isPressed = true
+            presses += 1
+            pressStart = at
+        case .released(let at):
+            guard isPressed else { return }
+            isPressed = false
+            if let start = pressStart { lastPressDuration = at - start }
+            pressStart = nil
+        }
+    }
+
+    /// Detents per second over the window ending at `instant`, in tenths (35 is 3.5 detents/s).
+    public func speedTenths(at instant: Timestamp) -> Int {
+        let from = instant - speedWindow
+        let count = recentDetents.reduce(0) { $1.at > from && $1.at <= instant ? $0 + $1.count : $0 }
+        return Int((Int64(count) * 10_000_000_000) / speedWindow.nanoseconds)
+    }
+
+    /// `clockwise`, `counterclockwise` or `still`.
+    public var directionName: String {
+        lastDirection > 0 ? "clockwise" : lastDirection < 0 ? "counterclockwise" : "still"
+    }
+
+    /// One line of every figure, e.g. `detents +3 (cw 4, ccw 1) · last clockwise · 2.0/s · presses 1 (up) · glitches filtered 6`.
+    public func summary(at instant: Timestamp) -> String {
+        let speed = speedTenths(at: instant)
+        let net = netDetents > 0 ? "+\(netDetents)" : "\(netDetents)"
+        var text = "detents \(net) (cw \(clockwiseDetents), ccw \(counterclockwiseDetents)) \u{B7} last \(directionName)"
+        text += " \u{B7} \(speed / 10).\(speed % 10)/s \u{B7} presses \(presses) (\(isPressed ? "down" : "up")"
+        if let duration = lastPressDuration, !isPressed { text += ", last \(duration.milliseconds) ms" }
+        text += ") \u{B7} glitches filtered \(glitchesFiltered)"
+        return text
+    }
+
+    /// A fact in words, e.g. `+1 detent clockwise`, `pressed`, `released after 120 ms`.
+    public func describe(_ event: CrownEvent) -> String {
+        switch event {
+        case .rotated(let detents, _):
+            let sign = detents > 0 ? "+" : ""
+            let unit = abs(detents) == 1 ? "detent" : "detents"
+            return "\(sign)\(detents) \(unit) \(detents > 0 ? "clockwise" : "counterclockwise")"
+        case .pressed:
+            return "pressed"
+        case .released:
+            return lastPressDuration.map { "released after \($0.milliseconds) ms" } ?? "released"
+        }
+    }
+
+    private mutating func forget(before instant: Timestamp) {
+        if let keep = recentDetents.firstIndex(where: { $0.at > instant }) {
+            recentDetents.removeFirst(keep)
+        } else {
+            recentDetents.removeAll()
+        }
+    }
+}

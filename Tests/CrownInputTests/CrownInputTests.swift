@@ -1,2 +1,0 @@
-import CrownInput
-import Testing
