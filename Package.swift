@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["PagerCore"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
+        // <linux/input.h> for the evdev reader: header only, nothing to link.
+        .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         .target(
             name: "LinuxHardware",
             dependencies: [
-                "PagerCore", "SSD1306", "CrownInput",
+                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

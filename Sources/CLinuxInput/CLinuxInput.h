@@ -1,0 +1,38 @@
+// The kernel's input-event interface (<linux/input.h>) for Swift: the record type, and the
+// function-like ioctl macros and time fields Swift cannot import directly.
+#ifndef CLINUXINPUT_H
+#define CLINUXINPUT_H
+
+#include <linux/input.h>
+#include <time.h>
+
+// EVIOCSCLOCKID: stamp this descriptor's events with another clock (CLOCK_MONOTONIC).
+static inline unsigned long crownpager_eviocsclockid(void) { return EVIOCSCLOCKID; }
+
+// EVIOCGNAME(length): the device's name, as the driver or the overlay's label gives it.
+static inline unsigned long crownpager_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
+
+// The event's seconds and microseconds: `time.tv_sec` on 64-bit time, `__sec` on 32-bit
+// systems with a 64-bit time_t; the kernel's input_event_sec macros pick the right field.
+static inline long long crownpager_input_event_seconds(const struct input_event *event) {
+    return (long long)event->input_event_sec;
+}
+static inline long long crownpager_input_event_microseconds(const struct input_event *event) {
+    return (long long)event->input_event_usec;
+}
+
+// Builds a record, for tests that write events into a FIFO.
+static inline struct input_event crownpager_input_event(
+    long long seconds, long long microseconds, unsigned short type, unsigned short code, int value) {
+    struct input_event event = {0};
+    event.input_event_sec = seconds;
+    event.input_event_usec = microseconds;
+    event.type = type;
+    event.code = code;
+    event.value = value;
+    return event;
+}
+
+static const int crownpager_clock_monotonic = CLOCK_MONOTONIC;
+
+#endif
