@@ -18,3 +18,14 @@ public enum WallClock {
         return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 }
+
+/// The process's standard output, written straight to the descriptor so each line leaves at once, even into a pipe.
+public enum StandardOutput {
+    /// Whether standard output is a terminal (not a pipe or a file).
+    public static var isTerminal: Bool { isatty(FileDescriptor.standardOutput.rawValue) == 1 }
+
+    /// Writes `text` as it is; a failure to write (a closed pipe) is ignored.
+    public static func write(_ text: String) {
+        _ = try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+    }
+}
