@@ -57,16 +57,11 @@ public final class InputEventDevice {
     /// Waits up to `timeoutMilliseconds` (negative: forever) for records and returns those that arrived; [] on timeout.
     public func read(timeoutMilliseconds: Int) throws(InputEventError) -> [InputEventRecord] {
         guard !isClosed else { throw .disconnected(path: path) }
-        var request = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-        let deadline = MonotonicClock.now() + .milliseconds(Int64(max(0, timeoutMilliseconds)))
-        var remaining = timeoutMilliseconds
-        while true {
-            let ready = poll(&request, 1, Int32(clamping: remaining))
-            if ready > 0 { break }
-            if ready == 0 { return [] }
-            let error = Errno.current
-            guard error == .interrupted else { throw .system(operation: "poll", path: path, errno: error) }
-            if timeoutMilliseconds >= 0 { remaining = max(0, Int((deadline - MonotonicClock.now()).milliseconds)) }
+        var events: Int16 = 0
+        do {
+            guard try descriptor.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else { return [] }
+        } catch {
+            throw .system(operation: "poll", path: path, errno: error)
         }
         var buffer = [UInt8](repeating: 0, count: Self.recordSize * 64)
         let count: Int

@@ -91,20 +91,13 @@ public final class TerminalSession {
 
     /// Waits up to `timeoutMilliseconds` (negative: forever) for input and returns what arrived; [] on timeout.
     public func readInput(timeoutMilliseconds: Int) throws(TerminalError) -> [UInt8] {
-        var request = pollfd(fd: input.rawValue, events: Int16(POLLIN), revents: 0)
-        let deadline = MonotonicClock.now() + .milliseconds(Int64(max(0, timeoutMilliseconds)))
-        var remaining = timeoutMilliseconds
-        while true {
-            let ready = poll(&request, 1, Int32(clamping: remaining))
-            if ready > 0 { break }
-            if ready == 0 { return [] }
-            let error = Errno.current
-            guard error == .interrupted else { throw .system(operation: "poll", errno: error) }
-            if timeoutMilliseconds >= 0 {
-                remaining = max(0, Int((deadline - MonotonicClock.now()).milliseconds))
-            }
+        var events: Int16 = 0
+        do {
+            guard try input.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else { return [] }
+        } catch {
+            throw .system(operation: "poll", errno: error)
         }
-        if request.revents & Int16(POLLNVAL) != 0 { throw .system(operation: "poll", errno: .badFileDescriptor) }
+        if events & Int16(POLLNVAL) != 0 { throw .system(operation: "poll", errno: .badFileDescriptor) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count: Int
         do {
