@@ -66,10 +66,12 @@ public struct HeadlessRender {
         for (index, step) in script.steps.enumerated() {
             let stepStart = start + step.at
             let stepEnd = index + 1 < script.steps.count ? start + script.steps[index + 1].at : start + script.duration
+            var lastEvent = stepStart
             for event in events where event.timestamp >= stepStart && event.timestamp < stepEnd {
                 // Presses release later within the step: let time reach them first.
                 session.advance(to: event.timestamp)
                 session.handle(event)
+                lastEvent = event.timestamp
             }
             let label = "step-" + pad(index + 1, 2)
             var instant = stepStart
@@ -90,7 +92,7 @@ public struct HeadlessRender {
                     break
                 }
             }
-            show(max(instant, min(stepEnd, session.settleInstant(after: instant))), as: label)
+            show(max(instant, min(stepEnd, session.settleInstant(after: max(instant, lastEvent)))), as: label)
         }
         return (frames, session.display.bus.transfers, session.warnings)
     }
