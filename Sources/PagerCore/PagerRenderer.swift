@@ -51,7 +51,7 @@ public struct PagerRenderer: Hashable, Sendable {
         let pager = controller.pager
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
-            frame.drawPageOverview(overview, titles: pager.pages.map(\.title), in: contentRect, font: overviewFont)
+            frame.drawPageOverview(overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFont)
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
             return frame
         }
