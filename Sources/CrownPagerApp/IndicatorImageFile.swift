@@ -12,11 +12,15 @@ public enum IndicatorImageFile {
     public static func load(_ spec: String, cell: Size) throws(AppError) -> IndicatorImage {
         let image: IndicatorImage
         if !spec.contains("/"), !spec.contains(".") {
-            do { image = try IndicatorImage.builtIn(named: spec) } catch { throw AppError(error.description) }
+            do throws(IndicatorImageError) {
+                image = try IndicatorImage.builtIn(named: spec)
+            } catch {
+                throw AppError(error.description)
+            }
         } else {
             image = IndicatorImage(name: spec, bitmap: try decodeFile(spec))
         }
-        do {
+        do throws(IndicatorImageError) {
             return try image.validated(fitting: cell)
         } catch {
             throw AppError(error.description)
