@@ -38,23 +38,23 @@ start() {  # columns rows
 
 status=0
 start 140 40
-expect_screen "page 1/5" "the pager starts on the first page" || status=1
+expect_screen "page 1/6" "the pager starts on the first page" || status=1
 expect_screen "half-block" "a 140-column terminal gets the half-block glass" || status=1
 screen | grep -q "▀\|▄\|█" && { passed=$((passed + 1)); echo "tmux-smoke: ok: the glass is drawn"; } \
   || { failed=$((failed + 1)); echo "tmux-smoke: FAILED: no half blocks on screen"; status=1; }
 tmx send-keys -t "smoke$session" Down
-expect_screen "page 2/5 · Clock" "Down turns to the next page" || status=1
+expect_screen "page 2/6 · Clock" "Down turns to the next page" || status=1
 tmx send-keys -t "smoke$session" j
-expect_screen "page 3/5" "j turns to the next page" || status=1
+expect_screen "page 3/6" "j turns to the next page" || status=1
 tmx send-keys -t "smoke$session" k
-expect_screen "page 2/5" "k turns back" || status=1
+expect_screen "page 2/6" "k turns back" || status=1
 # The mouse wheel, as an xterm SGR report (ESC [ < 65 ; x ; y M is wheel down).
 tmx send-keys -t "smoke$session" -H 1b 5b 3c 36 35 3b 31 30 3b 35 4d
-expect_screen "page 3/5" "the mouse wheel turns the crown" || status=1
+expect_screen "page 3/6" "the mouse wheel turns the crown" || status=1
 tmx send-keys -t "smoke$session" NPage
-expect_screen "page 5/5" "Page Down turns five detents, stopping at the last page" || status=1
+expect_screen "page 6/6" "Page Down turns five detents, stopping at the last page" || status=1
 tmx send-keys -t "smoke$session" Enter
-expect_screen "page 1/5" "Enter presses the crown: back to the first page" || status=1
+expect_screen "page 1/6" "Enter presses the crown: back to the first page" || status=1
 tmx send-keys -t "smoke$session" q
 expect_screen "crownpager-exited-0" "q quits with status 0" || status=1
 expect_screen "terminal-restored" "the terminal is back in canonical mode after quitting" || status=1
@@ -66,9 +66,9 @@ expect_screen "crownpager-exited-0" "Ctrl-C quits with status 0" || status=1
 expect_screen "terminal-restored" "the terminal is restored after Ctrl-C" || status=1
 
 start 140 40
-expect_screen "page 1/5" "a third run starts" || status=1
+expect_screen "page 1/6" "a third run starts" || status=1
 tmx send-keys -t "smoke$session" Down
-expect_screen "page 2/5" "it turns" || status=1
+expect_screen "page 2/6" "it turns" || status=1
 tmx run-shell "pkill -TERM -f '^$binary\$' || true"
 expect_screen "crownpager-exited-143" "SIGTERM ends it (status 143)" || status=1
 expect_screen "terminal-restored" "the terminal is restored after SIGTERM" || status=1

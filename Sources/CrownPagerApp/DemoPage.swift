@@ -11,6 +11,10 @@ public enum DemoPage: PageContent, Hashable, Sendable {
     case system(SystemReading)
     /// A title and wrapped text.
     case text(title: String, body: String)
+    /// A title and wrapped text as long as it needs: taller than the screen, the crown scrolls it first.
+    case tall(title: String, body: String)
+    /// A numbered page, to fill long lists (`--pages 40`).
+    case numbered(Int)
 
     /// The page's title, for the overview and for messages.
     public var title: String {
@@ -18,8 +22,17 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         case .welcome: return "Welcome"
         case .clock: return "Clock"
         case .system(let reading): return reading.hostname
-        case .text(let title, _): return title
+        case .text(let title, _), .tall(let title, _): return title
+        case .numbered(let number): return "Page \(number)"
         }
+    }
+
+    /// One screen, except for the tall page, which is as tall as its wrapped text.
+    public func contentHeight(in viewport: Size) -> Int {
+        guard case .tall(_, let body) = self else { return viewport.height }
+        let font = BitmapFont.fixed6x10
+        let lines = font.wrap(body, width: viewport.width).count
+        return max(viewport.height, font.lineHeight + 2 + lines * font.lineHeight)
     }
 
     /// Draws the page; layouts adapt to 64- and 32-row panels.
@@ -32,8 +45,13 @@ public enum DemoPage: PageContent, Hashable, Sendable {
             drawClock(reading, into: &canvas, tall: tall)
         case .system(let reading):
             drawSystem(reading, into: &canvas, tall: tall)
-        case .text(let title, let body):
+        case .text(let title, let body), .tall(let title, let body):
             drawText(title: title, body: body, into: &canvas, tall: tall)
+        case .numbered(let number):
+            canvas.drawText("Page", in: Rect(x: 0, y: tall ? 6 : 0, width: canvas.width, height: 10),
+                            font: .fixed6x10, alignment: .center)
+            canvas.drawText(String(number), in: Rect(x: 0, y: tall ? 24 : 11, width: canvas.width, height: 20),
+                            font: .fixed10x20, alignment: .center)
         }
     }
 
@@ -104,8 +122,16 @@ public enum DemoPage: PageContent, Hashable, Sendable {
     }
 }
 
-/// The built-in pages, in order, with the readings they show.
-public func demoPages(clock: ClockReading, system: SystemReading) -> [DemoPage] {
+/// The built-in pages, in order, with the readings they show; with `count`, exactly that many
+/// (the first of the built-in ones, then numbered pages).
+public func demoPages(clock: ClockReading, system: SystemReading, count: Int? = nil) -> [DemoPage] {
+    let builtIn = builtInPages(clock: clock, system: system)
+    guard let count else { return builtIn }
+    let wanted = max(0, count)
+    return Array(builtIn.prefix(wanted)) + (builtIn.count..<max(builtIn.count, wanted)).map { .numbered($0 + 1) }
+}
+
+private func builtInPages(clock: ClockReading, system: SystemReading) -> [DemoPage] {
     [
         .welcome,
         .clock(clock),
@@ -116,6 +142,12 @@ public func demoPages(clock: ClockReading, system: SystemReading) -> [DemoPage] 
         .text(
             title: "Unicode",
             body: "Grüße, ¡olá!, Привет, Γειά σου, 1½°C ± 0.5 → ↑ ↓ ← ♥ missing: \u{1F642}"),
+        .tall(
+            title: "Guide",
+            body: "This page is taller than the screen. The crown scrolls it first, and the current dot "
+                + "stretches into a capsule that shows where you are. At the end of the page the next turn "
+                + "pages on. Turn fast to scrub: pages change at once, without the slide. Hold the crown "
+                + "for the list of page titles; press to go back to the first page."),
     ]
 }
 

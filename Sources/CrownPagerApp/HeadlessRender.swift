@@ -44,17 +44,17 @@ public struct HeadlessRender {
     /// The frames of `script`, and every I2C transfer the panel received, with pages from `pages(at:)`.
     public func run<Page: PageContent>(
         _ script: CrownScript, start: Timestamp = .zero, pages: (Timestamp) -> [Page]
-    ) -> (frames: [RenderedFrame], transfers: [I2CTransfer]) {
+    ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], warnings: [PagerWarning]) {
         let address = I2CAddress.ssd1306Primary
         var session = PagerSession(
             pages: pages(start), panel: panel, bus: TracingBus(SSD1306Emulator(panel: panel, address: address)),
             address: address, pagerConfiguration: pagerConfiguration, crownConfiguration: crownConfiguration,
-            indicatorStyle: indicatorStyle)
+            indicatorStyle: indicatorStyle, start: start)
         var frames: [RenderedFrame] = []
         let frameSpan = TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond))
 
         func show(_ instant: Timestamp, as name: String) {
-            session.pager.replacePages(pages(instant))
+            session.replacePages(pages(instant))
             session.advance(to: instant)
             session.present(at: instant)
             frames.append(RenderedFrame(name: name, time: instant - start, glass: session.display.bus.base.glass))
@@ -66,22 +66,44 @@ public struct HeadlessRender {
         for (index, step) in script.steps.enumerated() {
             let stepStart = start + step.at
             let stepEnd = index + 1 < script.steps.count ? start + script.steps[index + 1].at : start + script.duration
+            var lastEvent = stepStart
             for event in events where event.timestamp >= stepStart && event.timestamp < stepEnd {
                 // Presses release later within the step: let time reach them first.
                 session.advance(to: event.timestamp)
                 session.handle(event)
+                lastEvent = event.timestamp
             }
             let label = "step-" + pad(index + 1, 2)
             var instant = stepStart
             var frame = 0
-            while instant < stepEnd, session.isAnimating(at: instant) || frame == 0 {
-                show(instant, as: "\(label)-frame-\(pad(frame, 3))")
-                frame += 1
-                instant = instant + frameSpan
+            // Frames while something moves; between movements, jump to the next time-based
+            // change (a timed page moving on, the plate fading) that falls inside the step.
+            while instant < stepEnd {
+                if session.isAnimating(at: instant) || frame == 0 {
+                    show(instant, as: "\(label)-frame-\(pad(frame, 3))")
+                    frame += 1
+                    instant = instant + frameSpan
+                } else if let next = session.nextDeadline(after: instant), next < stepEnd {
+                    instant = next
+                    frame = max(frame, 1)
+                    show(instant, as: "\(label)-frame-\(pad(frame, 3))")
+                    frame += 1
+                } else {
+                    break
+                }
             }
-            show(max(instant, min(stepEnd, session.pager.slide?.end ?? instant)), as: label)
+            show(max(instant, min(stepEnd, session.settleInstant(after: max(instant, lastEvent)))), as: label)
         }
-        return (frames, session.display.bus.transfers)
+        return (frames, session.display.bus.transfers, session.warnings)
+    }
+}
+
+extension PagerSession {
+    /// When everything moving at `instant` has come to rest.
+    func settleInstant(after instant: Timestamp) -> Timestamp {
+        var end = instant
+        while isAnimating(at: end) { end = end + .milliseconds(10) }
+        return end
     }
 }
 

@@ -2,15 +2,14 @@ import PagerCore
 import PagerGraphics
 import SSD1306
 
-/// The whole path from a crown fact to the panel: interpreter, pager, renderer and display driver.
+/// The whole path from a crown fact to the panel: the page control's behaviour, the renderer
+/// and the display driver.
 ///
 /// Time is a parameter everywhere, so the terminal loop, the headless renderer and the
 /// tests drive the same session with real or scripted instants.
 public struct PagerSession<Page: PageContent, Bus: I2CBus> {
-    /// The pages and which one is current.
-    public var pager: Pager<Page>
-    /// Turns crown facts into gestures.
-    public var interpreter: CrownInterpreter
+    /// The pager, the crown interpreter and everything they do over time.
+    public var controller: PagerController<Page>
     /// Draws frames.
     public let renderer: PagerRenderer
     /// The display the frames go to.
@@ -20,18 +19,25 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// How many frames went to the display.
     public private(set) var framesSent = 0
 
-    /// A session for `pages` on `panel`, talking to it through `bus` at `address`.
+    /// A session for `pages` on `panel`, talking to it through `bus` at `address`, with time starting at `start`.
     public init(
         pages: [Page], panel: SSD1306Panel, bus: Bus, address: I2CAddress = .ssd1306Primary,
         pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
-        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle()
+        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
     ) {
-        pager = Pager(pages: pages, configuration: pagerConfiguration)
-        interpreter = CrownInterpreter(configuration: crownConfiguration)
         renderer = PagerRenderer(size: Size(width: panel.width, height: panel.height), indicatorStyle: indicatorStyle)
+        controller = PagerController(
+            pages: pages, configuration: pagerConfiguration, crown: crownConfiguration, style: indicatorStyle,
+            viewport: renderer.contentRect.size, start: start)
         display = SSD1306Driver(bus: bus, address: address, panel: panel)
     }
+
+    /// The pages and which one is current.
+    public var pager: Pager<Page> { controller.pager }
+
+    /// Guideline warnings about the pages, for the app to show its author.
+    public var warnings: [PagerWarning] { controller.warnings }
 
     /// Initialises the panel; call once before presenting.
     public mutating func start() throws(Bus.Failure) {
@@ -39,39 +45,26 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         lastFrame = nil
     }
 
-    /// Feeds one crown fact through the interpreter to the pager; returns whether the pager changed.
+    /// Feeds one crown fact in; returns what it did.
     @discardableResult
-    public mutating func handle(_ event: CrownEvent) -> Bool {
-        var changed = false
-        for gesture in interpreter.interpret(event) where apply(gesture) { changed = true }
-        return changed
+    public mutating func handle(_ event: CrownEvent) -> [PagerEvent] {
+        controller.handle(event)
     }
 
-    /// Lets time pass: gestures that complete by time alone (a held button) take effect.
+    /// Lets time pass: long presses, idle, the plate fading and timed pages take effect.
     @discardableResult
-    public mutating func advance(to instant: Timestamp) -> Bool {
-        var changed = false
-        for gesture in interpreter.advance(to: instant) where apply(gesture) { changed = true }
-        pager.settle(at: instant)
-        return changed
+    public mutating func advance(to instant: Timestamp) -> [PagerEvent] {
+        controller.advance(to: instant)
     }
 
-    /// Applies one gesture: steps slide, a short press returns to the first page.
-    @discardableResult
-    public mutating func apply(_ gesture: CrownGesture) -> Bool {
-        switch gesture {
-        case .step(let pages, let at):
-            return pager.move(by: pages, at: at, animated: true)
-        case .shortPress(let at):
-            return pager.show(page: 0, at: at, animated: true)
-        case .longPress:
-            return false
-        }
+    /// Replaces the pages' content (refreshed readings).
+    public mutating func replacePages(_ pages: [Page]) {
+        controller.replacePages(pages)
     }
 
     /// The frame for `instant`.
     public func frame(at instant: Timestamp) -> Bitmap {
-        renderer.render(pager, at: instant)
+        renderer.render(controller, at: instant)
     }
 
     /// Sends the frame for `instant` unless it equals the last one sent; returns whether it sent.
@@ -85,8 +78,13 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         return true
     }
 
-    /// Whether frames must keep coming at `instant` because a slide is under way.
+    /// Whether frames must keep coming at `instant` because a slide, scroll or bounce is under way.
     public func isAnimating(at instant: Timestamp) -> Bool {
-        !pager.isSettled(at: instant)
+        controller.isAnimating(at: instant)
+    }
+
+    /// When to wake next without input: a long press, idle, the plate fading, the timer.
+    public func nextDeadline(after instant: Timestamp) -> Timestamp? {
+        controller.nextDeadline(after: instant)
     }
 }

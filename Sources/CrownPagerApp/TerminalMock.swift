@@ -21,6 +21,8 @@ public struct TerminalMock {
     public var indicatorStyle: PageIndicatorStyle
     /// Where to record the I2C trace, if anywhere.
     public var tracePath: String?
+    /// How many demo pages to show; nil shows the built-in set.
+    public var pageCount: Int?
 
     /// Interval between frames while a slide is under way (about 60 per second).
     static let animationFrameMilliseconds = 16
@@ -29,8 +31,9 @@ public struct TerminalMock {
     public init(
         panel: SSD1306Panel, pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
-        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), tracePath: String? = nil
+        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), tracePath: String? = nil, pageCount: Int? = nil
     ) {
+        self.pageCount = pageCount
         self.panel = panel
         self.pagerConfiguration = pagerConfiguration
         self.crownConfiguration = crownConfiguration
@@ -49,9 +52,9 @@ public struct TerminalMock {
         let live = LiveReadings()
         var now = live.monotonicNow()
         var session = PagerSession(
-            pages: demoPages(clock: live.clock(at: now), system: live.system()), panel: panel,
+            pages: demoPages(clock: live.clock(at: now), system: live.system(), count: pageCount), panel: panel,
             bus: TracingBus(SSD1306Emulator(panel: panel)), pagerConfiguration: pagerConfiguration,
-            crownConfiguration: crownConfiguration, indicatorStyle: indicatorStyle)
+            crownConfiguration: crownConfiguration, indicatorStyle: indicatorStyle, start: now)
         if let tracePath { try TraceFile.write([], to: tracePath) }
         session.start()
 
@@ -79,7 +82,7 @@ public struct TerminalMock {
             if clock.second != shownSecond {
                 // Readings refresh once a second, when the clock page's text changes anyway.
                 shownSecond = clock.second
-                session.pager.replacePages(demoPages(clock: clock, system: live.system()))
+                session.replacePages(demoPages(clock: clock, system: live.system(), count: pageCount))
             }
             session.advance(to: now)
             if session.present(at: now) { dirty = true }
@@ -124,6 +127,10 @@ public struct TerminalMock {
                     // A terminal reports no key-up: the press is a short one.
                     session.handle(.pressed(at: instant))
                     session.handle(.released(at: instant))
+                case .longPress:
+                    // `l` stands for holding the crown down: a press that began a long-press time ago.
+                    session.handle(.pressed(at: instant - crownConfiguration.longPressDuration))
+                    session.handle(.released(at: instant))
                 }
             }
         }
@@ -136,7 +143,7 @@ public struct TerminalMock {
         if session.isAnimating(at: now) { return Self.animationFrameMilliseconds }
         // Rounded up, so the loop wakes just after the second has turned, not just before.
         var milliseconds = Int((nextSecond - now).nanoseconds + 999_999) / 1_000_000
-        if let deadline = session.interpreter.nextDeadline {
+        if let deadline = session.nextDeadline(after: now) {
             milliseconds = min(milliseconds, max(0, Int((deadline - now).milliseconds)))
         }
         return max(1, milliseconds)
@@ -149,7 +156,8 @@ public struct TerminalMock {
         let pager = session.pager
         let page = pager.displayedPage(at: now)
         let title = pager.pages.indices.contains(page) ? pager.pages[page].title : "-"
-        let text = "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(panel.name) \(layout.mode.name) \u{B7} "
+        let state = session.controller.overview != nil ? "list" : session.controller.interactionState.rawValue
+        let text = "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(state) \u{B7} \(panel.name) \(layout.mode.name) \u{B7} "
             + TerminalCommand.keyHelp
         return String(text.unicodeScalars.prefix(max(0, columns - 1)).map(Character.init))
     }

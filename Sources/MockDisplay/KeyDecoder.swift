@@ -14,6 +14,7 @@
 ///     ESC [ < 64 ; x ; y M         wheel up     ESC [ < 65 ; x ; y M         wheel down
 ///     ESC [ M b x y  (b = 96, 97)  X10 wheel    CR, LF, space, ESC O M       press
 ///     q  Q  Ctrl-C  Ctrl-D         quit         r  R  Ctrl-L                 redraw
+///     l  L                         long press (a terminal has no key-up: the key is the whole hold)
 ///
 /// Anything else, including mouse clicks and motion, is skipped without a command.
 /// A CR followed by LF is one press, so a terminal that sends CR LF for Enter works.
@@ -135,6 +136,7 @@ public struct KeyDecoder: Hashable, Sendable {
         case 0x03, 0x04, UInt8(ascii: "q"), UInt8(ascii: "Q"): commands.append(.quit)
         case 0x0D, UInt8(ascii: " "): commands.append(.press)
         case 0x0A: if !followsCarriageReturn { commands.append(.press) }
+        case UInt8(ascii: "l"), UInt8(ascii: "L"): commands.append(.longPress)
         case UInt8(ascii: "j"): commands.append(.turn(detents: 1))
         case UInt8(ascii: "k"): commands.append(.turn(detents: -1))
         case UInt8(ascii: "J"): commands.append(.turn(detents: Self.fastDetents))

@@ -7,6 +7,9 @@ public enum TerminalCommand: Hashable, Sendable {
     case turn(detents: Int)
     /// Press and release the crown's button (Enter, space).
     case press
+    /// Hold the crown's button down for a long press (`l`): a terminal reports no key-up, so a
+    /// key stands for the whole hold. It opens the list of page titles.
+    case longPress
     /// Leave the mock (`q`, `Q`, Ctrl-C, Ctrl-D).
     case quit
     /// Repaint the whole terminal, e.g. after another program scribbled on it (`r`, Ctrl-L).
@@ -15,5 +18,5 @@ public enum TerminalCommand: Hashable, Sendable {
 
 extension TerminalCommand {
     /// The keys in one line, for the mock's status line.
-    public static let keyHelp = "Down/j/wheel next  Up/k previous  PgDn/PgUp 5  Enter/space press  r redraw  q quit"
+    public static let keyHelp = "Down/j/wheel next  Up/k previous  PgDn/PgUp 5  Enter/space press  l long press  r redraw  q quit"
 }

@@ -1,31 +1,25 @@
+/// UIKit's `UIPageControl.InteractionState`: what the person is doing with the crown.
+public enum InteractionState: String, Hashable, Sendable {
+    /// Not turning.
+    case none
+    /// Single detents: each moves one page with the animated slide (UIKit's tapping).
+    case discrete
+    /// Fast, sustained turning: scrubbing, pages change at once with no slide.
+    case continuous
+}
+
 /// What a run of crown facts means to the pager.
 public enum CrownGesture: Hashable, Sendable {
     /// Move by whole pages (positive is later), with the animated slide: a discrete interaction.
     case step(pages: Int, at: Timestamp)
+    /// Move by whole pages at once, without animation: scrubbing, a continuous interaction.
+    case scrub(pages: Int, at: Timestamp)
     /// A short press of the crown.
     case shortPress(at: Timestamp)
     /// The crown was held down for at least the long-press duration.
     case longPress(at: Timestamp)
-}
-
-/// How crown facts turn into gestures.
-public struct CrownConfiguration: Hashable, Sendable {
-    /// Detents needed to move one page (sensitivity): 1 moves a page per click.
-    public var detentsPerPage: Int
-    /// How long the button must be held to count as a long press.
-    public var longPressDuration: TimeSpan
-    /// Leftover detents older than this are forgotten, so a half-turn yesterday does not count today.
-    public var detentMemory: TimeSpan
-
-    /// Creates a configuration with defaults that feel right on a 20-detent encoder.
-    public init(
-        detentsPerPage: Int = 1, longPressDuration: TimeSpan = .milliseconds(600),
-        detentMemory: TimeSpan = .milliseconds(800)
-    ) {
-        self.detentsPerPage = max(1, detentsPerPage)
-        self.longPressDuration = longPressDuration
-        self.detentMemory = detentMemory
-    }
+    /// The crown stopped turning: the interaction is over.
+    case idle(at: Timestamp)
 }
 
 /// Turns timestamped crown facts (detents, button edges) into gestures.
@@ -37,7 +31,11 @@ public struct CrownInterpreter: Sendable {
     public var configuration: CrownConfiguration
     /// Detents turned that do not yet add up to a page, with the sign of their direction.
     public private(set) var pendingDetents = 0
+    /// What the person is doing: none, discrete steps or scrubbing.
+    public private(set) var interactionState = InteractionState.none
     private var lastDetent: Timestamp?
+    private var lastDirection = 0
+    private var fastRun = 0
     private var pressStart: Timestamp?
     private var longPressReported = false
 
@@ -66,30 +64,59 @@ public struct CrownInterpreter: Sendable {
         }
     }
 
-    /// Gestures that complete by time alone: a long press is reported while the button is still held.
+    /// Gestures that complete by time alone: a long press while the button is still held, and idle.
     public mutating func advance(to instant: Timestamp) -> [CrownGesture] {
-        guard let start = pressStart, !longPressReported, instant - start >= configuration.longPressDuration else {
-            return []
+        var gestures: [CrownGesture] = []
+        if let start = pressStart, !longPressReported, instant - start >= configuration.longPressDuration {
+            longPressReported = true
+            gestures.append(.longPress(at: start + configuration.longPressDuration))
         }
-        longPressReported = true
-        return [.longPress(at: start + configuration.longPressDuration)]
+        if interactionState != .none, let last = lastDetent, instant - last >= configuration.idleDelay {
+            interactionState = .none
+            fastRun = 0
+            gestures.append(.idle(at: last + configuration.idleDelay))
+        }
+        return gestures
     }
 
     /// The next instant at which `advance(to:)` may report something, if any.
     public var nextDeadline: Timestamp? {
-        guard let start = pressStart, !longPressReported else { return nil }
-        return start + configuration.longPressDuration
+        var deadlines: [Timestamp] = []
+        if let start = pressStart, !longPressReported { deadlines.append(start + configuration.longPressDuration) }
+        if interactionState != .none, let last = lastDetent { deadlines.append(last + configuration.idleDelay) }
+        return deadlines.min()
     }
 
     private mutating func rotate(detents: Int, at instant: Timestamp) -> [CrownGesture] {
         guard detents != 0 else { return [] }
+        let interval = lastDetent.map { instant - $0 }
+        let direction = detents > 0 ? 1 : -1
+        let reversed = lastDirection != 0 && direction != lastDirection
         // A change of direction, or a long pause, starts counting afresh.
-        if let last = lastDetent, instant - last > configuration.detentMemory { pendingDetents = 0 }
-        if pendingDetents != 0, (pendingDetents > 0) != (detents > 0) { pendingDetents = 0 }
+        if reversed || (interval.map { $0 > configuration.detentMemory } ?? false) { pendingDetents = 0 }
+        if let interval, interval <= configuration.scrubInterval, !reversed {
+            fastRun += abs(detents)
+        } else {
+            fastRun = abs(detents)
+            if interactionState == .continuous, reversed { interactionState = .discrete }
+        }
         lastDetent = instant
-        pendingDetents += detents
+        lastDirection = direction
+        if configuration.allowsScrubbing, fastRun >= configuration.scrubDetents { interactionState = .continuous }
+        if interactionState != .continuous { interactionState = .discrete }
+
+        pendingDetents += detents * acceleration(interval: interval)
         let pages = pendingDetents / configuration.detentsPerPage
         pendingDetents -= pages * configuration.detentsPerPage
-        return pages == 0 ? [] : [.step(pages: pages, at: instant)]
+        guard pages != 0 else { return [] }
+        return [interactionState == .continuous ? .scrub(pages: pages, at: instant) : .step(pages: pages, at: instant)]
+    }
+
+    /// How many detents each detent counts for: more the faster the crown turns, only while scrubbing.
+    private func acceleration(interval: TimeSpan?) -> Int {
+        guard interactionState == .continuous, let threshold = configuration.accelerationInterval,
+              let interval, interval < threshold
+        else { return 1 }
+        return interval.nanoseconds * 2 < threshold.nanoseconds ? 4 : 2
     }
 }

@@ -1,6 +1,6 @@
 import PagerGraphics
 
-/// One page of the pager: something that can draw itself into a screen-sized canvas.
+/// One page of the pager: something that can draw itself into a canvas as wide as the content area.
 ///
 /// The app defines its page kinds (usually as an enum), so the pager is generic over
 /// them rather than storing existentials: that keeps the core usable under Embedded Swift.
@@ -8,6 +8,25 @@ public protocol PageContent {
     /// A short title, for the overview list and for messages that name the page.
     var title: String { get }
 
-    /// Draws the page as it looks at `instant` into `canvas`, which is one screen of content.
+    /// How tall the page's content is when the screen shows `viewport`: the screen's height
+    /// for a fixed-height page (the default, as watchOS advises), more for a page that scrolls.
+    func contentHeight(in viewport: Size) -> Int
+
+    /// Whether a short press of the crown does something on this page; if not, it returns to the first page.
+    var hasPressAction: Bool { get }
+
+    /// How long the page stays before the pager moves on by itself; nil uses the pager's setting.
+    var duration: TimeSpan? { get }
+
+    /// Draws the page as it looks at `instant` into `canvas`, which is `contentHeight(in:)` tall.
     func draw(into canvas: inout Bitmap, at instant: Timestamp)
+}
+
+extension PageContent {
+    /// Fixed height: one screen.
+    public func contentHeight(in viewport: Size) -> Int { viewport.height }
+    /// No action of its own.
+    public var hasPressAction: Bool { false }
+    /// The pager's page duration applies.
+    public var duration: TimeSpan? { nil }
 }

@@ -4,11 +4,30 @@ public struct PagerConfiguration: Hashable, Sendable {
     public var wrapsAround: Bool
     /// How long the animated slide between two pages takes.
     public var slideDuration: TimeSpan
+    /// The indicator shows the pages but the crown does not move them (the visionOS note).
+    public var isDisplayOnly: Bool
+    /// How long each page stays before the pager moves on by itself; nil (the default) never moves on.
+    public var pageDuration: TimeSpan?
+    /// Pixels a tall page scrolls per page-detent; nil scrolls half a screen.
+    public var scrollStep: Int?
+    /// How long the automatic background plate stays after the last interaction.
+    public var backgroundLinger: TimeSpan
+    /// How long the plate takes to fade (dithered at half) before it goes.
+    public var backgroundFade: TimeSpan
 
     /// Creates a configuration; the defaults suit a 20-detent encoder.
-    public init(wrapsAround: Bool = false, slideDuration: TimeSpan = .milliseconds(240)) {
+    public init(
+        wrapsAround: Bool = false, slideDuration: TimeSpan = .milliseconds(240), isDisplayOnly: Bool = false,
+        pageDuration: TimeSpan? = nil, scrollStep: Int? = nil, backgroundLinger: TimeSpan = .milliseconds(1000),
+        backgroundFade: TimeSpan = .milliseconds(250)
+    ) {
         self.wrapsAround = wrapsAround
         self.slideDuration = slideDuration
+        self.isDisplayOnly = isDisplayOnly
+        self.pageDuration = pageDuration.flatMap { $0.nanoseconds > 0 ? $0 : nil }
+        self.scrollStep = scrollStep.map { max(1, $0) }
+        self.backgroundLinger = backgroundLinger
+        self.backgroundFade = backgroundFade
     }
 }
 

@@ -1,12 +1,15 @@
 import PagerGraphics
 
-/// Draws a pager onto a 1-bit frame at an instant: the pages (sliding, when a slide is under way)
-/// and the page-indicator column beside the crown.
+/// Draws a pager onto a 1-bit frame at an instant: the pages (sliding, scrolling or bouncing
+/// when they do), the page-title list when it is open, and the page indicator beside the crown
+/// (or centred at the bottom for horizontal paging).
 public struct PagerRenderer: Hashable, Sendable {
     /// The size of the frame, usually the panel's.
     public var size: Size
     /// The look and placement of the page indicator.
     public var indicatorStyle: PageIndicatorStyle
+    /// The font of the page-title list.
+    public var overviewFont: BitmapFont = .fixed6x10
 
     /// A renderer for frames of `size`.
     public init(size: Size, indicatorStyle: PageIndicatorStyle = PageIndicatorStyle()) {
@@ -14,56 +17,108 @@ public struct PagerRenderer: Hashable, Sendable {
         self.indicatorStyle = indicatorStyle
     }
 
-    /// The area a page draws into: the screen less the indicator column and a one-pixel gap.
+    /// The area a page draws into: the screen less the indicator strip and a one-pixel gap.
     public var contentRect: Rect {
-        let width = max(0, size.width - indicatorStyle.columnWidth - 1)
+        let thickness = indicatorStyle.columnWidth + 1
         switch indicatorStyle.crownSide {
-        case .right: return Rect(x: 0, y: 0, width: width, height: size.height)
-        case .left: return Rect(x: size.width - width, y: 0, width: width, height: size.height)
+        case .right: return Rect(x: 0, y: 0, width: max(0, size.width - thickness), height: size.height)
+        case .left: return Rect(x: min(size.width, thickness), y: 0, width: max(0, size.width - thickness), height: size.height)
+        case .bottom: return Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - thickness))
         }
     }
 
-    /// The column the indicator dots sit in, on the crown's side.
+    /// The strip the indicators sit in: a column on the crown's side, or a row at the bottom.
     public var indicatorColumn: Rect {
-        let width = min(indicatorStyle.columnWidth, size.width)
+        let thickness = min(indicatorStyle.columnWidth, indicatorStyle.crownSide.isVertical ? size.width : size.height)
         switch indicatorStyle.crownSide {
-        case .right: return Rect(x: size.width - width, y: 0, width: width, height: size.height)
-        case .left: return Rect(x: 0, y: 0, width: width, height: size.height)
+        case .right: return Rect(x: size.width - thickness, y: 0, width: thickness, height: size.height)
+        case .left: return Rect(x: 0, y: 0, width: thickness, height: size.height)
+        case .bottom: return Rect(x: 0, y: size.height - thickness, width: size.width, height: thickness)
         }
     }
 
-    /// The frame for `pager` at `instant`.
+    /// The frame for `pager` alone at `instant`: plain dots, fixed-height pages.
     public func render<Page: PageContent>(_ pager: Pager<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
-        drawPages(of: pager, at: instant, into: &frame)
-        let dots = PageIndicatorLayout.dots(
-            numberOfPages: pager.numberOfPages, currentPage: pager.displayedPage(at: instant),
-            column: indicatorColumn, style: indicatorStyle)
-        frame.drawIndicatorDots(dots)
+        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame)
+        drawIndicator(pages: pager.numberOfPages, current: pager.displayedPage(at: instant), into: &frame)
         return frame
     }
 
+    /// The frame for everything `controller` shows at `instant`.
+    public func render<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Bitmap {
+        var frame = Bitmap(size: size)
+        let pager = controller.pager
+        var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
+        if let overview = controller.overview {
+            frame.drawPageOverview(overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFont)
+            drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
+            return frame
+        }
+        drawPages(
+            of: pager, scroll: controller.scroll.position(at: instant),
+            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame)
+        let displayed = pager.displayedPage(at: instant)
+        var stretch = 0
+        if displayed == pager.currentPage, controller.scroll.isScrollable {
+            stretch = indicatorStyle.pitch
+            decoration.capsuleFraction = controller.scroll.fraction(at: instant)
+        }
+        if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
+        drawIndicator(pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
+        return frame
+    }
+
+    private func drawIndicator(
+        pages: Int, current: Int, stretch: Int = 0, decoration: IndicatorDecoration = IndicatorDecoration(),
+        into frame: inout Bitmap
+    ) {
+        let strip = indicatorColumn
+        let dots = PageIndicatorLayout.dots(
+            numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle, currentStretch: stretch)
+        frame.drawPageIndicator(dots, images: indicatorStyle.images, decoration: decoration, strip: strip)
+    }
+
     /// Draws the page at the current position, or the two pages a slide is between.
-    func drawPages<Page: PageContent>(of pager: Pager<Page>, at instant: Timestamp, into frame: inout Bitmap) {
+    ///
+    /// `scroll` is where the current page's content stands; in a slide the earlier page shows
+    /// its end and the later one its top, so tall pages run on into each other. `bounce` shifts
+    /// everything along the paging axis.
+    func drawPages<Page: PageContent>(
+        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap
+    ) {
         guard pager.numberOfPages > 0 else { return }
         let content = contentRect
+        let extent = indicatorStyle.crownSide.isVertical ? content.height : content.width
         let position = pager.position(at: instant)
         let base = position.rounded(.down)
-        let offset = Int(((position - base) * Double(content.height)).rounded())
+        let offset = Int(((position - base) * Double(extent)).rounded())
         let upper = pager.normalizedPage(Int(base))
         frame.clip = content
-        drawPage(pager.pages[upper], at: instant, top: content.y - offset, into: &frame)
-        if offset > 0 {
-            let lower = pager.normalizedPage(Int(base) + 1)
-            drawPage(pager.pages[lower], at: instant, top: content.y + content.height - offset, into: &frame)
+        if offset == 0 {
+            let scrolled = upper == pager.currentPage ? Int((scroll ?? 0).rounded()) : 0
+            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame)
+        } else {
+            let page = pager.pages[upper]
+            let end = page.contentHeight(in: content.size) - content.height
+            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame)
+            let lower = pager.pages[pager.normalizedPage(Int(base) + 1)]
+            drawPage(lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame)
         }
         frame.clip = frame.bounds
     }
 
-    private func drawPage<Page: PageContent>(_ page: Page, at instant: Timestamp, top: Int, into frame: inout Bitmap) {
+    private func drawPage<Page: PageContent>(
+        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap
+    ) {
         let content = contentRect
-        var canvas = Bitmap(width: content.width, height: content.height)
+        // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
+        let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
+        var canvas = Bitmap(width: content.width, height: height)
         page.draw(into: &canvas, at: instant)
-        frame.blit(canvas, at: Point(x: content.x, y: top), opaque: true)
+        let origin = indicatorStyle.crownSide.isVertical
+            ? Point(x: content.x, y: content.y + shift - scrolled)
+            : Point(x: content.x + shift, y: content.y - scrolled)
+        frame.blit(canvas, at: origin, opaque: true)
     }
 }

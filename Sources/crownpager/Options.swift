@@ -23,29 +23,110 @@ struct DisplayOptions: ParsableArguments {
     }
 }
 
-/// How the pager and the crown behave.
+/// How the pager, its page indicator and the crown behave.
 struct PagerOptions: ParsableArguments {
     @Flag(help: "Wrap around from the last page to the first and back.")
     var wrap = false
 
-    @Option(help: "The side the crown, and so the page indicator, is on: right or left.")
+    @Option(help: "Where the crown and the indicator are: right, left, or bottom (horizontal paging, dots centred at the bottom).")
     var crownSide: String = CrownSide.right.rawValue
 
     @Option(help: "Detents of the crown needed to move one page (1 to 20).")
     var detentsPerPage: Int = 1
 
+    @Option(help: "The plate behind the dots: automatic (while turning), prominent (always) or minimal (never; no scrubbing).")
+    var backgroundStyle: String = PageControlBackgroundStyle.automatic.rawValue
+
+    @Option(help: "The most dots shown at once (1 to 20); by default 7 on a 64-row panel, as many as fit on 32 rows.")
+    var maxDots: Int?
+
+    @Flag(help: "Hide the indicator when there is only one page.")
+    var hidesForSinglePage = false
+
+    @Flag(help: "Show the pages without letting the crown move them.")
+    var displayOnly = false
+
+    @Option(help: ArgumentHelp("Move on to the next page by itself after this long, e.g. 3s or 500ms.", valueName: "time"))
+    var pageDuration: String?
+
+    @Option(help: "Show this many demo pages (1 to 999): the built-in ones, then numbered pages.")
+    var pages: Int?
+
+    @Option(help: ArgumentHelp(
+        "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm file (at most 7x7).",
+        valueName: "image"))
+    var indicatorImage: String?
+
+    @Option(help: ArgumentHelp("An image for one page, e.g. 1=location (repeatable).", valueName: "page=image"))
+    var pageImage: [String] = []
+
+    @Flag(help: "Turn off crown acceleration (pages per detent growing with speed while scrubbing).")
+    var noAcceleration = false
+
     func validate() throws {
         guard CrownSide(rawValue: crownSide.lowercased()) != nil else {
-            throw ValidationError("--crown-side must be 'right' or 'left', not '\(crownSide)'")
+            throw ValidationError("--crown-side must be 'right', 'left' or 'bottom', not '\(crownSide)'")
         }
         guard (1...20).contains(detentsPerPage) else {
             throw ValidationError("--detents-per-page must be between 1 and 20, not \(detentsPerPage)")
         }
+        guard PageControlBackgroundStyle(rawValue: backgroundStyle.lowercased()) != nil else {
+            throw ValidationError("--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
+        }
+        if let maxDots, !(1...20).contains(maxDots) {
+            throw ValidationError("--max-dots must be between 1 and 20, not \(maxDots)")
+        }
+        if let pages, !(1...999).contains(pages) {
+            throw ValidationError("--pages must be between 1 and 999, not \(pages)")
+        }
+        if let pageDuration, Self.parseDuration(pageDuration) == nil {
+            throw ValidationError("--page-duration must be a time such as 3s or 500ms (at least 100ms), not '\(pageDuration)'")
+        }
+        for spec in pageImage where Self.splitPageImage(spec) == nil {
+            throw ValidationError("--page-image must be <page>=<image> with a page from 1, e.g. 1=location, not '\(spec)'")
+        }
     }
 
-    var pagerConfiguration: PagerConfiguration { PagerConfiguration(wrapsAround: wrap) }
-    var crownConfiguration: CrownConfiguration { CrownConfiguration(detentsPerPage: detentsPerPage) }
-    var indicatorStyle: PageIndicatorStyle {
-        PageIndicatorStyle(crownSide: CrownSide(rawValue: crownSide.lowercased()) ?? .right)
+    var pagerConfiguration: PagerConfiguration {
+        PagerConfiguration(wrapsAround: wrap, isDisplayOnly: displayOnly, pageDuration: pageDuration.flatMap(Self.parseDuration))
+    }
+
+    var crownConfiguration: CrownConfiguration {
+        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage)
+        if noAcceleration { configuration.accelerationInterval = nil }
+        return configuration
+    }
+
+    /// The indicator's style, with its images loaded; a bad image file is a clear error.
+    func indicatorStyle() throws(AppError) -> PageIndicatorStyle {
+        var style = PageIndicatorStyle(
+            maximumVisibleDots: maxDots, hidesForSinglePage: hidesForSinglePage,
+            crownSide: CrownSide(rawValue: crownSide.lowercased()) ?? .right,
+            backgroundStyle: PageControlBackgroundStyle(rawValue: backgroundStyle.lowercased()) ?? .automatic)
+        if let indicatorImage {
+            style.images.preferredIndicatorImage = try IndicatorImageFile.load(indicatorImage, cell: style.cellSize)
+        }
+        for spec in pageImage {
+            guard let (page, image) = Self.splitPageImage(spec) else { continue }
+            style.images.setIndicatorImage(try IndicatorImageFile.load(image, cell: style.cellSize), forPage: page - 1)
+        }
+        return style
+    }
+
+    /// `3s`, `2.5s`, `500ms`: at least 100 ms, at most a day.
+    static func parseDuration(_ text: String) -> TimeSpan? {
+        let lower = text.lowercased()
+        let (number, scale): (Substring, Double) = lower.hasSuffix("ms")
+            ? (lower.dropLast(2), 1_000_000) : lower.hasSuffix("s") ? (lower.dropLast(), 1_000_000_000) : ("", 0)
+        guard let value = Double(number), value.isFinite else { return nil }
+        let nanoseconds = value * scale
+        guard nanoseconds >= 100_000_000, nanoseconds <= 86_400e9 else { return nil }
+        return TimeSpan(nanoseconds: Int64(nanoseconds))
+    }
+
+    static func splitPageImage(_ spec: String) -> (page: Int, image: String)? {
+        let parts = spec.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let page = Int(parts[0]), (1...999).contains(page), !parts[1].isEmpty else { return nil }
+        return (page, String(parts[1]))
     }
 }

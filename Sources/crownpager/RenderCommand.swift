@@ -68,16 +68,20 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw fail("\(script.map { "\($0): " } ?? "--crown: ")\(error)")
         }
+        var style = PageIndicatorStyle()
+        try report { style = try pagerOptions.indicatorStyle() }
         let renderer = HeadlessRender(
             panel: panel, framesPerSecond: fps, pagerConfiguration: pagerOptions.pagerConfiguration,
-            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: pagerOptions.indicatorStyle)
+            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style)
         let live = LiveReadings()
         let start = frozen ? Timestamp.zero : live.monotonicNow()
+        let count = pagerOptions.pages
         let result = renderer.run(parsed, start: start) { instant in
             frozen
-                ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-                : demoPages(clock: live.clock(at: instant), system: live.system())
+                ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: count)
+                : demoPages(clock: live.clock(at: instant), system: live.system(), count: count)
         }
+        for warning in result.warnings { printError("crownpager: warning: \(warning)") }
         let frames = stepsOnly ? result.frames.filter { !$0.name.contains("-frame-") } : result.frames
         let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
         try report { try output.write(frames) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import PagerCore
 
 /// `crownpager run` (the default): the pager, mocked in the terminal when no hardware is configured.
 struct RunCommand: ParsableCommand {
@@ -9,6 +10,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Keys: Down, j or the mouse wheel turn the crown to the next page; Up or k back; \
             Page Down/Up turn five detents; Enter or space press the crown (back to the first page); \
+            l stands for a long press (the list of page titles: turn to pick, press to jump); \
             r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over SSH; \
             at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
             """)
@@ -18,10 +20,16 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
+        var style = PageIndicatorStyle()
+        try report { style = try pagerOptions.indicatorStyle() }
         let mock = TerminalMock(
             panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
-            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: pagerOptions.indicatorStyle,
-            tracePath: display.trace)
+            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style,
+            tracePath: display.trace, pageCount: pagerOptions.pages)
+        let pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pagerOptions.pages)
+        for warning in PagerWarning.check(pages: pages, images: style.images) {
+            printError("crownpager: warning: \(warning)")
+        }
         try report { try mock.run() }
     }
 }

@@ -43,6 +43,7 @@ import Testing
         try "# down two, back home\n+1\n@1s +1\n@2s press\n".write(toFile: script, atomically: true, encoding: .utf8)
         let run = try runCrownPager([
             "render", "--out", scratch.path + "/f", "--script", script, "--panel", "128x32", "--steps-only", "--no-png", "--frozen",
+            "--background-style", "minimal",
         ])
         #expect(run.status == 0, "\(run.standardError)")
         let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path + "/f").sorted()
@@ -58,7 +59,7 @@ import Testing
         (["render", "--out", "/tmp/x", "--crown", "+1,sideways"], "--crown: crown script line 1: cannot read 'sideways'"),
         (["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"], "/nonexistent/walk.crown"),
         (["render", "--out", "/tmp/x", "--fps", "0"], "--fps must be between 1 and 240"),
-        (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right' or 'left'"),
+        (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right', 'left' or 'bottom'"),
         (["render", "--out", "/tmp/x", "--crown", "+1", "--script", "a"], "give --crown or --script, not both"),
         (["--detents-per-page", "0"], "--detents-per-page must be between 1 and 20"),
     ])

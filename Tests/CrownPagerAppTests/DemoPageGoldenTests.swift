@@ -35,10 +35,11 @@ import Testing
 
     @Test func glassIsTheFrameTheRendererDrew() throws {
         let panel = SSD1306Panel.ssd1306_128x64
-        let run = HeadlessRender(panel: panel).run(try CrownScript(parsing: "+2,-1"), pages: frozenPages)
+        let minimal = PageIndicatorStyle(backgroundStyle: .minimal)
+        let run = HeadlessRender(panel: panel, indicatorStyle: minimal).run(try CrownScript(parsing: "+2,-1"), pages: frozenPages)
         var pager = Pager(pages: frozenPages(.zero))
         pager.move(by: 1, at: .zero, animated: false)
-        let expected = PagerRenderer(size: Size(width: 128, height: 64)).render(pager, at: .zero)
+        let expected = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: minimal).render(pager, at: .zero)
         #expect(run.frames.last?.glass == expected)
     }
 }

@@ -46,6 +46,7 @@ struct KeyDecoderTests {
         ("r", bytes("r"), [.redraw]),
         ("R", bytes("R"), [.redraw]),
         ("Ctrl-L", [0x0C], [.redraw]),
+        ("l, L", Array("lL".utf8), [.longPress, .longPress]),
         ("Right arrow", bytes("\u{1B}[C"), []),
         ("focus in", bytes("\u{1B}[I"), []),
         ("private mode report", bytes("\u{1B}[?1;2c"), []),

@@ -2,14 +2,24 @@ import PagerCore
 import PagerGraphics
 
 /// A page that needs no font: a frame and its index drawn as a row of bars, so goldens show which page is where.
+/// `extraHeight` makes it taller than the screen (stripes every 8 rows show the scroll);
+/// `hasPressAction` gives it an action of its own.
 struct BarsPage: PageContent {
     var index: Int
+    var extraHeight = 0
+    var hasPressAction = false
+    var duration: TimeSpan? = nil
     var title: String { "Page \(index)" }
+
+    func contentHeight(in viewport: Size) -> Int { viewport.height + extraHeight }
 
     func draw(into canvas: inout Bitmap, at instant: Timestamp) {
         canvas.strokeRoundedRect(canvas.bounds.insetBy(1), radius: 4)
-        for bar in 0...index {
+        for bar in 0...min(index, 15) {
             canvas.fillRect(Rect(x: 6 + bar * 6, y: 6, width: 4, height: canvas.height - 12))
+        }
+        if extraHeight > 0 {
+            for y in stride(from: 4, to: canvas.height, by: 8) { canvas.drawHorizontalLine(x: 100, y: y, length: 12) }
         }
     }
 }
@@ -18,6 +28,36 @@ func barsPager(_ count: Int, current: Int = 0, wraps: Bool = false) -> Pager<Bar
     Pager(
         pages: (0..<count).map { BarsPage(index: $0) }, currentPage: current,
         configuration: PagerConfiguration(wrapsAround: wraps))
+}
+
+/// A controller over `count` bars pages on a panel of `size`, with the renderer that draws it.
+func barsController(
+    _ count: Int, current: Int = 0, size: Size = Size(width: 128, height: 64), tall: Set<Int> = [],
+    configuration: PagerConfiguration = PagerConfiguration(), crown: CrownConfiguration = CrownConfiguration(),
+    style: PageIndicatorStyle = PageIndicatorStyle()
+) -> (PagerController<BarsPage>, PagerRenderer) {
+    let renderer = PagerRenderer(size: size, indicatorStyle: style)
+    let pages = (0..<count).map { BarsPage(index: $0, extraHeight: tall.contains($0) ? size.height : 0) }
+    let controller = PagerController(
+        pages: pages, currentPage: current, configuration: configuration, crown: crown, style: style,
+        viewport: renderer.contentRect.size)
+    return (controller, renderer)
+}
+
+extension PagerController {
+    /// Feeds a detent at `ms` milliseconds.
+    @discardableResult
+    mutating func turn(_ detents: Int, at ms: Int64) -> [PagerEvent] {
+        _ = advance(to: .ms(ms))
+        return handle(.rotated(detents: detents, at: .ms(ms)))
+    }
+
+    /// A short press at `ms` (released 50 ms later).
+    @discardableResult
+    mutating func press(at ms: Int64) -> [PagerEvent] {
+        _ = handle(.pressed(at: .ms(ms)))
+        return handle(.released(at: .ms(ms + 50)))
+    }
 }
 
 extension Timestamp {

@@ -1,0 +1,77 @@
+extension PagerController {
+    /// Lets time pass to `instant`: reports long presses, idle, the plate fading and timed pages moving on.
+    public mutating func advance(to instant: Timestamp) -> [PagerEvent] {
+        var events: [PagerEvent] = []
+        for gesture in interpreter.advance(to: instant) { events += apply(gesture) }
+        if !backgroundHiddenReported, let hidden = backgroundHiddenInstant, instant >= hidden {
+            backgroundHiddenReported = true
+            events.append(.backgroundHidden(at: hidden))
+        }
+        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration), instant >= due {
+            // After the last page the timer starts again at the first (UIKit's resetsToInitialPageAfterEnd).
+            let next = currentPage + 1 < pager.numberOfPages ? currentPage + 1 : 0
+            _ = show(next, at: due, animated: true, interaction: .none)
+            timer.restart(at: due)
+            events.append(.autoAdvanced(to: currentPage, at: due))
+        }
+        settle(at: instant)
+        return events
+    }
+
+    /// The next instant after `instant` at which `advance(to:)` may report something, or a
+    /// frame may look different without input (the plate fading, the timer's dot filling).
+    public func nextDeadline(after instant: Timestamp) -> Timestamp? {
+        var deadlines: [Timestamp] = []
+        if let crown = interpreter.nextDeadline { deadlines.append(crown) }
+        if style.backgroundStyle == .automatic, let last = lastInteraction {
+            deadlines.append(last + configuration.backgroundLinger)
+            deadlines.append(last + configuration.backgroundLinger + configuration.backgroundFade)
+        }
+        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration) {
+            deadlines.append(due)
+            // The dot fills a row at a time: wake for each row.
+            let rows = Int64(max(1, style.dotDiameter))
+            let elapsed = instant - timer.pageStart
+            let row = elapsed.nanoseconds * rows / max(1, duration.nanoseconds) + 1
+            if row < rows { deadlines.append(timer.pageStart + TimeSpan(nanoseconds: duration.nanoseconds * row / rows)) }
+        }
+        return deadlines.filter { $0 > instant }.min()
+    }
+
+    /// True while something moves by itself at `instant` (a slide, a scroll, a bounce): frames must keep coming.
+    public func isAnimating(at instant: Timestamp) -> Bool {
+        !pager.isSettled(at: instant) || !scroll.isSettled(at: instant) || !(rubberBand?.isDone(at: instant) ?? true)
+    }
+
+    /// How much of the background plate shows at `instant`.
+    public func backgroundPlate(at instant: Timestamp) -> BackgroundPlate {
+        switch style.backgroundStyle {
+        case .prominent: return .shown
+        case .minimal: return .hidden
+        case .automatic:
+            guard let last = lastInteraction, instant >= last else { return .hidden }
+            let since = instant - last
+            if since < configuration.backgroundLinger { return .shown }
+            return since < configuration.backgroundLinger + configuration.backgroundFade ? .fading : .hidden
+        }
+    }
+
+    /// How much of the current timed page's time has passed at `instant` (0 to 1), or nil when it is not timed.
+    public func timerProgress(at instant: Timestamp) -> Double? {
+        currentPageDuration.map { timer.progress(at: instant, duration: $0) }
+    }
+
+    /// Starts timed pages again after a turn paused them.
+    public mutating func resumeTimer(at instant: Timestamp) { timer.resume(at: instant) }
+
+    var backgroundHiddenInstant: Timestamp? {
+        guard style.backgroundStyle == .automatic, let last = lastInteraction else { return nil }
+        return last + configuration.backgroundLinger + configuration.backgroundFade
+    }
+
+    /// Drops finished animations.
+    mutating func settle(at instant: Timestamp) {
+        pager.settle(at: instant)
+        if let band = rubberBand, band.isDone(at: instant) { rubberBand = nil }
+    }
+}

@@ -1,0 +1,171 @@
+import PagerGraphics
+
+/// The page control's behaviour in one value: the pager, the crown interpreter, tall-page
+/// scrolling, rubber-banding, the background plate, timed pages and the page-title list.
+///
+/// Crown facts go in through `handle(_:)`; time passes through `advance(to:)`, which reports
+/// what happened by itself (a long press, idle, the plate fading, a timed page moving on);
+/// `nextDeadline(after:)` tells the run loop when to wake. Nothing here reads a clock.
+public struct PagerController<Page: PageContent> {
+    /// The pages and which one is current.
+    public internal(set) var pager: Pager<Page>
+    /// Turns crown facts into gestures.
+    public internal(set) var interpreter: CrownInterpreter
+    /// The indicator's look; its background style also decides whether scrubbing is allowed.
+    public let style: PageIndicatorStyle
+    /// The size of the screen area a page is shown in.
+    public let viewport: Size
+    /// Where the current page's content stands, for pages taller than the screen.
+    public internal(set) var scroll = PageScroll()
+    /// The bounce under way after a turn past the first or last page.
+    public internal(set) var rubberBand: RubberBand?
+    /// The page-title list, while it is open.
+    public internal(set) var overview: PageOverview?
+    /// The timed-page clock.
+    public internal(set) var timer: AutoAdvance
+    /// When the crown was last touched.
+    public internal(set) var lastInteraction: Timestamp?
+    /// Guideline warnings about these pages (too many, too many kinds of indicator image).
+    public internal(set) var warnings: [PagerWarning]
+    var backgroundHiddenReported = true
+
+    /// A controller for `pages` shown in `viewport`, with time starting at `start`.
+    ///
+    /// The minimal background style turns scrubbing and acceleration off, as the guidelines advise.
+    public init(
+        pages: [Page], currentPage: Int = 0, configuration: PagerConfiguration = PagerConfiguration(),
+        crown: CrownConfiguration = CrownConfiguration(), style: PageIndicatorStyle = PageIndicatorStyle(),
+        viewport: Size, start: Timestamp = .zero
+    ) {
+        var crown = crown
+        if style.backgroundStyle == .minimal {
+            crown.allowsScrubbing = false
+            crown.accelerationInterval = nil
+        }
+        pager = Pager(pages: pages, currentPage: currentPage, configuration: configuration)
+        interpreter = CrownInterpreter(configuration: crown)
+        self.style = style
+        self.viewport = viewport
+        timer = AutoAdvance(start: start)
+        warnings = PagerWarning.check(pages: pages, images: style.images)
+        scroll = pageScroll(for: pager.currentPage, atEnd: false)
+    }
+
+    /// The pager's settings.
+    public var configuration: PagerConfiguration { pager.configuration }
+    /// The page shown or being slid to.
+    public var currentPage: Int { pager.currentPage }
+    /// What the person is doing with the crown: none, discrete steps or scrubbing.
+    public var interactionState: InteractionState { interpreter.interactionState }
+    /// How long the current page stays before the timer moves on, if it is timed.
+    public var currentPageDuration: TimeSpan? {
+        guard pager.pages.indices.contains(currentPage) else { return nil }
+        return pager.pages[currentPage].duration ?? configuration.pageDuration
+    }
+
+    /// Feeds one crown fact in; returns what it did. A display-only pager ignores the crown.
+    public mutating func handle(_ event: CrownEvent) -> [PagerEvent] {
+        guard !configuration.isDisplayOnly else { return [] }
+        lastInteraction = event.timestamp
+        backgroundHiddenReported = style.backgroundStyle != .automatic
+        var events: [PagerEvent] = []
+        if case .rotated(let detents, let at) = event, detents != 0, currentPageDuration != nil, !timer.isPaused {
+            timer.pause()
+            events.append(.timerPaused(at: at))
+        }
+        for gesture in interpreter.interpret(event) { events += apply(gesture) }
+        return events
+    }
+
+    /// Replaces the pages (refreshed readings); with a different count the list closes and the scroll resets.
+    public mutating func replacePages(_ pages: [Page]) {
+        let countChanged = pages.count != pager.numberOfPages
+        pager.replacePages(pages)
+        if countChanged {
+            overview = nil
+            warnings = PagerWarning.check(pages: pages, images: style.images)
+            scroll = pageScroll(for: pager.currentPage, atEnd: false)
+        } else if pageScroll(for: currentPage, atEnd: true).maximum != scroll.maximum {
+            scroll = PageScroll(offset: scroll.offset, maximum: pageScroll(for: currentPage, atEnd: true).maximum)
+        }
+    }
+
+    /// Applies one gesture.
+    mutating func apply(_ gesture: CrownGesture) -> [PagerEvent] {
+        switch gesture {
+        case .step(let pages, let at):
+            if overview != nil { return moveOverview(by: pages, at: at) }
+            var events: [PagerEvent] = []
+            for _ in 0..<abs(pages) {
+                let event = stepOnce(pages > 0 ? 1 : -1, at: at)
+                events.append(event)
+                if case .bounced = event { break }
+            }
+            return events
+        case .scrub(let pages, let at):
+            if overview != nil { return moveOverview(by: pages, at: at) }
+            // Scrubbing past either end lands on the first or last page, wrap or not.
+            let target = min(max(currentPage + pages, 0), max(0, pager.numberOfPages - 1))
+            return show(target, at: at, animated: false, interaction: .continuous)
+        case .shortPress(let at):
+            if let overview {
+                self.overview = nil
+                return [.overviewClosed(at: at)] + show(overview.selection, at: at, animated: false, interaction: .discrete)
+            }
+            if pager.pages.indices.contains(currentPage), pager.pages[currentPage].hasPressAction {
+                return [.pageAction(page: currentPage, at: at)]
+            }
+            return show(0, at: at, animated: true, interaction: .discrete)
+        case .longPress(let at):
+            if overview != nil {
+                overview = nil
+                return [.overviewClosed(at: at)]
+            }
+            guard pager.numberOfPages > 0 else { return [] }
+            overview = PageOverview(numberOfPages: pager.numberOfPages, selection: currentPage)
+            return [.overviewOpened(at: at)]
+        case .idle(let at):
+            return [.idle(at: at)]
+        }
+    }
+
+    /// One page-detent of a discrete turn: scroll a tall page, else page, else bounce.
+    private mutating func stepOnce(_ direction: Int, at instant: Timestamp) -> PagerEvent {
+        if scroll.canScroll(direction) {
+            let step = configuration.scrollStep ?? max(1, viewport.height / 2)
+            scroll.scroll(by: direction * step, at: instant, duration: configuration.slideDuration)
+            return .scrolled(offset: scroll.offset, at: instant)
+        }
+        if pager.move(by: direction, at: instant, animated: true) {
+            // Going back lands at the end of a tall page, so a turn and its reverse meet again.
+            scroll = pageScroll(for: currentPage, atEnd: direction < 0)
+            timer.restart(at: instant)
+            return .pageChanged(to: currentPage, interaction: .discrete, at: instant)
+        }
+        rubberBand = RubberBand(direction: direction, start: instant)
+        return .bounced(direction: direction, at: instant)
+    }
+
+    mutating func show(_ page: Int, at instant: Timestamp, animated: Bool, interaction: InteractionState) -> [PagerEvent] {
+        guard pager.show(page: page, at: instant, animated: animated) else { return [] }
+        scroll = pageScroll(for: currentPage, atEnd: false)
+        rubberBand = nil
+        timer.restart(at: instant)
+        return [.pageChanged(to: currentPage, interaction: interaction, at: instant)]
+    }
+
+    private mutating func moveOverview(by rows: Int, at instant: Timestamp) -> [PagerEvent] {
+        guard var list = overview else { return [] }
+        let before = list.selection
+        list.move(by: rows)
+        overview = list
+        return list.selection == before ? [] : [.overviewSelected(page: list.selection, at: instant)]
+    }
+
+    /// The scroll state of `page` when arriving at its top, or at its end.
+    func pageScroll(for page: Int, atEnd: Bool) -> PageScroll {
+        guard pager.pages.indices.contains(page) else { return PageScroll() }
+        let maximum = pager.pages[page].contentHeight(in: viewport) - viewport.height
+        return PageScroll(offset: atEnd ? maximum : 0, maximum: maximum)
+    }
+}
