@@ -10,14 +10,28 @@ struct RunCommand: ParsableCommand {
             Keys: Down, j or the mouse wheel turn the crown to the next page; Up or k back; \
             Page Down/Up turn five detents; Enter or space press the crown (back to the first page); \
             r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over SSH; \
-            at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
+            at 128 columns or more the glass is drawn with half blocks, otherwise with braille. \
+            With --i2c-bus N the pager drives a real SSD1306 or SH1106 on /dev/i2c-N instead; the \
+            terminal's keys still turn the crown when it runs in a terminal.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
+    @OptionGroup(title: "Real panel") var hardware: HardwareOptions
+
+    @Flag(help: "With --i2c-bus: leave the last picture on the panel at exit instead of blanking it and switching it off.")
+    var persist = false
 
     func run() throws {
         guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
+        if let busPath = hardware.busPath, let address = hardware.parsedAddress {
+            let run = HardwareRun(
+                panel: panel, busPath: busPath, address: address, settings: hardware.settings,
+                pagerConfiguration: pagerOptions.pagerConfiguration, crownConfiguration: pagerOptions.crownConfiguration,
+                indicatorStyle: pagerOptions.indicatorStyle, tracePath: display.trace, persist: persist)
+            try report { try run.run() }
+            return
+        }
         let mock = TerminalMock(
             panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
             crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: pagerOptions.indicatorStyle,
