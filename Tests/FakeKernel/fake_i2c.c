@@ -7,8 +7,8 @@
 // I2C plus SMBus emulation. A missing device, like a display on a Pi with none attached,
 // fails with EREMOTEIO (i2c-bcm2835); fake_i2c_set_nack chooses ENXIO or EREMOTEIO.
 //
-// Environment (LD_PRELOAD runs): FAKE_I2C_DEVICES=<bus>:<address>[,...] adds devices, e.g.
-// "1:0x3c"; FAKE_I2C_TRACE=<file> appends each accepted write as an i2ctransfer line
+// Environment (LD_PRELOAD runs): FAKE_I2C_DEVICES=<bus>:<address>[:<status>][,...] adds
+// devices, e.g. "1:0x3c" or "1:0x3c:0x08" (the byte a status read returns); FAKE_I2C_TRACE=<file> appends each accepted write as an i2ctransfer line
 // ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
@@ -398,6 +398,10 @@ __attribute__((constructor(102))) static void fake_i2c_register(void) {
         char *colon = strchr(item, ':');
         if (!colon) continue;
         *colon = 0;
-        fake_i2c_add_device((int)strtol(item, NULL, 0), (int)strtol(colon + 1, NULL, 0));
+        char *status = strchr(colon + 1, ':');
+        if (status) *status++ = 0;
+        int bus = (int)strtol(item, NULL, 0), address = (int)strtol(colon + 1, NULL, 0);
+        fake_i2c_add_device(bus, address);
+        if (status) fake_i2c_set_status(bus, address, (uint8_t)strtol(status, NULL, 0));
     }
 }

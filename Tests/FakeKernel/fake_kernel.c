@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "FakeKernel.h"
@@ -169,7 +170,34 @@ int fake_kernel_create_node(const char *path) {
 
 // MARK: Public core API
 
+/// One user at a time: test suites in different modules share the process, so enable waits
+/// (up to a minute) until the previous user has called fake_kernel_disable.
+static pthread_mutex_t owner_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t owner_released = PTHREAD_COND_INITIALIZER;
+static int owned;
+
+static int acquire_ownership(void) {
+    pthread_mutex_lock(&owner_lock);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 60;
+    int error = 0;
+    while (owned && error == 0) error = pthread_cond_timedwait(&owner_released, &owner_lock, &deadline);
+    if (error == 0) owned = 1;
+    pthread_mutex_unlock(&owner_lock);
+    if (error) errno = EBUSY;
+    return error ? -1 : 0;
+}
+
+static void release_ownership(void) {
+    pthread_mutex_lock(&owner_lock);
+    owned = 0;
+    pthread_cond_signal(&owner_released);
+    pthread_mutex_unlock(&owner_lock);
+}
+
 int fake_kernel_enable(const char *directory) {
+    if (acquire_ownership() != 0) return -1;
     pthread_mutex_lock(&fake_kernel_lock);
     int result = -1;
     if (strlen(directory) + 1 < sizeof root - 64) {
@@ -186,6 +214,7 @@ int fake_kernel_enable(const char *directory) {
         errno = ENAMETOOLONG;
     }
     pthread_mutex_unlock(&fake_kernel_lock);
+    if (result != 0) release_ownership();
     return result;
 }
 
@@ -196,8 +225,10 @@ void fake_kernel_disable(void) {
         if (kinds[i]->reset) kinds[i]->reset();
     }
     denied_count = 0;
+    int was_enabled = root[0] != 0;
     root[0] = 0;
     pthread_mutex_unlock(&fake_kernel_lock);
+    if (was_enabled) release_ownership();
 }
 
 int fake_kernel_deny(const char *path) {

@@ -7,7 +7,7 @@
 // a built program under LD_PRELOAD, configured by environment variables (fake_kernel.c).
 //
 // The state is process-wide: Swift suites using it must be `.serialized`, and must call
-// fake_kernel_disable() when done.
+// fake_kernel_disable() when done (suites in other test modules then wait their turn).
 #ifndef FAKE_KERNEL_H
 #define FAKE_KERNEL_H
 
@@ -21,6 +21,7 @@ extern "C" {
 // MARK: Core
 
 /// Serves registered device paths from under `root` (created if missing); 0, or -1 with errno.
+/// One user at a time: it waits (up to a minute, then EBUSY) until the previous user disables.
 int fake_kernel_enable(const char *root);
 /// Forgets every device, denial and recording; all calls go to libc again.
 void fake_kernel_disable(void);
