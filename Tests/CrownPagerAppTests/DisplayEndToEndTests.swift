@@ -15,17 +15,11 @@ struct FakeBusRun {
     init() throws { scratch = try ScratchDirectory() }
 
     /// The program's process, started with `arguments` and the fake kernel serving `devices`.
-    func start(_ arguments: [String], devices: String, extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    func start(_ arguments: [String], devices: String) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = crownPagerExecutable()
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so").path
-        environment["FAKE_KERNEL_ROOT"] = scratch.path + "/root"
-        environment["FAKE_I2C_DEVICES"] = devices
-        environment["FAKE_I2C_TRACE"] = kernelTrace
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(devices: devices)) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -37,11 +31,16 @@ struct FakeBusRun {
 
     /// Runs to the end; returns the status, standard output and standard error.
     func run(_ arguments: [String], devices: String) throws -> (Int32, String, String) {
-        let (process, output, error) = try start(arguments, devices: devices)
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let run = try runCrownPager(arguments, environment: environment(devices: devices))
+        return (run.status, run.standardOutput, run.standardError)
+    }
+
+    /// The fake kernel's configuration for the child process.
+    func environment(devices: String) -> [String: String] {
+        [
+            "LD_PRELOAD": crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so").path,
+            "FAKE_KERNEL_ROOT": scratch.path + "/root", "FAKE_I2C_DEVICES": devices, "FAKE_I2C_TRACE": kernelTrace,
+        ]
     }
 
     /// What reached the fake bus, as transfers.
@@ -141,16 +140,5 @@ func welcomeFrame(_ panel: SSD1306Panel) -> Bitmap {
         #expect(status == 1)
         #expect(output.contains("nothing answers at 0x3c") && output.contains("nothing answers at 0x3d"))
         #expect(error.contains("check the wiring") && error.contains("i2cdetect -y 1"))
-    }
-}
-
-extension Bitmap {
-    /// The picture turned by 180 degrees.
-    func rotated180() -> Bitmap {
-        var turned = Bitmap(width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width where self[x, y] { turned[width - 1 - x, height - 1 - y] = true }
-        }
-        return turned
     }
 }

@@ -182,14 +182,3 @@ import Testing
     emulator.write([0x00, 0xAF], to: .ssd1306Primary)
     #expect(ControllerStatus(rawValue: emulator.statusByte).isDisplayOn)
 }
-
-extension Bitmap {
-    /// The picture turned by 180 degrees.
-    func rotated180() -> Bitmap {
-        var turned = Bitmap(width: width, height: height)
-        for y in 0..<height {
-            for x in 0..<width where self[x, y] { turned[width - 1 - x, height - 1 - y] = true }
-        }
-        return turned
-    }
-}
