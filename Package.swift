@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "PagerGraphics", targets: ["PagerGraphics"]),
         .library(name: "PagerCore", targets: ["PagerCore"]),
         .library(name: "SSD1306", targets: ["SSD1306"]),
+        // The fake kernel as a shared object, for LD_PRELOAD runs of the built program in tests.
+        .library(name: "FakeKernel", type: .dynamic, targets: ["FakeKernel"]),
     ],
     dependencies: [
         // Lower bounds a Swift 6.0 toolchain can resolve: SwiftPM skips releases whose
@@ -35,10 +37,12 @@ let package = Package(
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
         // <linux/input.h> for the evdev reader: header only, nothing to link.
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
+        // libi2c (i2c-tools 4.3) ships no pkg-config file: the module map links `i2c` by name.
+        .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
         .target(
             name: "LinuxHardware",
             dependencies: [
-                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput",
+                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -59,15 +63,17 @@ let package = Package(
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
+        // A fake Linux kernel for the tests: /dev/i2c-N (and later GPIO chips) under a test-chosen root.
+        .target(name: "FakeKernel", path: "Tests/FakeKernel"),
         .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),
         .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport"]),
+        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport", "FakeKernel"]),
         .testTarget(
             name: "CrownPagerAppTests",
-            dependencies: ["CrownPagerApp", "crownpager", "TestSupport"],
+            dependencies: ["CrownPagerApp", "crownpager", "TestSupport", "FakeKernel"],
             exclude: ["Goldens"]
         ),
     ],

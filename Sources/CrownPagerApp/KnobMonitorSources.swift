@@ -79,9 +79,9 @@ public final class KeyboardCrownSource: CrownEventSource {
             switch command {
             case .quit: return nil
             case .redraw: break
-            case .turn(let detents): events.append(.rotated(detents: detents, at: now))
-            // A terminal reports no key-up: the press is a short one.
-            case .press: events += [.pressed(at: now), .released(at: now)]
+            case .turn, .press, .longPress:
+                events += TerminalCrown.events(
+                    for: command, at: now, longPressDuration: CrownConfiguration().longPressDuration)
             }
         }
         return events

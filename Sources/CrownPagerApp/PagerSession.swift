@@ -72,7 +72,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     public mutating func present(at instant: Timestamp) throws(Bus.Failure) -> Bool {
         let frame = frame(at: instant)
         guard frame != lastFrame else { return false }
-        try display.writeFrame(frame)
+        try display.update(to: frame)  // only what changed goes on the bus
         lastFrame = frame
         framesSent += 1
         return true

@@ -121,16 +121,10 @@ public struct TerminalMock {
                 case .redraw:
                     screen.invalidate()
                     dirty = true
-                case .turn(let detents):
-                    session.handle(.rotated(detents: detents, at: instant))
-                case .press:
-                    // A terminal reports no key-up: the press is a short one.
-                    session.handle(.pressed(at: instant))
-                    session.handle(.released(at: instant))
-                case .longPress:
-                    // `l` stands for holding the crown down: a press that began a long-press time ago.
-                    session.handle(.pressed(at: instant - crownConfiguration.longPressDuration))
-                    session.handle(.released(at: instant))
+                case .turn, .press, .longPress:
+                    let events = TerminalCrown.events(
+                        for: command, at: instant, longPressDuration: crownConfiguration.longPressDuration)
+                    for event in events { session.handle(event) }
                 }
             }
         }

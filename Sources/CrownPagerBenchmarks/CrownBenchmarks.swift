@@ -17,10 +17,10 @@ func runCrownBenchmarks() {
         let elapsed = clock.measure { result = run(stream, configuration) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let edges = stream.edges.count
-        print("  \(name): \(edges) edges (\(stream.detentEdges.count) detents, \(edges - stream.cleanEdges) chatter) in \(format(seconds * 1000)) ms"
-            + " = \(format(Double(edges) / seconds / 1e6)) M edges/s, \(format(seconds / Double(edges) * 1e9)) ns per edge")
+        print("  \(name): \(edges) edges (\(stream.detentEdges.count) detents, \(edges - stream.cleanEdges) chatter) in \(fixed2(seconds * 1000)) ms"
+            + " = \(fixed2(Double(edges) / seconds / 1e6)) M edges/s, \(fixed2(seconds / Double(edges) * 1e9)) ns per edge")
         print("    pages decided: \(result.steps) (expected \(stream.detentEdges.count));"
-            + " last edge to decision: mean \(format(result.meanLatencyMicroseconds)) us, max \(format(result.maxLatencyMicroseconds)) us"
+            + " last edge to decision: mean \(fixed2(result.meanLatencyMicroseconds)) us, max \(fixed2(result.maxLatencyMicroseconds)) us"
             + (configuration.lineDebounce > .zero ? " (lines debounced \(configuration.lineDebounce.milliseconds) ms)" : ""))
     }
 }
@@ -110,8 +110,3 @@ struct SimulatedKnob {
 }
 
 /// A figure with at most two decimals, without Foundation.
-func format(_ value: Double) -> String {
-    let hundredths = Int((value * 100).rounded())
-    let fraction = abs(hundredths % 100)
-    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-}

@@ -35,3 +35,13 @@ public protocol I2CBus {
     /// Sends `bytes` to the device at `address` in one transaction.
     mutating func write(_ bytes: [UInt8], to address: I2CAddress) throws(Failure)
 }
+
+extension I2CAddress {
+    /// An address as people type it: `0x3c`, `3c`, `0x3D`; nil for anything else or above 0x7f.
+    public init?(parsing text: String) {
+        let lowered = text.lowercased()
+        let digits = lowered.hasPrefix("0x") ? String(lowered.dropFirst(2)) : lowered
+        guard !digits.isEmpty, digits.count <= 2, let value = UInt8(digits, radix: 16) else { return nil }
+        self.init(value)
+    }
+}

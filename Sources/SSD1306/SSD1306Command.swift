@@ -35,7 +35,8 @@ public enum SSD1306Command: Hashable, Sendable {
 
     /// Set Lower Column Start Address for page addressing mode (00h-0Fh): 0...15, masked.
     case setLowerColumnStartAddress(UInt8)
-    /// Set Higher Column Start Address for page addressing mode (10h-1Fh): 0...7, masked (columns 0...127).
+    /// Set Higher Column Start Address for page addressing mode (10h-1Fh): 0...7 on the SSD1306
+    /// (columns 0...127), 0...8 on the SH1106 (columns 0...131); masked to 4 bits.
     case setHigherColumnStartAddress(UInt8)
     /// Set Memory Addressing Mode (20h): horizontal, vertical or page (reset).
     case setMemoryAddressingMode(AddressingMode)
@@ -88,6 +89,11 @@ public enum SSD1306Command: Hashable, Sendable {
     /// Internal IREF Setting (ADh), from the SSD1306B/SSD1315 datasheets; 72x40 modules need it.
     case setIREF(IREFSelection)
 
+    // MARK: SH1106 only (Sino Wealth SH1106 v2.3, command 10)
+
+    /// Set DC-DC OFF/ON (ADh 8Ah/8Bh), SH1106 only: its converter makes the panel voltage, as the SSD1306's charge pump does.
+    case setDCDC(Bool)
+
     /// The command as it goes on the wire after a command control byte: opcode, then arguments.
     public var bytes: [UInt8] {
         switch self {
@@ -106,7 +112,7 @@ public enum SSD1306Command: Hashable, Sendable {
         case .activateScroll: return [0x2F]
         case .setVerticalScrollArea(let fixed, let scrolling): return [0xA3, fixed & 0x3F, min(scrolling, 64)]
         case .setLowerColumnStartAddress(let nibble): return [nibble & 0x0F]
-        case .setHigherColumnStartAddress(let nibble): return [0x10 | (nibble & 0x07)]
+        case .setHigherColumnStartAddress(let nibble): return [0x10 | (nibble & 0x0F)]
         case .setMemoryAddressingMode(let mode): return [0x20, mode.rawValue]
         case .setColumnAddress(let start, let end): return [0x21, start & 0x7F, end & 0x7F]
         case .setPageAddress(let start, let end): return [0x22, start & 0x07, end & 0x07]
@@ -127,6 +133,7 @@ public enum SSD1306Command: Hashable, Sendable {
         case .setFadeOutAndBlinking(let mode, let interval): return [0x23, mode.rawValue | clamp(interval, 0, 15)]
         case .setZoomIn(let zoom): return [0xD6, zoom ? 0x01 : 0x00]
         case .setIREF(let selection): return [0xAD, selection.rawValue]
+        case .setDCDC(let on): return [0xAD, on ? 0x8B : 0x8A]
         }
     }
 }

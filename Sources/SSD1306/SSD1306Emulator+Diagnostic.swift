@@ -57,3 +57,11 @@ extension SSD1306Emulator.Diagnostic: CustomStringConvertible {
         }
     }
 }
+
+extension SSD1306Emulator {
+    /// What an SMBus read byte returns from this controller: bit 6 set while the display is
+    /// off; the low nibble as modules in the field return it (06h SSD1306, 08h SH1106), see `ControllerStatus`.
+    public var statusByte: UInt8 {
+        (registers.isDisplayOn ? 0 : 0x40) | (controller == .sh1106 ? 0x08 : 0x06)
+    }
+}

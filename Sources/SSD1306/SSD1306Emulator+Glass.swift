@@ -4,7 +4,7 @@ import PagerGraphics
 ///
 /// Columns (section 10.1.8): RAM column ──A0h/A1h──▶ SEG ──module wiring──▶ glass column
 ///
-///     A0h: SEG s shows RAM column s        A1h: SEG s shows RAM column 127 - s
+///     A0h: SEG s shows RAM column s        A1h: SEG s shows RAM column 127 - s (SH1106: 131 - s)
 ///
 /// Rows take four steps (sections 10.1.6, 10.1.11, 10.1.14, 10.1.15, 10.1.18):
 ///
@@ -35,13 +35,14 @@ extension SSD1306Emulator {
         var glass = Bitmap(width: panel.width, height: panel.height)
         let r = registers
         guard r.isDisplayOn, r.isChargePumpEnabled else { return glass }
+        let last = controller.ramWidth - 1  // the highest SEG and RAM column
         for y in 0..<panel.height {
             let com = Self.com(atPad: glassRowPads[y], r.comPinsConfiguration)
             guard let row = ramRow(drivenBy: com) else { continue }  // an unscanned COM stays dark
             for x in 0..<panel.width {
-                let segment = 127 - panel.columnOffset - x
-                let column = r.isSegmentRemapped ? 127 - segment : segment
-                let stored = ram[(row >> 3) * 128 + column] & (1 << UInt8(row & 7)) != 0
+                let segment = last - panel.columnOffset - x
+                let column = r.isSegmentRemapped ? last - segment : segment
+                let stored = ram[(row >> 3) * (last + 1) + column] & (1 << UInt8(row & 7)) != 0
                 // Entire display on (A5h) lights everything, whatever the inverse setting.
                 if r.isEntireDisplayOn || stored != r.isInverse { glass[x, y] = true }
             }

@@ -1,7 +1,12 @@
 import PagerGraphics
 
-/// An SSD1306 and its glass in memory: it decodes the I2C transactions a real controller
-/// would receive and shows what a person would see on the panel.
+/// An SSD1306 (or SH1106) and its glass in memory: it decodes the I2C transactions a real
+/// controller would receive and shows what a person would see on the panel.
+///
+/// The controller is the panel's: on an SH1106 panel the emulator has 132 columns of RAM,
+/// page addressing only, and treats the SSD1306-only commands (20h-2Fh, 8Dh, A3h, D6h) as the
+/// unknown bytes they are to that chip, so an SSD1306 driver shows the garbage it shows on a
+/// real 1.3" module.
 ///
 /// Decoding follows the datasheet (section 8.1.5.2): each transaction opens with a control
 /// byte `Co D/C# 0 0 0 0 0 0`. With Co = 0 the rest of the transaction is one stream of
@@ -27,8 +32,8 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     /// Transactions received so far, to any address.
     public private(set) var transactionCount = 0
 
-    /// GDDRAM, 8 pages of 128 columns (section 8.7).
-    var ram = [UInt8](repeating: 0, count: 1024)
+    /// GDDRAM, 8 pages of `controller.ramWidth` columns (section 8.7).
+    var ram: [UInt8]
     /// A command waiting for argument bytes.
     private var pending: (opcode: UInt8, arguments: [UInt8], needed: Int)?
     /// The pad (Table 10-3 ROW) each glass row is wired to, top first.
@@ -39,11 +44,24 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         self.panel = panel
         self.address = address
         self.glassRowPads = Self.wiring(of: panel)
+        self.ram = [UInt8](repeating: 0, count: panel.controller.ramWidth * 8)
+        if panel.controller == .sh1106 {
+            // SH1106 reset values (v2.3 section 10): DC-DC on (8Bh), contrast 80h, VCOM 35h, clock 50h.
+            registers.isChargePumpEnabled = true
+            registers.contrast = 0x80
+            registers.vcomhDeselectLevel = 0x35
+            registers.displayClock = 0x50
+            registers.columnEnd = 131
+        }
     }
 
-    /// GDDRAM as a 128 x 64 bitmap, before any of the display mappings.
+    /// The chip being emulated.
+    public var controller: SSD1306Controller { panel.controller }
+
+    /// GDDRAM as a 128 x 64 (SH1106: 132 x 64) bitmap, before any of the display mappings.
     public var displayRAM: Bitmap {
-        Bitmap(width: 128, height: 64, pageBytes: ram) ?? Bitmap(width: 128, height: 64)
+        let width = controller.ramWidth
+        return Bitmap(width: width, height: 64, pageBytes: ram) ?? Bitmap(width: width, height: 64)
     }
 
     /// Receives one I2C write transaction.
@@ -87,6 +105,13 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         if let waiting = pending {
             note(.incompleteCommand(command: waiting.opcode, missing: waiting.needed - waiting.arguments.count), at: offset)
             pending = nil
+        }
+        if controller == .sh1106 {
+            // The column counter counts up to 132 and stops (SH1106 v2.3, "Set Column Address");
+            // bytes written past the last column land nowhere.
+            if registers.column < 132 { ram[registers.page * 132 + registers.column] = byte }
+            registers.column = min(registers.column + 1, 132)
+            return
         }
         ram[registers.page * 128 + registers.column] = byte
         advancePointer()
@@ -132,7 +157,7 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             }
             return
         }
-        guard let needed = SSD1306Command.argumentCount(opcode: byte) else {
+        guard let needed = SSD1306Command.argumentCount(opcode: byte, controller: controller) else {
             note(.unknownCommand(byte), at: offset)
             return
         }
@@ -147,7 +172,9 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         var r = registers
         switch opcode {
         case 0x00...0x0F: r.column = (r.column & 0x70) | Int(opcode & 0x0F)
-        case 0x10...0x1F: r.column = (Int(opcode & 0x07) << 4) | (r.column & 0x0F)
+        case 0x10...0x1F:
+            let high = controller == .sh1106 ? opcode & 0x0F : opcode & 0x07
+            r.column = (Int(high) << 4) | (r.column & 0x0F)
         case 0x20:
             guard let mode = AddressingMode(rawValue: a[0] & 0x03) else {
                 note(.invalidArgument(command: opcode, argument: a[0]), at: offset)
@@ -186,6 +213,12 @@ public struct SSD1306Emulator: I2CBus, Sendable {
                 return
             }
             r.multiplexRatio = Int(a[0] & 0x3F) + 1
+        case 0xAD where controller == .sh1106:
+            guard a[0] & 0xFE == 0x8A else {
+                note(.invalidArgument(command: opcode, argument: a[0]), at: offset)
+                return
+            }
+            r.isChargePumpEnabled = a[0] & 0x01 != 0
         case 0xAD: r.iref = a[0]
         case 0xAE, 0xAF: r.isDisplayOn = opcode == 0xAF
         case 0xB0...0xB7: r.page = Int(opcode & 0x07)
@@ -196,7 +229,7 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         case 0xD9: r.prechargePeriod = a[0]
         case 0xDA: r.comPinsConfiguration = COMPinsConfiguration(byte: a[0])
         case 0xDB: r.vcomhDeselectLevel = a[0]
-        default: break  // E3h NOP, and nothing else reaches here: argumentCount filters opcodes.
+        default: break  // E3h NOP, SH1106 30h-33h (pump voltage), E0h/EEh (read-modify-write): no glass effect.
         }
         registers = r
     }
@@ -214,6 +247,21 @@ public struct SSD1306Emulator: I2CBus, Sendable {
 }
 
 extension SSD1306Command {
+    /// How many argument bytes follow `opcode` on `controller`; nil for a byte that is no command of it.
+    public static func argumentCount(opcode: UInt8, controller: SSD1306Controller) -> Int? {
+        guard controller == .sh1106 else { return argumentCount(opcode: opcode) }
+        // SH1106 v2.3 command table: no addressing modes, scrolling, fade, zoom or charge pump.
+        switch opcode {
+        case 0x00...0x1F, 0x30...0x33, 0x40...0x7F, 0xA0, 0xA1, 0xA4...0xA7, 0xAE, 0xAF, 0xB0...0xB7, 0xC0, 0xC8,
+            0xE0, 0xE3, 0xEE:
+            return 0
+        case 0x81, 0xA8, 0xAD, 0xD3, 0xD5, 0xD9, 0xDA, 0xDB:
+            return 1
+        default:
+            return nil
+        }
+    }
+
     /// How many argument bytes follow `opcode` (Table 9-1); nil for a byte that is no SSD1306 command.
     public static func argumentCount(opcode: UInt8) -> Int? {
         switch opcode {

@@ -1,14 +1,24 @@
 import PagerGraphics
 
-/// One panel size an SSD1306 drives: the glass, and how the module wires it to the controller.
+/// One panel a controller drives: the glass, and how the module wires it to the controller.
 ///
-/// The controller always has 128 x 64 bits of RAM; smaller glass uses a window of it. The
-/// table holds what differs between modules (rust-embedded-community/ssd1306 and the Linux
-/// ssd130x driver keep the same table): the number of scanned rows, the COM pins wiring
-/// and the first RAM column the glass shows.
+/// The controller has 128 (SSD1306) or 132 (SH1106) columns by 64 rows of RAM; smaller glass
+/// uses a window of it. The table holds what differs between modules (rust-embedded-community/
+/// ssd1306 and the Linux ssd130x driver keep the same table): the number of scanned rows, the
+/// COM pins wiring and the first RAM column the glass shows.
+///
+///     panel           controller  mux  COM pins (DAh)     RAM columns shown   contrast
+///     128x64          SSD1306     64   alternative 12h    0...127             CFh
+///     128x32          SSD1306     32   sequential  02h    0...127             8Fh
+///     96x16           SSD1306     16   sequential  02h    0...95              AFh
+///     72x40           SSD1306     40   alternative 12h    28...99 (+ IREF)    CFh
+///     64x48           SSD1306     48   alternative 12h    32...95             CFh
+///     sh1106-128x64   SH1106      64   alternative 12h    2...129 of 132      80h
 public struct SSD1306Panel: Hashable, Sendable {
-    /// A short name, e.g. `128x64`.
+    /// A short name, e.g. `128x64` or `sh1106-128x64`.
     public let name: String
+    /// The controller chip.
+    public let controller: SSD1306Controller
     /// Glass width in pixels.
     public let width: Int
     /// Glass height in pixels, a multiple of 8.
@@ -24,25 +34,26 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// The reference current selection (ADh) sent at init; nil sends nothing (plain SSD1306).
     public let iref: IREFSelection?
 
-    /// A panel; nil unless the glass fits the controller: width 1...128 - `columnOffset`,
+    /// A panel; nil unless the glass fits the controller: width 1...RAM width - `columnOffset`,
     /// height 16...64 and a multiple of 8.
     public init?(
         name: String, width: Int, height: Int, comPinsConfiguration: COMPinsConfiguration,
-        columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil
+        columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil, controller: SSD1306Controller = .ssd1306
     ) {
-        guard columnOffset >= 0, width >= 1, width + columnOffset <= 128,
+        guard columnOffset >= 0, width >= 1, width + columnOffset <= controller.ramWidth,
             height >= 16, height <= 64, height % 8 == 0
         else { return nil }
         self.init(
-            unchecked: name, width: width, height: height, comPinsConfiguration: comPinsConfiguration,
-            columnOffset: columnOffset, contrast: contrast, iref: iref)
+            unchecked: name, controller: controller, width: width, height: height,
+            comPinsConfiguration: comPinsConfiguration, columnOffset: columnOffset, contrast: contrast, iref: iref)
     }
 
     private init(
-        unchecked name: String, width: Int, height: Int, comPinsConfiguration: COMPinsConfiguration,
-        columnOffset: Int, contrast: UInt8, iref: IREFSelection?
+        unchecked name: String, controller: SSD1306Controller = .ssd1306, width: Int, height: Int,
+        comPinsConfiguration: COMPinsConfiguration, columnOffset: Int, contrast: UInt8, iref: IREFSelection?
     ) {
         self.name = name
+        self.controller = controller
         self.width = width
         self.height = height
         self.comPinsConfiguration = comPinsConfiguration
@@ -71,9 +82,15 @@ public struct SSD1306Panel: Hashable, Sendable {
     public static let ssd1306_64x48 = SSD1306Panel(
         unchecked: "64x48", width: 64, height: 48, comPinsConfiguration: .alternative,
         columnOffset: 32, contrast: 0xCF, iref: nil)
+    /// The 1.3" module: an SH1106 whose 128 x 64 glass shows RAM columns 2...129 of 132.
+    public static let sh1106_128x64 = SSD1306Panel(
+        unchecked: "sh1106-128x64", controller: .sh1106, width: 128, height: 64,
+        comPinsConfiguration: .alternative, columnOffset: 2, contrast: 0x80, iref: nil)
 
     /// Every panel in the table.
-    public static let all: [SSD1306Panel] = [.ssd1306_128x64, .ssd1306_128x32, .ssd1306_96x16, .ssd1306_72x40, .ssd1306_64x48]
+    public static let all: [SSD1306Panel] = [
+        .ssd1306_128x64, .ssd1306_128x32, .ssd1306_96x16, .ssd1306_72x40, .ssd1306_64x48, .sh1106_128x64,
+    ]
 
     /// The number of 8-row pages the glass covers.
     public var pageCount: Int { height / 8 }
@@ -81,39 +98,74 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// The glass as a rectangle of pixels.
     public var size: Size { Size(width: width, height: height) }
 
+    /// The RAM column under the glass's leftmost column for `rotation`.
+    ///
+    /// With A0h instead of A1h the glass shows the RAM columns mirrored around the middle of
+    /// the RAM, so a window off-centre (96x16: columns 0...95) moves (to 32...127); the centred
+    /// ones (72x40, 64x48, the SH1106's 2...129) stay where they are.
+    public func firstRAMColumn(_ rotation: DisplayRotation) -> Int {
+        rotation == .normal ? columnOffset : controller.ramWidth - columnOffset - width
+    }
+
     /// The commands that bring the controller from reset to showing RAM on this glass.
+    public var initializationSequence: [SSD1306Command] { initializationSequence(DisplaySettings()) }
+
+    /// The commands that bring the controller from reset to showing RAM on this glass with `settings`.
     ///
     /// The order follows the datasheet's software initialization flow chart (application
     /// example) as common drivers extend it: configure while asleep, enable the charge pump
     /// (section 8.10) before Display On (AFh), wake last.
     ///
-    /// Afterwards the RAM pointer moves in horizontal addressing mode and RAM column
-    /// `columnOffset`, page 0 is the top-left pixel of the glass.
-    public var initializationSequence: [SSD1306Command] {
+    /// Afterwards, on an SSD1306, the RAM pointer moves in horizontal addressing mode; an
+    /// SH1106 stays in page addressing, its only mode. RAM column `firstRAMColumn`, page 0 is
+    /// the top-left pixel of the glass.
+    public func initializationSequence(_ settings: DisplaySettings) -> [SSD1306Command] {
+        let upright = settings.rotation == .normal
         var commands: [SSD1306Command] = [
             .displayOn(false),  // AEh: sleep while configuring, so nothing half-set flashes.
             .setDisplayClock(divideRatio: 1, oscillatorFrequency: 8),  // D5h 80h: the reset clock, stated.
             .setMultiplexRatio(rows: UInt8(height)),  // A8h: scan exactly the glass's rows.
             .setDisplayOffset(0),  // D3h 00h: no vertical shift.
             .setDisplayStartLine(0),  // 40h: RAM row 0 on display row 0.
-            .setChargePump(true),  // 8Dh 14h: modules have no external VCC; the pump makes it.
         ]
-        if let iref {
-            commands.append(.setIREF(iref))  // ADh: SSD1306B/SSD1315 reference current.
+        switch controller {
+        case .ssd1306:
+            commands.append(.setChargePump(true))  // 8Dh 14h: modules have no external VCC; the pump makes it.
+            if let iref {
+                commands.append(.setIREF(iref))  // ADh: SSD1306B/SSD1315 reference current.
+            }
+            commands.append(.setMemoryAddressingMode(.horizontal))  // 20h 00h: one window write fills a frame.
+        case .sh1106:
+            commands.append(.setDCDC(true))  // ADh 8Bh: the SH1106's converter, its charge pump.
         }
         commands += [
-            .setMemoryAddressingMode(.horizontal),  // 20h 00h: one window write fills a frame.
-            .setSegmentRemap(true),  // A1h: modules mount the glass so column 127 is SEG0.
-            .setCOMOutputScanDirection(remapped: true),  // C8h: and scan from COM[N-1] to COM0.
+            .setSegmentRemap(upright),  // A1h: modules mount the glass so the last column is SEG0 (A0h: rotated).
+            .setCOMOutputScanDirection(remapped: upright),  // C8h: and scan from COM[N-1] to COM0 (C0h: rotated).
             .setCOMPinsConfiguration(comPinsConfiguration),  // DAh: how this module wires its rows.
-            .setContrast(contrast),  // 81h: brightness.
-            .setPrechargePeriod(phase1: 1, phase2: 15),  // D9h F1h: the internal-pump setting.
-            .setVCOMHDeselectLevel(0x40),  // DBh 40h: as Adafruit and luma.oled send it.
-            .entireDisplayOn(false),  // A4h: show RAM.
-            .inverseDisplay(false),  // A6h: a 1 bit is a lit pixel.
-            .deactivateScroll,  // 2Eh: a scroll left running would move our frames.
-            .displayOn(true),  // AFh: wake up.
         ]
+        if let brightness = settings.brightness {
+            commands += brightness.commands  // 81h, D9h, DBh together: a dimming that shows.
+        } else {
+            commands += [
+                .setContrast(contrast),  // 81h: brightness.
+                .setPrechargePeriod(phase1: 1, phase2: 15),  // D9h F1h: the internal-pump setting.
+                .setVCOMHDeselectLevel(0x40),  // DBh 40h: as Adafruit and luma.oled send it.
+            ]
+        }
+        if let contrast = settings.contrast { commands.append(.setContrast(contrast)) }
+        commands += [
+            .entireDisplayOn(false),  // A4h: show RAM.
+            .inverseDisplay(settings.isInverted),  // A6h: a 1 bit is a lit pixel (A7h: inverted).
+        ]
+        if controller == .ssd1306 {
+            commands.append(.deactivateScroll)  // 2Eh: a scroll left running would move our frames.
+        }
+        commands.append(.displayOn(true))  // AFh: wake up.
         return commands
+    }
+
+    /// The commands that switch the glass off for good: sleep, then the panel supply off.
+    public var powerOffSequence: [SSD1306Command] {
+        [.displayOn(false), controller == .ssd1306 ? .setChargePump(false) : .setDCDC(false)]
     }
 }

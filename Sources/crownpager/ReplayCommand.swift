@@ -36,8 +36,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     var parsedAddress: I2CAddress? {
-        let digits = address.lowercased().hasPrefix("0x") ? String(address.dropFirst(2)) : address
-        return UInt8(digits, radix: 16).flatMap { I2CAddress($0) }
+        I2CAddress(parsing: address)
     }
 
     func run() throws {

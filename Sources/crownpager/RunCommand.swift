@@ -12,24 +12,38 @@ struct RunCommand: ParsableCommand {
             Page Down/Up turn five detents; Enter or space press the crown (back to the first page); \
             l stands for a long press (the list of page titles: turn to pick, press to jump); \
             r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over SSH; \
-            at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
+            at 128 columns or more the glass is drawn with half blocks, otherwise with braille. \
+            With --i2c-bus N the pager drives a real SSD1306 or SH1106 on /dev/i2c-N instead; the \
+            terminal's keys still turn the crown when it runs in a terminal.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
+    @OptionGroup(title: "Real panel") var hardware: HardwareOptions
+
+    @Flag(help: "With --i2c-bus: leave the last picture on the panel at exit instead of blanking it and switching it off.")
+    var persist = false
 
     func run() throws {
         guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
         var style = PageIndicatorStyle()
         try report { style = try pagerOptions.indicatorStyle() }
-        let mock = TerminalMock(
-            panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
-            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style,
-            tracePath: display.trace, pageCount: pagerOptions.pages)
         let pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pagerOptions.pages)
         for warning in PagerWarning.check(pages: pages, images: style.images) {
             printError("crownpager: warning: \(warning)")
         }
+        if let busPath = hardware.busPath, let address = hardware.parsedAddress {
+            let run = HardwareRun(
+                panel: panel, busPath: busPath, address: address, settings: hardware.settings,
+                pagerConfiguration: pagerOptions.pagerConfiguration, crownConfiguration: pagerOptions.crownConfiguration,
+                indicatorStyle: style, tracePath: display.trace, persist: persist, pageCount: pagerOptions.pages)
+            try report { try run.run() }
+            return
+        }
+        let mock = TerminalMock(
+            panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
+            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style,
+            tracePath: display.trace, pageCount: pagerOptions.pages)
         try report { try mock.run() }
     }
 }

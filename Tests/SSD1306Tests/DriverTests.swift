@@ -25,6 +25,10 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
         0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x2F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0x20, 0x00, 0xA1, 0xC8,
         0xDA, 0x12, 0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0x2E, 0xAF,
     ]),
+    (.sh1106_128x64, [
+        0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0xAD, 0x8B, 0xA1, 0xC8, 0xDA, 0x12,
+        0x81, 0x80, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0xAF,
+    ]),
 ]
 
 @Test func initializationIsOneCommandTransactionPerPanel() {
@@ -73,7 +77,9 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
             var driver = recordingDriver(panel)
             driver.initialize()
             driver.writeFrame(frame)
-            #expect(driver.bus.transfers.last?.bytes.count == 1 + panel.width * panel.pageCount)
+            // An SSD1306 takes the frame in one data transaction; an SH1106 one page at a time.
+            let lastData = panel.controller == .ssd1306 ? panel.width * panel.pageCount : panel.width
+            #expect(driver.bus.transfers.last?.bytes.count == 1 + lastData)
             #expect(driver.bus.base.glass == frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height)))
         }
     }

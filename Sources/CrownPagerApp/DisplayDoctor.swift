@@ -1,0 +1,98 @@
+import LinuxHardware
+import SSD1306
+
+/// `crownpager doctor display`: is the bus there, does a display answer, which controller,
+/// and a test pattern to confirm size, offset and rotation by eye.
+public struct DisplayDoctor {
+    /// The adapter's device node, e.g. `/dev/i2c-1`.
+    public var busPath: String
+    /// The addresses to try, in order.
+    public var addresses: [I2CAddress]
+    /// The panel to draw for; nil picks one from the status byte.
+    public var panel: SSD1306Panel?
+    /// Rotation and the rest, applied to the pattern.
+    public var settings: DisplaySettings
+    /// Where to record the I2C trace, if anywhere.
+    public var tracePath: String?
+
+    /// A check of `busPath` at `addresses`.
+    public init(
+        busPath: String, addresses: [I2CAddress] = [.ssd1306Primary, .ssd1306Secondary], panel: SSD1306Panel? = nil,
+        settings: DisplaySettings = DisplaySettings(), tracePath: String? = nil
+    ) {
+        self.busPath = busPath
+        self.addresses = addresses
+        self.panel = panel
+        self.settings = settings
+        self.tracePath = tracePath
+    }
+
+    /// Runs the checks, telling `say` each finding; throws the first problem with its fix.
+    public func run(say: (String) -> Void) throws(AppError) {
+        let bus: LinuxI2CBus
+        do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw AppError("\u{2717} " + error.description) }
+        say("\u{2713} \(busPath) opens")
+
+        var found: (address: I2CAddress, status: ControllerStatus)?
+        var firstMiss: I2CError?
+        for address in addresses {
+            do throws(I2CError) {
+                found = (address, ControllerStatus(rawValue: try bus.readByte(from: address)))
+                break
+            } catch where error.kind == .noAcknowledge {
+                say("\u{00B7} nothing answers at \(address)")
+                if firstMiss == nil { firstMiss = error }
+            } catch {
+                throw AppError("\u{2717} " + error.description)
+            }
+        }
+        guard let found else {
+            throw AppError("\u{2717} " + (firstMiss?.description ?? "no address to try"))
+        }
+        let status = found.status
+        say("\u{2713} a display answers at \(found.address): status byte \(hex(status.rawValue)), display \(status.isDisplayOn ? "on" : "off")")
+        let guess = status.likelyController
+        switch guess {
+        case .sh1106?: say("\u{2713} the status byte suggests an SH1106 (a 1.3-inch module): use --panel sh1106-128x64")
+        case .ssd1306?: say("\u{2713} the status byte suggests an SSD1306")
+        case nil: say("\u{00B7} the status byte does not say which controller this is")
+        }
+        say("  (a hint only: neither datasheet documents those bits; the test pattern decides)")
+
+        let chosen = panel ?? (guess == .sh1106 ? .sh1106_128x64 : .ssd1306_128x64)
+        var driver = SSD1306Driver(bus: TracingBus(bus), address: found.address, panel: chosen, settings: settings)
+        do throws(I2CError) {
+            try driver.initialize()
+            try driver.writeFrame(DisplayTestPattern.render(chosen))
+        } catch {
+            throw AppError("\u{2717} " + error.description)
+        }
+        if let tracePath { try TraceFile.write(driver.bus.transfers, to: tracePath) }
+        say("\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "
+            + "top left, a hollow one bottom right, '\(chosen.name)' in the middle")
+        for line in advice(for: chosen, address: found.address) { say(line) }
+    }
+
+    private func advice(for panel: SSD1306Panel, address: I2CAddress) -> [String] {
+        let other = panel.controller == .sh1106 ? "128x64" : "sh1106-128x64"
+        var configuration = "crownpager run --i2c-bus \(busNumber) --address \(address) --panel \(panel.name)"
+        if settings.rotation == .rotated180 { configuration += " --rotate 180" }
+        return [
+            "Look at the panel:",
+            "  - whole border, filled square top left: right as it is",
+            "  - an edge of the border missing, or noise down one side: try --panel \(other)",
+            "  - every other line lit, or the picture squashed or doubled: try --panel 128x32 (or 128x64)",
+            "  - the filled square bottom right, text upside down: add --rotate \(settings.rotation == .normal ? 180 : 0)",
+            "Configuration: \(configuration)",
+        ]
+    }
+
+    private var busNumber: String {
+        busPath.split(separator: "-").last.map(String.init) ?? "1"
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16)
+        return byte < 0x10 ? "0x0" + digits : "0x" + digits
+    }
+}

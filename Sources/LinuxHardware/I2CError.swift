@@ -1,0 +1,93 @@
+import Glibc
+import SSD1306
+import SystemPackage
+
+/// Why talking to an I2C device failed: the operation, the device path, the address, the
+/// errno, and what to do about it.
+public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was being done.
+    public enum Operation: String, Hashable, Sendable {
+        /// Opening the bus's device node.
+        case open = "open"
+        /// I2C_SLAVE: choosing the address later reads and writes go to.
+        case selectAddress = "select the address on"
+        /// A write transaction.
+        case write = "write to"
+        /// A read (the status byte).
+        case read = "read from"
+    }
+
+    /// What the errno means for the operator (embedded-hal's error kinds, linux-embedded-hal's table).
+    public enum Kind: Hashable, Sendable {
+        /// The device node does not exist: I2C is not enabled.
+        case busMissing
+        /// The node exists but this user may not open it.
+        case permissionDenied
+        /// Nothing acknowledged the address (ENXIO, EREMOTEIO): wiring or address.
+        case noAcknowledge
+        /// The transfer failed on the wire (EIO, ETIMEDOUT, EAGAIN): noise, a loose wire, clock.
+        case bus
+        /// Anything else.
+        case other
+    }
+
+    /// What was being done.
+    public let operation: Operation
+    /// The device node, e.g. `/dev/i2c-1`.
+    public let path: String
+    /// The device address, when one was involved.
+    public let address: I2CAddress?
+    /// The system's error.
+    public let errno: Errno
+
+    /// An error, for comparing in tests.
+    public init(operation: Operation, path: String, address: I2CAddress?, errno: Errno) {
+        self.operation = operation
+        self.path = path
+        self.address = address
+        self.errno = errno
+    }
+
+    /// The meaning of `errno` for this operation.
+    public var kind: Kind {
+        switch errno.rawValue {
+        case ENOENT, ENODEV: return .busMissing
+        case EACCES, EPERM: return .permissionDenied
+        case ENXIO, EREMOTEIO: return .noAcknowledge
+        case EIO, ETIMEDOUT, EAGAIN: return .bus
+        default: return .other
+        }
+    }
+
+    /// The bus number in `path` (`/dev/i2c-1` is 1), for the commands the hints name.
+    public var busNumber: Int? {
+        guard let dash = path.lastIndex(of: "-") else { return nil }
+        return Int(path[path.index(after: dash)...])
+    }
+
+    /// A sentence for the operator: what failed, the system's reason, and how to fix it.
+    public var description: String {
+        let bus = busNumber.map(String.init) ?? "N"
+        let target = address.map { "\($0) on " } ?? ""
+        let reason = "could not \(operation.rawValue) \(target)\(path): \(errno.sentence)"
+        switch kind {
+        case .busMissing:
+            return reason + ". I2C bus \(bus) is not enabled: on a Raspberry Pi add 'dtparam=i2c_arm=on' to "
+                + "/boot/firmware/config.txt (or run 'sudo raspi-config nonint do_i2c 0') and reboot; elsewhere "
+                + "load the driver with 'sudo modprobe i2c-dev'. 'ls /dev/i2c-*' lists the buses this machine has."
+        case .permissionDenied:
+            return reason + ". Add your user to the i2c group ('sudo adduser $USER i2c', then log in again), or "
+                + "install the udev rule from Hardware/99-crownpager-i2c.rules ('sudo cp Hardware/99-crownpager-i2c.rules "
+                + "/etc/udev/rules.d/ && sudo udevadm trigger')."
+        case .noAcknowledge:
+            return reason + ". No device answered\(address.map { " at \($0)" } ?? ""): check the wiring (SDA to pin 3, "
+                + "SCL to pin 5, VCC to 3V3, GND) and the address; most displays answer at 0x3c, some at 0x3d "
+                + "(--address 0x3d). 'i2cdetect -y \(bus)' lists the addresses that answer."
+        case .bus:
+            return reason + ". The transfer failed on the wire: check for a loose wire or missing pull-ups, or "
+                + "lower the bus speed (dtparam=i2c_arm_baudrate=100000)."
+        case .other:
+            return reason
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CI2C
+import Glibc
+import SSD1306
+import SystemPackage
+
+/// How `LinuxI2CBus` puts a write transaction on the wire.
+public enum I2CWriteMethod: Hashable, Sendable {
+    /// `write()` on the descriptor after I2C_SLAVE: one message of any length up to 8192 bytes.
+    case write
+    /// One I2C_RDWR message, which needs no I2C_SLAVE and so never clashes with a kernel driver's claim.
+    case rdwr
+}
+
+/// A Linux I2C adapter, `/dev/i2c-N`, as an `I2CBus`.
+///
+/// A whole transaction goes out at once (a 1025-byte frame is one message, not 32-byte SMBus
+/// blocks); libi2c does the SMBus-level reads. Calls interrupted by a signal (EINTR) are
+/// retried. Every error carries the path, the address and the errno, with a hint (`I2CError`).
+public final class LinuxI2CBus: I2CBus {
+    /// The device node.
+    public let path: String
+    /// How writes go out.
+    public var writeMethod: I2CWriteMethod
+    private var descriptor: Int32
+    private var selectedAddress: I2CAddress?
+
+    /// The device node of bus `number`: `/dev/i2c-<number>`.
+    public static func path(bus number: Int) -> String { "/dev/i2c-\(number)" }
+
+    /// Opens the adapter at `path` for reading and writing.
+    public static func open(path: String, writeMethod: I2CWriteMethod = .write) throws(I2CError) -> LinuxI2CBus {
+        var descriptor: Int32
+        repeat {
+            descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        } while descriptor < 0 && Glibc.errno == EINTR
+        guard descriptor >= 0 else {
+            throw I2CError(operation: .open, path: path, address: nil, errno: Errno(rawValue: Glibc.errno))
+        }
+        return LinuxI2CBus(path: path, descriptor: descriptor, writeMethod: writeMethod)
+    }
+
+    private init(path: String, descriptor: Int32, writeMethod: I2CWriteMethod) {
+        self.path = path
+        self.descriptor = descriptor
+        self.writeMethod = writeMethod
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor; later calls fail with EBADF. Safe to call twice.
+    public func close() {
+        guard descriptor >= 0 else { return }
+        _ = Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    /// Sends `bytes` to `address` as one transaction.
+    public func write(_ bytes: [UInt8], to address: I2CAddress) throws(I2CError) {
+        switch writeMethod {
+        case .write:
+            try select(address)
+            let written = bytes.withUnsafeBytes { buffer in
+                retryingInterrupts { Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
+            }
+            guard written >= 0 else { throw failure(.write, address) }
+            // i2c-dev sends a message whole or not at all, but caps it at 8192 bytes.
+            guard written == bytes.count else { throw I2CError(operation: .write, path: path, address: address, errno: .messageTooLong) }
+        case .rdwr:
+            var copy = bytes
+            let result = copy.withUnsafeMutableBufferPointer { buffer in
+                var message = i2c_msg(addr: UInt16(address.rawValue), flags: 0, len: UInt16(clamping: buffer.count), buf: buffer.baseAddress)
+                return withUnsafeMutablePointer(to: &message) { messages in
+                    var request = i2c_rdwr_ioctl_data(msgs: messages, nmsgs: 1)
+                    return retryingInterrupts { Int(crownpager_i2c_rdwr(descriptor, &request)) }
+                }
+            }
+            guard result >= 0 else { throw failure(.write, address) }
+        }
+    }
+
+    /// Reads one byte with an SMBus receive byte (libi2c): for a display controller, its status byte.
+    ///
+    /// It succeeds only when a device acknowledges `address`, so it is also the check that one is there.
+    public func readByte(from address: I2CAddress) throws(I2CError) -> UInt8 {
+        try select(address)
+        let result = retryingInterrupts { Int(i2c_smbus_read_byte(descriptor)) }
+        guard result >= 0 else {
+            // libi2c 4.x returns -errno.
+            throw I2CError(operation: .read, path: path, address: address, errno: Errno(rawValue: Int32(-result)))
+        }
+        return UInt8(truncatingIfNeeded: result)
+    }
+
+    /// I2C_SLAVE, only when the address changes.
+    private func select(_ address: I2CAddress) throws(I2CError) {
+        guard selectedAddress != address else { return }
+        let result = retryingInterrupts { Int(crownpager_i2c_select_address(descriptor, UInt(address.rawValue))) }
+        guard result >= 0 else { throw failure(.selectAddress, address) }
+        selectedAddress = address
+    }
+
+    private func failure(_ operation: I2CError.Operation, _ address: I2CAddress) -> I2CError {
+        I2CError(operation: operation, path: path, address: address, errno: Errno(rawValue: Glibc.errno))
+    }
+
+    /// Runs `call` again while it fails with EINTR; libi2c reports that as -EINTR.
+    private func retryingInterrupts(_ call: () -> Int) -> Int {
+        while true {
+            let result = call()
+            if result == -1 && Glibc.errno == EINTR { continue }
+            if result == -Int(EINTR) { continue }
+            return result
+        }
+    }
+}

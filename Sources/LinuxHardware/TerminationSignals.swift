@@ -1,0 +1,72 @@
+import CI2C
+import Glibc
+import SystemPackage
+
+/// SIGINT, SIGTERM and SIGHUP as a descriptor to poll (signalfd(2)) instead of handlers, so a
+/// run loop finishes its work (blank the display, switch it off) before the process ends.
+///
+/// The signals are blocked in the calling thread while the value lives; create it on the main
+/// thread before any other starts. `deinit` closes the descriptor and unblocks them.
+public final class TerminationSignals {
+    /// The descriptor that becomes readable when a signal is pending.
+    public let descriptor: Int32
+    private var previousMask = sigset_t()
+
+    /// Blocks the signals and opens the descriptor.
+    public init() throws(I2CLoopError) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, number) }
+        guard pthread_sigmask(SIG_BLOCK, &mask, &previousMask) == 0 else {
+            throw .system(operation: "pthread_sigmask", errno: Errno(rawValue: Glibc.errno))
+        }
+        let fd = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        guard fd >= 0 else {
+            let error = Errno(rawValue: Glibc.errno)
+            _ = pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            throw .system(operation: "signalfd", errno: error)
+        }
+        descriptor = fd
+    }
+
+    deinit {
+        _ = Glibc.close(descriptor)
+        _ = pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+    }
+
+    /// The next pending signal's number, or nil when none is pending.
+    public func next() -> Int32? {
+        var info = signalfd_siginfo()
+        let count = withUnsafeMutableBytes(of: &info) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
+        return Int32(bitPattern: info.ssi_signo)
+    }
+}
+
+/// Waiting for any of several descriptors, with a timeout.
+public enum Readiness {
+    /// Which of `descriptors` are readable (or hung up) within `timeoutMilliseconds`; all false on
+    /// timeout or when a signal interrupted the wait.
+    public static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(I2CLoopError) -> [Bool] {
+        var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&requests, nfds_t(requests.count), Int32(clamping: max(0, timeoutMilliseconds)))
+        if ready < 0 {
+            guard Glibc.errno == EINTR else { throw .system(operation: "poll", errno: Errno(rawValue: Glibc.errno)) }
+            return descriptors.map { _ in false }
+        }
+        return requests.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+    }
+}
+
+/// A system call of the run loop itself failed.
+public enum I2CLoopError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `operation` failed with `errno`.
+    case system(operation: String, errno: Errno)
+
+    /// A sentence for the operator.
+    public var description: String {
+        switch self {
+        case .system(let operation, let errno): return "\(operation) failed: \(errno.sentence)"
+        }
+    }
+}

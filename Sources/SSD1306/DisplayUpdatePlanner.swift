@@ -1,0 +1,100 @@
+import PagerGraphics
+
+/// A rectangle of the glass in whole pages: the unit a partial update sends.
+public struct DisplayWindow: Hashable, Sendable {
+    /// Glass columns.
+    public var columns: Range<Int>
+    /// 8-row pages.
+    public var pages: Range<Int>
+
+    /// A window.
+    public init(columns: Range<Int>, pages: Range<Int>) {
+        self.columns = columns
+        self.pages = pages
+    }
+
+    /// Display data bytes it carries.
+    public var byteCount: Int { columns.count * pages.count }
+}
+
+/// Chooses what to send when a frame changes: the changed column spans of each page, merged
+/// where one larger window costs fewer bytes than two.
+///
+/// Costs are bytes on the wire, counting each transaction's address byte:
+///
+///     SSD1306 window (any pages):  (addr + 00h 21h s e 22h s e) + (addr + 40h + data)  = 10 + data
+///     SH1106, per page:            (addr + 00h B0h+p 0xh 1xh)   + (addr + 40h + data)  =  7 + data
+///
+/// Any choice is correct, since bytes that did not change are resent with the value they
+/// already hold; the property test checks that the glass equals the frame after any sequence.
+public enum DisplayUpdatePlanner {
+    /// Bytes on the wire for one window, address bytes included.
+    public static func cost(of window: DisplayWindow, controller: SSD1306Controller) -> Int {
+        switch controller {
+        case .ssd1306: return 10 + window.byteCount
+        case .sh1106: return window.pages.count * (7 + window.columns.count)
+        }
+    }
+
+    /// Bytes a window costs beyond its data: the gap two spans may bridge for free or better.
+    static func overhead(_ controller: SSD1306Controller) -> Int {
+        controller == .ssd1306 ? 10 : 7
+    }
+
+    /// The windows that bring RAM from `old` to `new` (same size); empty when nothing changed.
+    public static func windows(from old: Bitmap, to new: Bitmap, controller: SSD1306Controller) -> [DisplayWindow] {
+        let full = DisplayWindow(columns: 0..<new.width, pages: 0..<new.pageCount)
+        guard old.size == new.size else { return [full] }
+        var windows: [DisplayWindow] = []
+        for page in 0..<new.pageCount {
+            for span in changedSpans(old, new, page: page, bridging: overhead(controller)) {
+                let alone = DisplayWindow(columns: span, pages: page..<(page + 1))
+                guard controller.hasHorizontalAddressing, let (index, merged) = bestMerge(alone, into: windows, controller) else {
+                    windows.append(alone)
+                    continue
+                }
+                windows[index] = merged
+            }
+        }
+        if controller.hasHorizontalAddressing, windows.count > 1,
+            windows.reduce(0, { $0 + cost(of: $1, controller: controller) }) >= cost(of: full, controller: controller)
+        {
+            return [full]
+        }
+        return windows
+    }
+
+    /// The column spans of `page` whose bytes differ, joined across gaps of at most `bridging` bytes.
+    static func changedSpans(_ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        let before = old.pageBytes(page)
+        let after = new.pageBytes(page)
+        var x = 0
+        for (a, b) in zip(before, after) {
+            defer { x += 1 }
+            guard a != b else { continue }
+            if let last = spans.last, x - last.upperBound <= bridging {
+                spans[spans.count - 1] = last.lowerBound..<(x + 1)
+            } else {
+                spans.append(x..<(x + 1))
+            }
+        }
+        return spans
+    }
+
+    /// The window ending just above `span` that absorbs it most cheaply, if that is no dearer than two windows.
+    private static func bestMerge(
+        _ span: DisplayWindow, into windows: [DisplayWindow], _ controller: SSD1306Controller
+    ) -> (Int, DisplayWindow)? {
+        var best: (index: Int, window: DisplayWindow, saving: Int)?
+        for (index, window) in windows.enumerated() where window.pages.upperBound == span.pages.lowerBound {
+            let merged = DisplayWindow(
+                columns: min(window.columns.lowerBound, span.columns.lowerBound)..<max(window.columns.upperBound, span.columns.upperBound),
+                pages: window.pages.lowerBound..<span.pages.upperBound)
+            let saving = cost(of: window, controller: controller) + cost(of: span, controller: controller)
+                - cost(of: merged, controller: controller)
+            if saving >= 0, saving > best?.saving ?? -1 { best = (index, merged, saving) }
+        }
+        return best.map { ($0.index, $0.window) }
+    }
+}

@@ -1,0 +1,59 @@
+/// The controller chip behind the glass: the SSD1306, or the SH1106 that 1.3" modules carry.
+///
+/// They share most commands, so an SSD1306 driver half-works on an SH1106, which is why
+/// 1.3" panels so often show garbage: the SH1106 (Sino Wealth datasheet v2.3) has 132 columns
+/// of RAM, no horizontal or vertical addressing (20h, 21h and 22h mean nothing to it), no
+/// charge pump command (8Dh; it has a DC-DC converter, ADh 8Ah/8Bh) and no scrolling.
+public enum SSD1306Controller: Hashable, Sendable {
+    /// Solomon Systech SSD1306: 128 x 64 RAM, three addressing modes, charge pump.
+    case ssd1306
+    /// Sino Wealth SH1106: 132 x 64 RAM, page addressing only, DC-DC converter.
+    case sh1106
+
+    /// Columns of display RAM.
+    public var ramWidth: Int {
+        switch self {
+        case .ssd1306: return 128
+        case .sh1106: return 132
+        }
+    }
+
+    /// Whether a window (21h, 22h) can be filled in one data transaction.
+    public var hasHorizontalAddressing: Bool { self == .ssd1306 }
+
+    /// A short name, as the configuration spells it.
+    public var name: String {
+        switch self {
+        case .ssd1306: return "SSD1306"
+        case .sh1106: return "SH1106"
+        }
+    }
+}
+
+/// The byte an SMBus "read byte" returns from the controller (SSD1306 section 8.1.5.2 read
+/// mode; SH1106 "status read").
+///
+/// Only bit 6 is documented in both datasheets: 1 while the display is off (AEh). The SH1106
+/// adds bit 7, busy. The low nibble is undocumented; modules seen in the field return 03h or
+/// 06h from an SSD1306 and 08h from an SH1106 (the heuristic of bitbank2's ss_oled and
+/// OneBitDisplay libraries). It tells them apart on many modules, not all: treat it as a hint,
+/// and confirm with the test pattern.
+public struct ControllerStatus: Hashable, Sendable {
+    /// The byte as read.
+    public let rawValue: UInt8
+
+    /// The status in `rawValue`.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Display On (AFh) is in force; documented in both datasheets.
+    public var isDisplayOn: Bool { rawValue & 0x40 == 0 }
+
+    /// The controller the undocumented low nibble suggests, or nil when it matches neither.
+    public var likelyController: SSD1306Controller? {
+        switch rawValue & 0x0F {
+        case 0x03, 0x06: return .ssd1306
+        case 0x08: return .sh1106
+        default: return nil
+        }
+    }
+}

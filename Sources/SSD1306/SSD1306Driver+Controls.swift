@@ -1,0 +1,47 @@
+import PagerGraphics
+
+/// The operator's controls, each one command transaction, each remembered in `settings` so a
+/// re-initialisation after a power glitch keeps them.
+extension SSD1306Driver {
+    /// Turns the picture through the controller's remaps (A0h/A1h, C0h/C8h), at no cost per frame.
+    ///
+    /// RAM is not rewritten: the next `update(to:)` sends the whole frame, because on panels
+    /// not centred in RAM (96x16) the rotated glass shows other RAM columns.
+    public mutating func setRotation(_ rotation: DisplayRotation) throws(Bus.Failure) {
+        settings.rotation = rotation
+        knownRAM = nil
+        let upright = rotation == .normal
+        try send([.setSegmentRemap(upright), .setCOMOutputScanDirection(remapped: upright)])
+    }
+
+    /// Sets contrast, pre-charge and VCOMH together (81h, D9h, DBh).
+    public mutating func setBrightness(_ brightness: DisplayBrightness) throws(Bus.Failure) {
+        settings.brightness = brightness
+        settings.contrast = nil
+        try send(brightness.commands)
+    }
+
+    /// Sets the contrast alone (81h), 0...255.
+    public mutating func setContrast(_ contrast: UInt8) throws(Bus.Failure) {
+        settings.contrast = contrast
+        try send([.setContrast(contrast)])
+    }
+
+    /// Shows lit pixels dark and dark pixels lit (A7h), or not (A6h).
+    public mutating func setInverted(_ inverted: Bool) throws(Bus.Failure) {
+        settings.isInverted = inverted
+        try send([.inverseDisplay(inverted)])
+    }
+
+    /// Wakes the display (AFh) or puts it to sleep (AEh); RAM is kept while asleep.
+    public mutating func setDisplayOn(_ on: Bool) throws(Bus.Failure) {
+        try send([.displayOn(on)])
+    }
+
+    /// Blanks RAM, sleeps and switches the panel supply off: what a program does on its way out,
+    /// so no picture burns in while nothing updates it.
+    public mutating func shutDown() throws(Bus.Failure) {
+        try update(to: Bitmap(width: panel.width, height: panel.height))
+        try send(panel.powerOffSequence)
+    }
+}

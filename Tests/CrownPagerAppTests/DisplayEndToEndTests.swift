@@ -1,0 +1,144 @@
+import CrownPagerApp
+import Foundation
+import PagerCore
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// The built `crownpager` under LD_PRELOAD of the fake kernel, with a fake `/dev/i2c-1`.
+struct FakeBusRun {
+    let scratch: ScratchDirectory
+    var kernelTrace: String { scratch.path + "/kernel-trace.txt" }
+    var appTrace: String { scratch.path + "/app-trace.txt" }
+
+    init() throws { scratch = try ScratchDirectory() }
+
+    /// The program's process, started with `arguments` and the fake kernel serving `devices`.
+    func start(_ arguments: [String], devices: String) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = crownPagerExecutable()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(devices: devices)) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, output, error)
+    }
+
+    /// Runs to the end; returns the status, standard output and standard error.
+    func run(_ arguments: [String], devices: String) throws -> (Int32, String, String) {
+        let run = try runCrownPager(arguments, environment: environment(devices: devices))
+        return (run.status, run.standardOutput, run.standardError)
+    }
+
+    /// The fake kernel's configuration for the child process.
+    func environment(devices: String) -> [String: String] {
+        [
+            "LD_PRELOAD": crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so").path,
+            "FAKE_KERNEL_ROOT": scratch.path + "/root", "FAKE_I2C_DEVICES": devices, "FAKE_I2C_TRACE": kernelTrace,
+        ]
+    }
+
+    /// What reached the fake bus, as transfers.
+    func transfers() throws -> [I2CTransfer] {
+        try I2CTrace.parse((try? String(contentsOfFile: kernelTrace, encoding: .utf8)) ?? "")
+    }
+
+    /// Waits, with a deadline, until a display-data transaction has reached the bus.
+    func waitForFirstFrame(deadline seconds: Double = 30) throws -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try transfers().contains(where: { $0.bytes.first == 0x40 }) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
+
+/// The first page of the demo, as the renderer draws it.
+func welcomeFrame(_ panel: SSD1306Panel) -> Bitmap {
+    PagerSession(pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: panel, bus: SSD1306Emulator(panel: panel))
+        .frame(at: .zero)
+}
+
+@Suite(.serialized) struct DisplayEndToEndTests {
+    @Test func runDrivesThePanelAndBlanksItOnSIGTERM() throws {
+        let fake = try FakeBusRun()
+        let (process, _, error) = try fake.start(["run", "--i2c-bus", "1", "--trace", fake.appTrace], devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        process.terminate()
+        let messages = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+        #expect(messages.contains("driving 128x64 at 0x3c on /dev/i2c-1"))
+
+        let transfers = try fake.transfers()
+        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+        var shownFirst: Bitmap?
+        for transfer in transfers {
+            emulator.write(transfer.bytes, to: transfer.address)
+            if shownFirst == nil, transfer.bytes.first == 0x40 { shownFirst = emulator.glass }
+        }
+        #expect(shownFirst == welcomeFrame(.ssd1306_128x64))
+        #expect(emulator.diagnostics.isEmpty)
+        #expect(emulator.displayRAM.litPixelCount == 0 && !emulator.registers.isDisplayOn && !emulator.registers.isChargePumpEnabled)
+        // --trace records exactly what the kernel accepted.
+        #expect(try I2CTrace.parse(String(contentsOfFile: fake.appTrace, encoding: .utf8)) == transfers)
+    }
+
+    @Test func persistLeavesTheLastPictureAndRotationTurnsItOnAnSH1106() throws {
+        let fake = try FakeBusRun()
+        let (process, _, _) = try fake.start(
+            ["run", "--i2c-bus", "1", "--panel", "sh1106-128x64", "--rotate", "180", "--brightness", "10", "--persist"],
+            devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var emulator = SSD1306Emulator(panel: .sh1106_128x64)
+        emulator.replay(try fake.transfers())
+        #expect(emulator.glass == welcomeFrame(.sh1106_128x64).rotated180())
+        #expect(emulator.registers.contrast == 25 && emulator.registers.vcomhDeselectLevel == 0x00)
+        #expect(emulator.diagnostics.isEmpty)
+    }
+
+    @Test func noDisplayAtTheAddressStopsWithTheFix() throws {
+        let fake = try FakeBusRun()
+        let (status, _, error) = try fake.run(["run", "--i2c-bus", "1"], devices: "1:0x3d")
+        #expect(status == 1)
+        #expect(error.contains("could not write to 0x3c on /dev/i2c-1: Remote I/O error (EREMOTEIO, errno 121)"))
+        #expect(error.contains("i2cdetect -y 1") && error.contains("--address 0x3d"))
+        let (missing, _, missingError) = try fake.run(["run", "--i2c-bus", "4"], devices: "1:0x3c")
+        #expect(missing == 1 && missingError.contains("dtparam=i2c_arm=on"))
+    }
+
+    @Test func doctorFindsTheDisplayGuessesTheSH1106AndDrawsTheTestPattern() throws {
+        let fake = try FakeBusRun()
+        let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x3d:0x48")
+        #expect(status == 0, "\(error)")
+        for line in [
+            "\u{2713} /dev/i2c-1 opens", "\u{00B7} nothing answers at 0x3c", "a display answers at 0x3d: status byte 0x48, display off",
+            "suggests an SH1106", "Configuration: crownpager run --i2c-bus 1 --address 0x3d --panel sh1106-128x64",
+        ] {
+            #expect(output.contains(line), "\(line)")
+        }
+        var emulator = SSD1306Emulator(panel: .sh1106_128x64, address: .ssd1306Secondary)
+        emulator.replay(try fake.transfers())
+        let pattern = DisplayTestPattern.render(.sh1106_128x64)
+        #expect(emulator.glass == pattern)
+        expectGolden(pattern, named: "doctor_test_pattern_sh1106-128x64")
+        expectGolden(DisplayTestPattern.render(.ssd1306_128x32), named: "doctor_test_pattern_128x32")
+    }
+
+    @Test func doctorWithNothingOnTheBusSaysWhatToCheck() throws {
+        let fake = try FakeBusRun()
+        let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x50")
+        #expect(status == 1)
+        #expect(output.contains("nothing answers at 0x3c") && output.contains("nothing answers at 0x3d"))
+        #expect(error.contains("check the wiring") && error.contains("i2cdetect -y 1"))
+    }
+}

@@ -1,0 +1,54 @@
+// The core's interface to device kinds (fake_i2c.c today; a GPIO chip later).
+//
+// A kind claims a path prefix. The core translates such paths to <root><path>, opens the
+// backing file there with libc (so descriptors are real and unique), records the descriptor
+// with its kind, and hands ioctl/read/write/close on it to the kind. stat() of such a path
+// reports a character device with the kind's st_rdev.
+#ifndef FAKE_KERNEL_INTERNAL_H
+#define FAKE_KERNEL_INTERNAL_H
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+struct fake_device_kind {
+    const char *name;
+    /// Paths starting with this are the kind's, e.g. "/dev/i2c-".
+    const char *prefix;
+    /// A descriptor was opened on `path`; return 0, or an errno value to fail the open.
+    int (*on_open)(const char *path, int fd, int flags);
+    /// The descriptor is being closed.
+    void (*on_close)(int fd);
+    /// ioctl on a descriptor of this kind; returns the result, or -1 with errno set.
+    int (*on_ioctl)(int fd, unsigned long request, unsigned long argument);
+    /// read/write on a descriptor of this kind; returns the count, or -1 with errno set.
+    ssize_t (*on_read)(int fd, void *buffer, size_t count);
+    ssize_t (*on_write)(int fd, const void *buffer, size_t count);
+    /// The device number stat() reports for `path`.
+    dev_t (*device_number)(const char *path);
+    /// Forget all state (fake_kernel_disable).
+    void (*reset)(void);
+};
+
+/// Adds a kind; at most 8.
+int fake_kernel_register_kind(const struct fake_device_kind *kind);
+/// Also serve plain files under `prefix` (e.g. "/sys/bus/gpio/") from the root, with no kind.
+int fake_kernel_translate_prefix(const char *prefix);
+/// The root, or NULL while disabled.
+const char *fake_kernel_root_path(void);
+/// <root><path> into `out`; 0, or -1 when it does not fit.
+int fake_kernel_backing_path(const char *path, char *out, size_t size);
+/// Creates <root><path> as an empty file, with its folders.
+int fake_kernel_create_node(const char *path);
+
+/// The one lock guarding every kind's state (recursive: a kind may call back into the core).
+extern pthread_mutex_t fake_kernel_lock;
+
+/// libc's own functions, for the core and the kinds.
+int fake_real_open(const char *path, int flags, mode_t mode);
+ssize_t fake_real_write(int fd, const void *buffer, size_t count);
+int fake_real_close(int fd);
+
+#endif

@@ -1,0 +1,62 @@
+// FakeKernel: a stand-in for the Linux device nodes CrownPager talks to, for tests.
+//
+// Linked into the test executable, its definitions of open/close/ioctl/read/write/stat/access/
+// realpath win over libc's for every library in the process (libi2c included). Paths under a
+// registered device prefix (/dev/i2c-) are served from a test-chosen root folder; everything
+// else goes to libc through dlsym(RTLD_NEXT, ...). Built as libFakeKernel.so, the same code runs
+// a built program under LD_PRELOAD, configured by environment variables (fake_kernel.c).
+//
+// The state is process-wide: Swift suites using it must be `.serialized`, and must call
+// fake_kernel_disable() when done (suites in other test modules then wait their turn).
+#ifndef FAKE_KERNEL_H
+#define FAKE_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// MARK: Core
+
+/// Serves registered device paths from under `root` (created if missing); 0, or -1 with errno.
+/// One user at a time: it waits (up to a minute, then EBUSY) until the previous user disables.
+int fake_kernel_enable(const char *root);
+/// Forgets every device, denial and recording; all calls go to libc again.
+void fake_kernel_disable(void);
+/// Makes open() and access() of `path` (e.g. "/dev/i2c-1") fail with EACCES, even for root.
+int fake_kernel_deny(const char *path);
+/// Whether `path` lies under a registered device prefix (and the fake is enabled).
+int fake_kernel_is_translated(const char *path);
+
+// MARK: I2C (fake_i2c.c): /dev/i2c-<bus>, one node per bus, devices by 7-bit address
+
+/// Creates the node /dev/i2c-<bus> with no device on it; 0, or -1 with errno.
+int fake_i2c_add_bus(int bus);
+/// Puts a device that acknowledges at `address` on the bus (creating the bus's node).
+int fake_i2c_add_device(int bus, int address);
+/// Makes `address` NACK every transfer with `error` (ENXIO or EREMOTEIO); 0 makes it answer again.
+void fake_i2c_set_nack(int bus, int address, int error);
+/// Makes the next `count` transfers to `address` fail with `error` (a NACK burst), then answer.
+void fake_i2c_fail_next(int bus, int address, int count, int error);
+/// Makes the next `count` transfers on the bus return EINTR, as after a signal.
+void fake_i2c_interrupt_next(int bus, int count);
+/// The byte an SMBus read byte (or a plain read) returns from `address`.
+void fake_i2c_set_status(int bus, int address, uint8_t status);
+/// Transfers `address` accepted (acknowledged writes), oldest first.
+size_t fake_i2c_transfer_count(int bus, int address);
+/// The length of accepted transfer `index`, 0 past the end.
+size_t fake_i2c_transfer_length(int bus, int address, size_t index);
+/// Copies up to `capacity` bytes of transfer `index` into `buffer`; returns the bytes copied.
+size_t fake_i2c_copy_transfer(int bus, int address, size_t index, uint8_t *buffer, size_t capacity);
+/// Transfers `address` refused (NACKed or interrupted), for checking retries.
+size_t fake_i2c_refused_count(int bus, int address);
+/// Forgets the recorded transfers of `address`.
+void fake_i2c_clear_transfers(int bus, int address);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

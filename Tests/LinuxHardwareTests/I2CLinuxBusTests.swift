@@ -1,0 +1,148 @@
+import FakeKernel
+import Foundation
+import Glibc
+import LinuxHardware
+import SSD1306
+import SystemPackage
+import Testing
+
+/// A fake kernel with `/dev/i2c-1` under a fresh root; disabled again when the value goes away.
+final class FakeI2CMachine {
+    let root: String
+
+    init(devices: [Int32] = [0x3C]) throws {
+        root = NSTemporaryDirectory() + "crownpager-fake-kernel-" + UUID().uuidString
+        #expect(fake_kernel_enable(root) == 0)
+        #expect(fake_i2c_add_bus(1) == 0)
+        for address in devices { #expect(fake_i2c_add_device(1, address) == 0) }
+    }
+
+    deinit {
+        fake_kernel_disable()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// What `address` on bus 1 acknowledged, oldest first.
+    func transfers(at address: Int32 = 0x3C) -> [[UInt8]] {
+        (0..<fake_i2c_transfer_count(1, address)).map { index in
+            var bytes = [UInt8](repeating: 0, count: fake_i2c_transfer_length(1, address, index))
+            _ = fake_i2c_copy_transfer(1, address, index, &bytes, bytes.count)
+            return bytes
+        }
+    }
+}
+
+@Suite(.serialized) struct I2CLinuxBusTests {
+    @Test func aWholeFrameIsOneTransferByWriteOrRDWRAndTheStatusByteReads() throws {
+        let machine = try FakeI2CMachine()
+        fake_i2c_set_status(1, 0x3C, 0x46)
+        let frame: [UInt8] = [0x40] + (0..<1024).map { UInt8($0 & 0xFF) }
+        for method in [I2CWriteMethod.write, .rdwr] {
+            let bus = try LinuxI2CBus.open(path: "/dev/i2c-1", writeMethod: method)
+            try bus.write([0x00, 0xAE], to: .ssd1306Primary)
+            try bus.write(frame, to: .ssd1306Primary)
+            #expect(try bus.readByte(from: .ssd1306Primary) == 0x46)
+            bus.close()
+        }
+        #expect(machine.transfers() == [[0x00, 0xAE], frame, [0x00, 0xAE], frame])
+    }
+
+    @Test func theNodeLooksLikeTheKernelsCharacterDevice() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        var status = stat()
+        #expect(stat("/dev/i2c-1", &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR)
+        #expect(access("/dev/i2c-1", R_OK | W_OK) == 0)
+        #expect(access("/dev/i2c-7", F_OK) != 0)
+    }
+
+    @Test(arguments: [ENXIO, EREMOTEIO])
+    func noAnswerAtTheAddressNamesWiringAddressesAndI2cdetect(error: Int32) throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        fake_i2c_set_nack(1, 0x3C, error)
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        do throws(I2CError) {
+            try bus.write([0x00, 0xAF], to: .ssd1306Primary)
+            Issue.record("a NACKed write succeeded")
+        } catch {
+            #expect(error.kind == .noAcknowledge)
+            #expect(error.path == "/dev/i2c-1" && error.address == .ssd1306Primary)
+            #expect(error.description.hasPrefix("could not write to 0x3c on /dev/i2c-1: "))
+            for hint in ["check the wiring", "0x3c", "0x3d", "i2cdetect -y 1"] { #expect(error.description.contains(hint), "\(hint)") }
+        }
+        #expect(throws: I2CError.self) { try bus.readByte(from: .ssd1306Primary) }
+        #expect(machine.transfers().isEmpty)
+    }
+
+    @Test func anEmptyAddressIsEREMOTEIOAsOnAPi() throws {
+        let machine = try FakeI2CMachine(devices: [])
+        defer { withExtendedLifetime(machine) {} }
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        #expect(throws: I2CError(operation: .write, path: "/dev/i2c-1", address: .ssd1306Secondary, errno: Errno(rawValue: EREMOTEIO))) {
+            try bus.write([0x00], to: .ssd1306Secondary)
+        }
+    }
+
+    @Test func aMissingNodeSaysHowToEnableI2C() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        do throws(I2CError) {
+            _ = try LinuxI2CBus.open(path: "/dev/i2c-3")
+            Issue.record("opened a missing bus")
+        } catch {
+            #expect(error.kind == .busMissing && error.errno == .noSuchFileOrDirectory)
+            #expect(error.description.hasPrefix("could not open /dev/i2c-3: No such file or directory (ENOENT, errno 2). I2C bus 3"))
+            for hint in ["dtparam=i2c_arm=on", "raspi-config", "modprobe i2c-dev"] { #expect(error.description.contains(hint)) }
+        }
+    }
+
+    @Test func permissionDeniedNamesTheGroupAndTheUdevRule() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        #expect(fake_kernel_deny("/dev/i2c-1") == 0)
+        do throws(I2CError) {
+            _ = try LinuxI2CBus.open(path: "/dev/i2c-1")
+            Issue.record("opened a denied bus, even as root")
+        } catch {
+            #expect(error.kind == .permissionDenied && error.errno == .permissionDenied)
+            for hint in ["Permission denied (EACCES", "i2c group", "adduser $USER i2c", "Hardware/99-crownpager-i2c.rules"] {
+                #expect(error.description.contains(hint), "\(hint)")
+            }
+        }
+    }
+
+    @Test func interruptedCallsAreRetried() throws {
+        let machine = try FakeI2CMachine()
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        fake_i2c_interrupt_next(1, 2)
+        try bus.write([0x00, 0xA5], to: .ssd1306Primary)
+        #expect(machine.transfers() == [[0x00, 0xA5]])
+        #expect(fake_i2c_refused_count(1, 0x3C) == 2)
+        fake_i2c_interrupt_next(1, 1)
+        fake_i2c_set_status(1, 0x3C, 0x08)
+        #expect(try bus.readByte(from: .ssd1306Primary) == 0x08)
+    }
+
+    @Test func aNACKBurstFailsThoseTransfersThenTheDeviceAnswers() throws {
+        let machine = try FakeI2CMachine()
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        fake_i2c_fail_next(1, 0x3C, 2, EREMOTEIO)
+        #expect(throws: I2CError.self) { try bus.write([0x00, 0x01], to: .ssd1306Primary) }
+        #expect(throws: I2CError.self) { try bus.write([0x00, 0x02], to: .ssd1306Primary) }
+        try bus.write([0x00, 0x03], to: .ssd1306Primary)
+        #expect(machine.transfers() == [[0x00, 0x03]])
+    }
+
+    @Test func errorsOnAClosedBusAreEBADFNotACrash() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        bus.close()
+        bus.close()
+        #expect(throws: I2CError(operation: .selectAddress, path: "/dev/i2c-1", address: .ssd1306Primary, errno: .badFileDescriptor)) {
+            try bus.write([0x00], to: .ssd1306Primary)
+        }
+    }
+}
