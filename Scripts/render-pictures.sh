@@ -6,8 +6,9 @@ swift build --product crownpager >/dev/null
 bin="$(swift build --show-bin-path)/crownpager"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$bin" render --out "$tmp/64" --crown "+1" --frozen --palette blue --scale 4 --fps 25 >/dev/null
-"$bin" render --out "$tmp/32" --crown "+1,+1" --panel 128x32 --frozen --palette blue --scale 4 --steps-only >/dev/null
+# The waits let the automatic indicator plate, shown while the crown turns, go away again.
+"$bin" render --out "$tmp/64" --crown "+1,wait 2s" --frozen --palette blue --scale 4 --fps 25 >/dev/null
+"$bin" render --out "$tmp/32" --crown "+1,+1,wait 2s" --panel 128x32 --frozen --palette blue --scale 4 --steps-only >/dev/null
 cp "$tmp/64/step-01.png" Hardware/pictures/clock-128x64.png
 cp "$tmp/64/step-01-frame-002.png" Hardware/pictures/slide-128x64.png
 cp "$tmp/32/step-02.png" Hardware/pictures/system-128x32.png
