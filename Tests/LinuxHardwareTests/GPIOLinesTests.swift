@@ -151,3 +151,10 @@ final class FakeGPIOMachine {
         return GPIOError(operation: .request, chipPath: chip, offset: nil, errno: .noSuchFileOrDirectory)
     }
 }
+
+/// Scripts/test.sh says which libgpiod each build must use: 1 for the system's on Debian 12, 2 for .build-gpiod2.
+@Test func theBuildUsesTheLibgpiodMajorTheScriptExpects() {
+    let expected = ProcessInfo.processInfo.environment["CROWNPAGER_EXPECT_GPIOD_MAJOR"].flatMap { Int($0) }
+    #expect(GPIOLines.apiMajor == (expected ?? GPIOLines.apiMajor) && [1, 2].contains(GPIOLines.apiMajor))
+    #expect(GPIOLines.libraryVersion.hasPrefix("\(GPIOLines.apiMajor)."))
+}
