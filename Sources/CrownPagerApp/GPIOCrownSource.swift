@@ -49,7 +49,7 @@ public final class GPIOCrownSource: PollableCrownEventSource {
         wiring: GPIOCrownWiring = GPIOCrownWiring(), configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
     ) throws(AppError) {
         self.wiring = wiring
-        do {
+        do throws(GPIOError) {
             lines = try GPIOLines(
                 chipPath: wiring.chipPath, offsets: [wiring.lineA, wiring.lineB, wiring.button],
                 debounce: [configuration.lineDebounce, configuration.lineDebounce, configuration.buttonDebounce])
@@ -85,7 +85,11 @@ public final class GPIOCrownSource: PollableCrownEventSource {
             timeout = min(timeout, max(0, Int((deadline - MonotonicClock.now()).nanoseconds + 999_999) / 1_000_000))
         }
         let edges: [GPIOEdge]
-        do { edges = try lines.waitForEdges(timeoutMilliseconds: timeout) } catch { throw AppError(error.description) }
+        do throws(GPIOError) {
+            edges = try lines.waitForEdges(timeoutMilliseconds: timeout)
+        } catch {
+            throw AppError(error.description)
+        }
         return facts(from: edges, now: MonotonicClock.now())
     }
 

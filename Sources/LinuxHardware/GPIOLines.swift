@@ -121,7 +121,7 @@ public final class GPIOLines {
     /// Waits up to `timeoutMilliseconds` for edges and returns them; [] on timeout or a signal.
     public func waitForEdges(timeoutMilliseconds: Int) throws(GPIOError) -> [GPIOEdge] {
         let ready: [Bool]
-        do {
+        do throws(I2CLoopError) {
             ready = try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             switch error {

@@ -47,8 +47,8 @@ struct DoctorCrownCommand: ParsableCommand {
     func validate() throws {
         guard [evdev != nil, keyboard, gpio.chip != nil].filter({ $0 }).count == 1 else {
             throw ValidationError(
-                "say where the crown is, once: --chip /dev/gpiochip0 (GPIO lines through libgpiod), --evdev /dev/input/eventN "
-                    + "(the kernel's rotary-encoder overlay) or --keyboard")
+                "say where the crown is: --evdev /dev/input/eventN (the kernel's rotary-encoder overlay), --chip "
+                    + "/dev/gpiochip0 (GPIO lines through libgpiod) or --keyboard; only one of them")
         }
         guard parsedAxis != nil else { throw ValidationError("--axis must be REL_X, REL_Y, REL_DIAL, REL_WHEEL or a number, not '\(axis)'") }
         guard parsedKey != nil else { throw ValidationError("--key must be KEY_ENTER or a key code from 1 to 767, not '\(key)'") }
