@@ -24,23 +24,25 @@ static int is_readable(int fd) {
     return ready > 0 && (request.revents & (POLLIN | POLLERR | POLLHUP));
 }
 
+// The requested lines: one line object per offset with 1.x, one request with 2.x.
 #ifdef GPIOD_LINE_BULK_MAX_LINES
-// MARK: libgpiod 1.x: one request and one event queue per line (uAPI v1).
-
 struct crownpager_gpio {
     struct gpiod_chip *chip;
     struct gpiod_line *lines[CROWNPAGER_GPIO_MAX_LINES];
     size_t count;
 };
+#else
+struct crownpager_gpio {
+    struct gpiod_chip *chip;
+    struct gpiod_line_request *request;
+    struct gpiod_edge_event_buffer *buffer;
+    size_t count;
+    int debounces;
+};
+#endif
 
-int crownpager_gpio_api_major(void) { return 1; }
-const char *crownpager_gpio_library_version(void) { return gpiod_version_string(); }
-int crownpager_gpio_kernel_debounces(const struct crownpager_gpio *lines) { (void)lines; return 0; }
-
-struct crownpager_gpio *crownpager_gpio_request(
-    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
-    size_t count, struct crownpager_gpio_failure *failure) {
-    (void)debounce_us;  // the v1 uAPI has no debounce: the caller debounces
+/// The shared start of a request: check the count, allocate, open the chip; NULL with `failure` filled.
+static struct crownpager_gpio *open_chip(const char *chip_path, size_t count, struct crownpager_gpio_failure *failure) {
     if (failure) memset(failure, 0, sizeof *failure);
     if (count == 0 || count > CROWNPAGER_GPIO_MAX_LINES) {
         fail(failure, CROWNPAGER_GPIO_STAGE_SETUP, EINVAL, 0, 0);
@@ -57,6 +59,22 @@ struct crownpager_gpio *crownpager_gpio_request(
         free(result);
         return NULL;
     }
+    return result;
+}
+
+#ifdef GPIOD_LINE_BULK_MAX_LINES
+// MARK: libgpiod 1.x: one request and one event queue per line (uAPI v1).
+
+int crownpager_gpio_api_major(void) { return 1; }
+const char *crownpager_gpio_library_version(void) { return gpiod_version_string(); }
+int crownpager_gpio_kernel_debounces(const struct crownpager_gpio *lines) { (void)lines; return 0; }
+
+struct crownpager_gpio *crownpager_gpio_request(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
+    size_t count, struct crownpager_gpio_failure *failure) {
+    (void)debounce_us;  // the v1 uAPI has no debounce: the caller debounces
+    struct crownpager_gpio *result = open_chip(chip_path, count, failure);
+    if (!result) return NULL;
     if (failure) failure->chip_lines = gpiod_chip_num_lines(result->chip);
     for (size_t i = 0; i < count; i++) {
         struct gpiod_line *line = gpiod_chip_get_line(result->chip, offsets[i]);
@@ -142,14 +160,6 @@ void crownpager_gpio_release(struct crownpager_gpio *lines) {
 #else
 // MARK: libgpiod 2.x: one request, one ordered event queue, kernel debounce (uAPI v2).
 
-struct crownpager_gpio {
-    struct gpiod_chip *chip;
-    struct gpiod_line_request *request;
-    struct gpiod_edge_event_buffer *buffer;
-    size_t count;
-    int debounces;
-};
-
 int crownpager_gpio_api_major(void) { return 2; }
 const char *crownpager_gpio_library_version(void) { return gpiod_api_version(); }
 int crownpager_gpio_kernel_debounces(const struct crownpager_gpio *lines) { return lines->debounces; }
@@ -185,23 +195,9 @@ static struct gpiod_line_request *request_lines(
 struct crownpager_gpio *crownpager_gpio_request(
     const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
     size_t count, struct crownpager_gpio_failure *failure) {
-    if (failure) memset(failure, 0, sizeof *failure);
-    if (count == 0 || count > CROWNPAGER_GPIO_MAX_LINES) {
-        fail(failure, CROWNPAGER_GPIO_STAGE_SETUP, EINVAL, 0, 0);
-        return NULL;
-    }
-    struct crownpager_gpio *result = calloc(1, sizeof *result);
-    if (!result) {
-        fail(failure, CROWNPAGER_GPIO_STAGE_SETUP, ENOMEM, 0, 0);
-        return NULL;
-    }
+    struct crownpager_gpio *result = open_chip(chip_path, count, failure);
+    if (!result) return NULL;
     result->count = count;
-    result->chip = gpiod_chip_open(chip_path);
-    if (!result->chip) {
-        fail(failure, CROWNPAGER_GPIO_STAGE_OPEN_CHIP, errno, 0, 0);
-        free(result);
-        return NULL;
-    }
     struct gpiod_chip_info *info = gpiod_chip_get_info(result->chip);
     unsigned int chip_lines = info ? (unsigned int)gpiod_chip_info_get_num_lines(info) : 0;
     gpiod_chip_info_free(info);

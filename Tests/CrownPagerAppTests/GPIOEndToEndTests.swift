@@ -20,19 +20,7 @@ struct FakeKnobRun {
 
     /// The program started with `arguments`, a display at 0x3c on bus 1 and a 54-line chip 0.
     func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = crownPagerExecutable()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment
-            .merging(bus.environment(devices: "1:0x3c")) { $1 }
-            .merging(["FAKE_GPIO_CHIPS": "0:54", "FAKE_GPIO_INPUT": input]) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, error)
+        try bus.start(arguments, devices: "1:0x3c", extra: ["FAKE_GPIO_CHIPS": "0:54", "FAKE_GPIO_INPUT": input])
     }
 
     /// Writes edges, one `<chip> <offset> <level>` line each; the fake stamps them as it reads them.
