@@ -39,10 +39,14 @@ let package = Package(
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         // libi2c (i2c-tools 4.3) ships no pkg-config file: the module map links `i2c` by name.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
+        // libgpiod through pkg-config: 1.6 from the system, or 2.x from PKG_CONFIG_PATH (Scripts/libgpiod2.sh).
+        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // The shim that gives libgpiod's two major APIs one small interface.
+        .target(name: "CrownPagerGPIO", dependencies: ["CGPIOD"]),
         .target(
             name: "LinuxHardware",
             dependencies: [
-                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C",
+                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -63,7 +67,7 @@ let package = Package(
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
-        // A fake Linux kernel for the tests: /dev/i2c-N (and later GPIO chips) under a test-chosen root.
+        // A fake Linux kernel for the tests: /dev/i2c-N and /dev/gpiochipN under a test-chosen root.
         .target(name: "FakeKernel", path: "Tests/FakeKernel"),
         .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),

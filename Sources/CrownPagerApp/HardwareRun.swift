@@ -7,10 +7,10 @@ import SSD1306
 
 /// The pager on a real panel over Linux I2C.
 ///
-/// Until the GPIO crown exists, the keys of the terminal turn the crown when standard input
-/// and output are a terminal (the glass is not mirrored there: look at the panel). The loop
-/// sleeps in poll(2) until a key, a signal, the next animation frame, the next second or the
-/// next retry of a lost display. SIGINT, SIGTERM, SIGHUP and q blank the panel and switch it
+/// The knob is read from GPIO lines when `crown` is set; the keys of the terminal turn the
+/// crown too when standard input and output are a terminal (the glass is not mirrored there:
+/// look at the panel). The loop sleeps in poll(2) until a key, an edge of the knob, a signal,
+/// the next animation frame, the next second or the next retry of a lost display. SIGINT, SIGTERM, SIGHUP and q blank the panel and switch it
 /// off on the way out, unless `persist` asks to leave the last picture.
 public struct HardwareRun {
     /// The panel wired to the bus.
@@ -35,6 +35,8 @@ public struct HardwareRun {
     public var retryPolicy: DisplayRetryPolicy
     /// How many demo pages to show; nil for the built-in set.
     public var pageCount: Int?
+    /// The knob, when it is read from GPIO lines (`GPIOCrownSource`); the terminal's keys work too.
+    public var crown: (any PollableCrownEventSource)?
 
     /// A run on `panel` at `address` on `busPath`.
     public init(
@@ -93,6 +95,7 @@ public struct HardwareRun {
         defer { terminal?.restore() }
         printError(
             "crownpager: driving \(panel.name) at \(address) on \(busPath)"
+                + (crown.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (terminal == nil ? "; SIGINT or SIGTERM stops" : "; Down/j and Up/k turn the crown, Enter presses, q quits"))
 
         var health = DisplayHealth(policy: retryPolicy)
@@ -114,10 +117,18 @@ public struct HardwareRun {
             if let retry = health.nextAttempt {
                 timeout = min(timeout, max(1, Int((retry - now).nanoseconds + 999_999) / 1_000_000))
             }
-            let descriptors = [signals.descriptor] + (terminal.map { [$0.input.rawValue] } ?? [])
+            if let deadline = crown?.nextDeadline {
+                timeout = min(timeout, max(0, Int((deadline - now).nanoseconds + 999_999) / 1_000_000))
+            }
+            let crownDescriptors = crown?.pollDescriptors ?? []
+            let descriptors = [signals.descriptor] + (terminal.map { [$0.input.rawValue] } ?? []) + crownDescriptors
             let ready: [Bool]
             do { ready = try Readiness.wait(for: descriptors, timeoutMilliseconds: timeout) } catch { throw AppError(error.description) }
             if ready[0], signals.next() != nil { break loop }
+            // The knob: whatever its lines delivered, and debounced levels that settled meanwhile.
+            if var knob = crown {
+                for event in try knob.nextEvents(timeoutMilliseconds: 0) ?? [] { session.handle(event) }
+            }
             guard let terminal, ready.count > 1, ready[1] else { continue }
             let input: [UInt8]
             do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw AppError(error) }

@@ -10,7 +10,9 @@ struct DoctorCrownCommand: ParsableCommand {
         commandName: "crown",
         abstract: "Watch the crown live: detents, direction, speed, presses, and glitches filtered.",
         discussion: """
-            Turn the knob both ways and press it: clockwise should count up. If it counts the \
+            Turn the knob both ways and press it: clockwise should count up. --chip reads the \
+            encoder's lines through libgpiod (GPIO17, 27 and 22 unless --line-a, --line-b, --line-button say otherwise); \
+            --evdev reads the kernel's rotary-encoder device. If it counts the \
             wrong way, swap the A and B wires or pass --inverted. On a terminal one line is \
             updated in place; into a pipe every fact is printed on its own line.
             """)
@@ -18,6 +20,8 @@ struct DoctorCrownCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Read the kernel's input device made by the rotary-encoder and gpio-key overlays.", valueName: "/dev/input/eventN"))
     var evdev: String?
+
+    @OptionGroup(title: "GPIO lines") var gpio: GPIOOptions
 
     @Flag(help: "Use the keyboard as the crown (Down/j, Up/k, Enter; q quits), to try the doctor without a knob.")
     var keyboard = false
@@ -41,9 +45,10 @@ struct DoctorCrownCommand: ParsableCommand {
     var lines = false
 
     func validate() throws {
-        guard (evdev != nil) != keyboard else {
+        guard [evdev != nil, keyboard, gpio.chip != nil].filter({ $0 }).count == 1 else {
             throw ValidationError(
-                "say where the crown is: --evdev /dev/input/eventN (the kernel's rotary-encoder overlay) or --keyboard")
+                "say where the crown is: --evdev /dev/input/eventN (the kernel's rotary-encoder overlay), --chip "
+                    + "/dev/gpiochip0 (GPIO lines through libgpiod) or --keyboard; only one of them")
         }
         guard parsedAxis != nil else { throw ValidationError("--axis must be REL_X, REL_Y, REL_DIAL, REL_WHEEL or a number, not '\(axis)'") }
         guard parsedKey != nil else { throw ValidationError("--key must be KEY_ENTER or a key code from 1 to 767, not '\(key)'") }
@@ -74,7 +79,13 @@ struct DoctorCrownCommand: ParsableCommand {
             count: count, duration: duration.map { TimeSpan(nanoseconds: Int64($0 * 1_000_000_000)) },
             live: !lines && StandardOutput.isTerminal)
         try report {
-            if let evdev {
+            if let wiring = gpio.wiring {
+                let source = try GPIOCrownSource(
+                    wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: QuadratureConfiguration(inverted: inverted)))
+                defer { source.close() }
+                var crown = source
+                try session.run(&crown)
+            } else if let evdev {
                 var source = try EvdevCrownSource(
                     path: evdev, configuration: InputEventConfiguration(axis: axis, keys: [key], inverted: inverted))
                 try session.run(&source)

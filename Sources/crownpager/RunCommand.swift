@@ -20,6 +20,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
     @OptionGroup(title: "Real panel") var hardware: HardwareOptions
+    @OptionGroup(title: "Crown on GPIO lines (with --i2c-bus)") var gpio: GPIOOptions
 
     @Flag(help: "With --i2c-bus: leave the last picture on the panel at exit instead of blanking it and switching it off.")
     var persist = false
@@ -33,13 +34,17 @@ struct RunCommand: ParsableCommand {
             printError("crownpager: warning: \(warning)")
         }
         if let busPath = hardware.busPath, let address = hardware.parsedAddress {
-            let run = HardwareRun(
+            var run = HardwareRun(
                 panel: panel, busPath: busPath, address: address, settings: hardware.settings,
                 pagerConfiguration: pagerOptions.pagerConfiguration, crownConfiguration: pagerOptions.crownConfiguration,
                 indicatorStyle: style, tracePath: display.trace, persist: persist, pageCount: pagerOptions.pages)
-            try report { try run.run() }
+            try report {
+                if let wiring = gpio.wiring { run.crown = try GPIOCrownSource(wiring: wiring) }
+                try run.run()
+            }
             return
         }
+        if gpio.chip != nil { throw fail("--chip reads the crown for a real panel: give --i2c-bus too") }
         let mock = TerminalMock(
             panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
             crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style,

@@ -14,12 +14,13 @@ struct FakeBusRun {
 
     init() throws { scratch = try ScratchDirectory() }
 
-    /// The program's process, started with `arguments` and the fake kernel serving `devices`.
-    func start(_ arguments: [String], devices: String) throws -> (Process, Pipe, Pipe) {
+    /// The program's process, started with `arguments` and the fake kernel serving `devices` (and `extra` settings).
+    func start(_ arguments: [String], devices: String, extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = crownPagerExecutable()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment(devices: devices)) { $1 }
+            .merging(extra) { $1 }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

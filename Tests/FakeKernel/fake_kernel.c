@@ -168,6 +168,12 @@ int fake_kernel_create_node(const char *path) {
     return 0;
 }
 
+int fake_kernel_adopt_descriptor(int fd, const struct fake_device_kind *kind) {
+    if (fd < 0 || fd >= FAKE_MAX_FDS) return -1;
+    atomic_store(&fd_kinds[fd], kind);
+    return 0;
+}
+
 // MARK: Public core API
 
 /// One user at a time: test suites in different modules share the process, so enable waits

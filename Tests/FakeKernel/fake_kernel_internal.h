@@ -1,4 +1,4 @@
-// The core's interface to device kinds (fake_i2c.c today; a GPIO chip later).
+// The core's interface to device kinds (fake_i2c.c, fake_gpio.c).
 //
 // A kind claims a path prefix. The core translates such paths to <root><path>, opens the
 // backing file there with libc (so descriptors are real and unique), records the descriptor
@@ -42,6 +42,9 @@ const char *fake_kernel_root_path(void);
 int fake_kernel_backing_path(const char *path, char *out, size_t size);
 /// Creates <root><path> as an empty file, with its folders.
 int fake_kernel_create_node(const char *path);
+/// Hands a descriptor the kind made itself (e.g. a GPIO request's event FIFO) to the kind:
+/// its ioctl and close then go to the kind too. 0, or -1 when `fd` is out of range.
+int fake_kernel_adopt_descriptor(int fd, const struct fake_device_kind *kind);
 
 /// The one lock guarding every kind's state (recursive: a kind may call back into the core).
 extern pthread_mutex_t fake_kernel_lock;

@@ -55,6 +55,24 @@ size_t fake_i2c_refused_count(int bus, int address);
 /// Forgets the recorded transfers of `address`.
 void fake_i2c_clear_transfers(int bus, int address);
 
+// MARK: GPIO (fake_gpio.c): /dev/gpiochip<N> for libgpiod 1.6 (uAPI v1) and 2.x (uAPI v2)
+
+/// Creates /dev/gpiochip<chip> with `lines` lines (at most 64) and the sysfs files libgpiod checks.
+int fake_gpio_add_chip(int chip, unsigned int lines);
+/// Drives a line to `level` at `timestamp_ns` (0: CLOCK_MONOTONIC now); a request that asked
+/// for that edge gets an event record. 0, or -1 with errno (EINVAL for no such line).
+int fake_gpio_set_line(int chip, unsigned int offset, int level, uint64_t timestamp_ns);
+/// Marks a line as used by a driver or another program: requests of it fail with EBUSY.
+int fake_gpio_hold_line(int chip, unsigned int offset, const char *consumer);
+/// Whether the line is requested.
+int fake_gpio_is_requested(int chip, unsigned int offset);
+/// Whether the line's request asked for the pull-up.
+int fake_gpio_has_pull_up(int chip, unsigned int offset);
+/// Whether the line's request asked for rising and falling edge events.
+int fake_gpio_detects_both_edges(int chip, unsigned int offset);
+/// The debounce period the request asked the kernel for, in microseconds (uAPI v2 only).
+unsigned int fake_gpio_debounce_us(int chip, unsigned int offset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Fetches libgpiod 2.x (the API of Debian 13 and current Raspberry Pi OS) from Debian's
+# bookworm-backports suite and unpacks it into .build-libgpiod2/ with `dpkg -x`, for a second
+# build of CrownPager against it. The system's libgpiod (1.6 on Debian 12) is left alone.
+#
+#   Scripts/libgpiod2.sh          prints the folder holding the unpacked root (usr/...)
+#
+# The mirror comes from this machine's own apt sources (deb822 or one-line format): the entry
+# that serves the release's main suite. No host is written down here. Runs again safely: a
+# complete unpacked copy is reused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf 'libgpiod2: %s\n' "$*" >&2; }
+
+dest="$PWD/.build-libgpiod2"
+root="$dest/root"
+packages=(libgpiod-dev libgpiod3)
+if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
+
+. /etc/os-release
+codename="${VERSION_CODENAME:-}"
+if [ "$codename" != "bookworm" ]; then
+  say "this is ${PRETTY_NAME:-an unknown system}, not Debian 12 (bookworm): bookworm-backports is for bookworm only"
+  exit 3
+fi
+
+# The mirror: the URI of the source that serves '$codename' (not the security archive).
+mirror=""
+if [ -f /etc/apt/sources.list.d/debian.sources ] || ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1; then
+  mirror="$(awk -v suite="$codename" '
+    /^[[:space:]]*$/ { if (uris != "" && found) { print uris; exit } uris = ""; found = 0; next }
+    tolower($1) == "uris:" { uris = $2 }
+    tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
+    END { if (uris != "" && found) print uris }
+  ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)"
+fi
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+  mirror="$(awk -v suite="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($(i + 1) == suite) { print $i; exit } } }' /etc/apt/sources.list)"
+fi
+if [ -z "$mirror" ]; then
+  say "found no apt source serving '$codename' in /etc/apt/sources.list or /etc/apt/sources.list.d/*.sources"
+  exit 1
+fi
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+say "mirror $mirror (from this machine's apt sources), suite $codename-backports"
+
+# A private apt state: the machine's own lists and sources are not touched.
+state="$dest/apt"
+rm -rf "$state" "$root"
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/sources.list.d" "$root"
+cat > "$state/sources.list.d/backports.sources" <<EOF
+Types: deb
+URIs: $mirror
+Suites: $codename-backports
+Components: main
+Signed-By: $keyring
+EOF
+: > "$state/sources.list"
+apt_options=(
+  -o "Dir::Etc::SourceList=$state/sources.list" -o "Dir::Etc::SourceParts=$state/sources.list.d"
+  -o "Dir::State::Lists=$state/lists" -o "Dir::Cache=$state/cache" -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache="
+  -o "Debug::NoLocking=1" -o "APT::Get::List-Cleanup=0" -o "APT::Sandbox::User=$(id -un)"
+)
+say "reading the package list of $codename-backports"
+apt-get "${apt_options[@]}" update -qq >&2
+downloads=()
+for package in "${packages[@]}"; do downloads+=("$package/$codename-backports"); done
+say "downloading ${packages[*]}"
+(cd "$state" && apt-get "${apt_options[@]}" download -qq "${downloads[@]}" >&2)
+for deb in "$state"/*.deb; do
+  say "unpacking $(basename "$deb")"
+  dpkg -x "$deb" "$root"
+done
+
+# The .pc file says prefix=/usr: point it at the unpacked copy.
+pc="$(find "$root" -name libgpiod.pc | head -n 1)"
+[ -n "$pc" ] || { say "the packages hold no libgpiod.pc"; exit 1; }
+sed -i "s|^prefix=.*|prefix=$root/usr|" "$pc"
+version="$(PKG_CONFIG_PATH="$(dirname "$pc")" pkg-config --modversion libgpiod)"
+case "$version" in 2.*) ;; *) say "expected libgpiod 2.x, got $version"; exit 1 ;; esac
+say "libgpiod $version in $root"
+touch "$root/.complete"
+echo "$root"

@@ -1,0 +1,110 @@
+import CrownInput
+import LinuxHardware
+import PagerCore
+
+/// Where the crown's three lines are: a GPIO chip and the offsets of A (CLK), B (DT) and the button (SW).
+public struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
+    /// The chip, e.g. `/dev/gpiochip0`.
+    public var chipPath: String
+    /// Encoder line A (CLK).
+    public var lineA: UInt32
+    /// Encoder line B (DT).
+    public var lineB: UInt32
+    /// The push button (SW).
+    public var button: UInt32
+
+    /// The wiring of Hardware/ENCODER.md: GPIO17, GPIO27 and GPIO22 on `/dev/gpiochip0`.
+    public init(chipPath: String = "/dev/gpiochip0", lineA: UInt32 = 17, lineB: UInt32 = 27, button: UInt32 = 22) {
+        self.chipPath = chipPath
+        self.lineA = lineA
+        self.lineB = lineB
+        self.button = button
+    }
+
+    /// `/dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)`.
+    public var description: String { "\(chipPath) lines \(lineA) (A), \(lineB) (B), \(button) (button)" }
+}
+
+/// A crown source the run loop can wait on with poll(2), beside its other descriptors.
+public protocol PollableCrownEventSource: AnyObject, CrownEventSource {
+    /// The descriptors that become readable when facts may be ready.
+    var pollDescriptors: [Int32] { get }
+    /// When to ask again although no descriptor is ready (a debounced level settling), if ever.
+    var nextDeadline: Timestamp? { get }
+}
+
+/// The knob read through libgpiod: the A, B and button lines' edges, decoded by `CrownDecoder`.
+///
+/// The lines are inputs with pull-ups, with events on both edges stamped by the kernel. With
+/// libgpiod 2.x the kernel debounces the button (and, for quarter stepping, A and B); with 1.x
+/// the decoder's own debouncers do it.
+public final class GPIOCrownSource: PollableCrownEventSource {
+    /// The chip and lines read.
+    public let wiring: GPIOCrownWiring
+    private let lines: GPIOLines
+    private var decoder: CrownDecoder
+
+    /// Requests the three lines; the error names the chip and the line, and says what to do.
+    public init(
+        wiring: GPIOCrownWiring = GPIOCrownWiring(), configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
+    ) throws(AppError) {
+        self.wiring = wiring
+        do throws(GPIOError) {
+            lines = try GPIOLines(
+                chipPath: wiring.chipPath, offsets: [wiring.lineA, wiring.lineB, wiring.button],
+                debounce: [configuration.lineDebounce, configuration.lineDebounce, configuration.buttonDebounce])
+            let levels = try lines.levels()
+            var settings = configuration
+            // The kernel already debounced what was given a period: debouncing again would only add delay.
+            if lines.kernelDebounces {
+                settings.lineDebounce = .zero
+                settings.buttonDebounce = .zero
+            }
+            decoder = CrownDecoder(configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
+        } catch {
+            throw AppError(error.description)
+        }
+    }
+
+    /// Releases the lines.
+    public func close() { lines.close() }
+
+    public var sourceDescription: String {
+        let debounce = lines.kernelDebounces ? "debounced by the kernel" : "debounced here"
+        return "\(wiring) (libgpiod \(GPIOLines.libraryVersion), \(debounce))"
+    }
+
+    public var glitchesFiltered: Int { decoder.glitchesFiltered }
+    public var pollDescriptors: [Int32] { lines.descriptors }
+    public var nextDeadline: Timestamp? { decoder.nextDeadline }
+
+    /// Waits up to `timeoutMilliseconds` (less when a debounce settles sooner) for edges; their facts, oldest first.
+    public func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
+        var timeout = timeoutMilliseconds
+        if let deadline = decoder.nextDeadline {
+            timeout = min(timeout, max(0, Int((deadline - MonotonicClock.now()).nanoseconds + 999_999) / 1_000_000))
+        }
+        let edges: [GPIOEdge]
+        do throws(GPIOError) {
+            edges = try lines.waitForEdges(timeoutMilliseconds: timeout)
+        } catch {
+            throw AppError(error.description)
+        }
+        return facts(from: edges, now: MonotonicClock.now())
+    }
+
+    /// The facts `edges` complete, and those the debouncers settle by `now`, oldest first.
+    func facts(from edges: [GPIOEdge], now: Timestamp) -> [CrownEvent] {
+        var events: [CrownEvent] = []
+        for edge in edges {
+            let line: CrownLine
+            switch edge.offset {
+            case wiring.lineA: line = .a
+            case wiring.lineB: line = .b
+            default: line = .button
+            }
+            events += decoder.feed(LineEdge(line: line, level: edge.rising, at: edge.timestamp))
+        }
+        return events + decoder.advance(to: now)
+    }
+}

@@ -1,0 +1,87 @@
+// One small interface over libgpiod's two major APIs, so the Swift side is the same for both.
+//
+// libgpiod 1.x (Debian 12, Raspberry Pi OS bookworm) and 2.x (Debian 13, current Raspberry Pi
+// OS) share no request or event API. crownpager_gpio.c picks one at compile time (only 1.x
+// defines GPIOD_LINE_BULK_MAX_LINES) and exposes: request input lines with pull-ups for edge
+// events on both edges (with a kernel debounce period where 2.x offers one), read the levels,
+// list the descriptors to poll, read the pending edges in time order, release.
+#ifndef CROWNPAGER_GPIO_H
+#define CROWNPAGER_GPIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The most lines one request takes.
+#define CROWNPAGER_GPIO_MAX_LINES 8
+
+/// Which step failed, for the error message.
+enum crownpager_gpio_stage {
+    CROWNPAGER_GPIO_STAGE_NONE = 0,
+    /// Opening the chip's character device.
+    CROWNPAGER_GPIO_STAGE_OPEN_CHIP = 1,
+    /// Looking a line up on the chip (an offset past the last line).
+    CROWNPAGER_GPIO_STAGE_FIND_LINE = 2,
+    /// Requesting the lines (in use by another program or a driver).
+    CROWNPAGER_GPIO_STAGE_REQUEST = 3,
+    /// Reading the levels after the request.
+    CROWNPAGER_GPIO_STAGE_READ_VALUES = 4,
+    /// Anything else (out of memory, too many lines).
+    CROWNPAGER_GPIO_STAGE_SETUP = 5,
+};
+
+/// Why a request failed: the step, errno, the line concerned (when one is) and the chip's line count (0 if unknown).
+struct crownpager_gpio_failure {
+    int stage;
+    int error;
+    int has_offset;
+    unsigned int offset;
+    unsigned int chip_lines;
+};
+
+/// One edge: the line's offset, rising or falling, and the kernel's timestamp (CLOCK_MONOTONIC, ns).
+struct crownpager_gpio_edge {
+    uint64_t timestamp_ns;
+    unsigned int offset;
+    int rising;
+};
+
+/// The requested lines of one chip.
+struct crownpager_gpio;
+
+/// 1 or 2: the libgpiod API this build was compiled against.
+int crownpager_gpio_api_major(void);
+/// The library's own version string, e.g. "1.6.3" or "2.1.3".
+const char *crownpager_gpio_library_version(void);
+
+/// Requests `count` lines of `chip_path` as inputs with pull-ups, for events on both edges.
+/// `debounce_us[i]` (may be NULL) asks the kernel to debounce line i (2.x only: 1.x ignores it).
+/// Returns NULL and fills `failure` when any step fails; nothing stays requested then.
+struct crownpager_gpio *crownpager_gpio_request(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
+    size_t count, struct crownpager_gpio_failure *failure);
+
+/// Whether the kernel debounces the lines that asked for it (libgpiod 2.x).
+int crownpager_gpio_kernel_debounces(const struct crownpager_gpio *lines);
+
+/// The descriptors to poll for readiness: one per line with 1.x, one per request with 2.x.
+size_t crownpager_gpio_descriptors(const struct crownpager_gpio *lines, int *descriptors, size_t capacity);
+
+/// The current levels (1 high, 0 low), in request order; 0, or -1 with errno.
+int crownpager_gpio_values(struct crownpager_gpio *lines, int *values);
+
+/// The edges pending now, without blocking, oldest first (1.x: the lines' separate queues merged
+/// by timestamp). Returns the count (0 when none), or -1 with errno.
+int crownpager_gpio_read_edges(struct crownpager_gpio *lines, struct crownpager_gpio_edge *edges, size_t capacity);
+
+/// Releases the lines and closes the chip.
+void crownpager_gpio_release(struct crownpager_gpio *lines);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

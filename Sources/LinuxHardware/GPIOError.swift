@@ -1,0 +1,98 @@
+import Glibc
+import SystemPackage
+
+/// Why GPIO lines could not be requested or read: the chip, the line, the operation, the errno, and the fix.
+public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was being done.
+    public enum Operation: String, Hashable, Sendable {
+        /// Opening the chip's character device.
+        case openChip = "open"
+        /// Finding a line on the chip.
+        case findLine = "find"
+        /// Requesting lines for edge events.
+        case request = "request"
+        /// Reading levels or edge events.
+        case read = "read"
+    }
+
+    /// What the failure means for the operator.
+    public enum Kind: Hashable, Sendable {
+        /// No such chip (ENOENT), or the node is no GPIO chip (ENOTTY, ENODEV).
+        case chipMissing
+        /// The user may not open the chip (EACCES, EPERM).
+        case permissionDenied
+        /// The offset is past the chip's last line (EINVAL).
+        case noSuchLine
+        /// Another program, a driver or an overlay holds the line (EBUSY).
+        case lineBusy
+        /// Anything else.
+        case other
+    }
+
+    /// What was being done.
+    public let operation: Operation
+    /// The chip, e.g. `/dev/gpiochip0`.
+    public let chipPath: String
+    /// The line concerned, when one is known.
+    public let offset: UInt32?
+    /// The chip's line count, when known (0 if not).
+    public let chipLines: UInt32
+    /// The system's error.
+    public let errno: Errno
+
+    /// An error, for comparing in tests.
+    public init(operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno) {
+        self.operation = operation
+        self.chipPath = chipPath
+        self.offset = offset
+        self.chipLines = chipLines
+        self.errno = errno
+    }
+
+    /// The meaning of `errno` for this operation.
+    public var kind: Kind {
+        switch errno.rawValue {
+        case ENOENT, ENOTTY, ENODEV: return operation == .openChip ? .chipMissing : .other
+        case EACCES, EPERM: return .permissionDenied
+        case EINVAL: return operation == .findLine || operation == .request ? .noSuchLine : .other
+        case EBUSY: return .lineBusy
+        default: return .other
+        }
+    }
+
+    /// A sentence naming the chip and the line, what went wrong, and what to do.
+    public var description: String {
+        let line = offset.map { " line \($0)" } ?? ""
+        let what: String
+        switch operation {
+        case .openChip: what = "could not open \(chipPath)"
+        case .findLine: what = "could not find\(line) on \(chipPath)"
+        case .request: what = "could not request\(line.isEmpty ? " the lines" : line) on \(chipPath)"
+        case .read: what = "could not read\(line.isEmpty ? " the lines" : line) of \(chipPath)"
+        }
+        return "\(what): \(errno.sentence); \(fix)"
+    }
+
+    /// What to do about it.
+    public var fix: String {
+        let chip = chipPath.split(separator: "/").last.map(String.init) ?? chipPath
+        switch kind {
+        case .chipMissing:
+            return "list the chips with `gpiodetect` (package gpiod) and pass the right one with --chip; on a Raspberry Pi "
+                + "the header's lines are on /dev/gpiochip0 (on a Pi 5 with an old kernel, /dev/gpiochip4)"
+        case .permissionDenied:
+            return "add your user to the `gpio` group (`sudo usermod -aG gpio $USER`, then log in again), or install "
+                + "Hardware/99-crownpager-gpio.rules into /etc/udev/rules.d/; root is not needed"
+        case .noSuchLine:
+            let range = chipLines > 0 ? " (it has \(chipLines) lines, 0 to \(chipLines - 1))" : ""
+            return "the offset is past the last line of \(chipPath)\(range): the offsets are GPIO numbers (BCM), not pin "
+                + "numbers; `gpioinfo \(chip)` lists the lines"
+        case .lineBusy:
+            return "another program or a kernel driver holds the line: `gpioinfo \(chip)` shows its consumer; stop that "
+                + "program, or remove the overlay that claims it (e.g. dtoverlay=rotary-encoder or gpio-key in "
+                + "/boot/firmware/config.txt, which the --evdev way uses instead)"
+        case .other:
+            return "check the wiring and `gpioinfo \(chip)`"
+        }
+    }
+}

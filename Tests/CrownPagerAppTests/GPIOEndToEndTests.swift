@@ -1,0 +1,110 @@
+import CrownPagerApp
+import Foundation
+import Glibc
+import PagerCore
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// The built `crownpager` under LD_PRELOAD of the fake kernel, with a fake `/dev/i2c-1` and a fake
+/// `/dev/gpiochip0` whose edges this test writes into a FIFO (fake_gpio.c reads it in the child).
+struct FakeKnobRun {
+    let bus: FakeBusRun
+    var input: String { bus.scratch.path + "/gpio-input" }
+
+    init() throws {
+        bus = try FakeBusRun()
+        #expect(mkfifo(input, 0o600) == 0)
+    }
+
+    /// The program started with `arguments`, a display at 0x3c on bus 1 and a 54-line chip 0.
+    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        try bus.start(arguments, devices: "1:0x3c", extra: ["FAKE_GPIO_CHIPS": "0:54", "FAKE_GPIO_INPUT": input])
+    }
+
+    /// Writes edges, one `<chip> <offset> <level>` line each; the fake stamps them as it reads them.
+    func write(_ edges: [(UInt32, Int)]) {
+        let text = edges.map { "0 \($0.0) \($0.1)\n" }.joined()
+        let descriptor = open(input, O_RDWR | O_CLOEXEC)
+        #expect(descriptor >= 0)
+        _ = text.utf8CString.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
+    }
+
+    /// `count` detents clockwise (A falls first), or counterclockwise for a negative count.
+    static func detents(_ count: Int) -> [(UInt32, Int)] {
+        let (first, second): (UInt32, UInt32) = count > 0 ? (17, 27) : (27, 17)
+        return (0..<abs(count)).flatMap { _ in [(first, 0), (second, 0), (first, 1), (second, 1)] }
+    }
+}
+
+@Suite(.serialized) struct GPIOEndToEndTests {
+    @Test func aTurnOfTheKnobLandsOnTheExpectedPage() throws {
+        let knob = try FakeKnobRun()
+        let (process, _, error) = try knob.start([
+            "run", "--i2c-bus", "1", "--chip", "/dev/gpiochip0", "--no-acceleration", "--persist",
+        ])
+        #expect(try knob.bus.waitForFirstFrame())
+        knob.write(FakeKnobRun.detents(4) + FakeKnobRun.detents(-1))
+        // The About page (the fourth), settled: what the renderer draws there.
+        var expected = PagerSession(
+            pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: .ssd1306_128x64,
+            bus: SSD1306Emulator(panel: .ssd1306_128x64))
+        for (index, detents) in [1, 1, 1, 1, -1].enumerated() {
+            _ = expected.handle(.rotated(detents: detents, at: .milliseconds(Int64(index) * 400)))
+        }
+        _ = expected.advance(to: .milliseconds(10_000))
+        let page = expected.frame(at: .milliseconds(10_000))
+        var shown = false
+        let deadline = Date().addingTimeInterval(30)
+        while !shown, Date() < deadline {
+            var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+            emulator.replay(try knob.bus.transfers())
+            shown = emulator.glass == page
+            if !shown { usleep(50_000) }
+        }
+        process.terminate()
+        let messages = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(shown, "\(messages)")
+        #expect(messages.contains("the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod "), "\(messages)")
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func theDoctorWatchesTheKnobOnGPIOLines() throws {
+        let knob = try FakeKnobRun()
+        let (process, output, _) = try knob.start(["doctor", "crown", "--chip", "/dev/gpiochip0", "--count", "4", "--duration", "30"])
+        // The first line says the lines are requested: edges from now on count.
+        let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(first.hasPrefix("watching /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"))
+        knob.write(FakeKnobRun.detents(2) + FakeKnobRun.detents(-1) + [(22, 0)])
+        let rest = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = (first + rest).split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("+1 detent clockwise") }.count == 2, "\(lines)")
+        #expect(lines.contains { $0.contains("-1 detent counterclockwise") })
+        #expect(lines.contains { $0.contains("pressed") })
+        #expect(lines.last?.hasPrefix("final: detents +1 (cw 2, ccw 1)") == true, "\(lines)")
+    }
+
+    @Test func wrongLinesAndMissingChipsSayWhatToDo() throws {
+        let knob = try FakeKnobRun()
+        let environment = knob.bus.environment(devices: "1:0x3c").merging(["FAKE_GPIO_CHIPS": "0:54"]) { $1 }
+        let wrongLine = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-a", "60"], environment: environment)
+        #expect(wrongLine.status == 1)
+        #expect(wrongLine.standardError.contains("could not find line 60 on /dev/gpiochip0"), "\(wrongLine.standardError)")
+        #expect(wrongLine.standardError.contains("54 lines, 0 to 53"))
+        let missing = try runCrownPager(["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip4"], environment: environment)
+        #expect(missing.status == 1 && missing.standardError.contains("could not open /dev/gpiochip4"))
+        #expect(missing.standardError.contains("gpiodetect"))
+        let denied = try runCrownPager(
+            ["doctor", "crown", "--chip", "/dev/gpiochip0"], environment: environment.merging(["FAKE_KERNEL_DENY": "/dev/gpiochip0"]) { $1 })
+        #expect(denied.status == 1 && denied.standardError.contains("usermod -aG gpio"))
+        let same = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-b", "17"])
+        #expect(same.status != 0 && same.standardError.contains("must be different offsets"))
+        let twoSources = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--keyboard"])
+        #expect(twoSources.status != 0 && twoSources.standardError.contains("only one of them"))
+    }
+}

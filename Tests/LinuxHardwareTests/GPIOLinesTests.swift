@@ -1,0 +1,160 @@
+import FakeKernel
+import Foundation
+import Glibc
+import LinuxHardware
+import PagerCore
+import SystemPackage
+import Testing
+
+/// A fake kernel with `/dev/gpiochip0` (54 lines, as on a Raspberry Pi) under a fresh root.
+final class FakeGPIOMachine {
+    let root: String
+
+    init(lines: UInt32 = 54) throws {
+        root = NSTemporaryDirectory() + "crownpager-fake-gpio-" + UUID().uuidString
+        #expect(fake_kernel_enable(root) == 0)
+        #expect(fake_gpio_add_chip(0, lines) == 0)
+    }
+
+    deinit {
+        fake_kernel_disable()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// Drives `offset` to `level` at `nanoseconds` on the kernel's clock.
+    func set(_ offset: UInt32, _ level: Bool, at nanoseconds: UInt64) {
+        #expect(fake_gpio_set_line(0, offset, level ? 1 : 0, nanoseconds) == 0)
+    }
+}
+
+@Suite(.serialized) struct GPIOLinesTests {
+    @Test func theLinesAreInputsWithPullUpsOnBothEdgesAndTheKernelDebouncesWhereItCan() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let lines = try GPIOLines(
+            chipPath: "/dev/gpiochip0", offsets: [17, 27, 22], debounce: [.zero, .zero, .milliseconds(5)])
+        for offset: UInt32 in [17, 27, 22] {
+            #expect(fake_gpio_is_requested(0, offset) == 1 && fake_gpio_has_pull_up(0, offset) == 1)
+            #expect(fake_gpio_detects_both_edges(0, offset) == 1)
+        }
+        #expect(fake_gpio_is_requested(0, 18) == 0)
+        // Nothing drives the lines: the pull-ups hold them high.
+        #expect(try lines.levels() == [true, true, true])
+        let kernelDebounces = GPIOLines.apiMajor >= 2
+        #expect(lines.kernelDebounces == kernelDebounces)
+        #expect(fake_gpio_debounce_us(0, 22) == (kernelDebounces ? 5000 : 0) && fake_gpio_debounce_us(0, 17) == 0)
+        #expect(lines.descriptors.count == (kernelDebounces ? 1 : 3))
+        #expect(GPIOLines.libraryVersion.hasPrefix("\(GPIOLines.apiMajor)."))
+        lines.close()
+        #expect(fake_gpio_is_requested(0, 17) == 0)
+        // Released lines can be requested again.
+        _ = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17])
+    }
+
+    @Test func edgesOfSeparateLinesComeMergedInTheKernelsTimeOrder() throws {
+        let machine = try FakeGPIOMachine()
+        let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27, 22])
+        #expect(try lines.waitForEdges(timeoutMilliseconds: 0).isEmpty)
+        // A turn of one detent: A falls, B falls, A rises, B rises; the times decide the order.
+        machine.set(17, false, at: 1_000)
+        machine.set(27, false, at: 2_000)
+        machine.set(17, true, at: 3_000)
+        machine.set(27, true, at: 4_000)
+        machine.set(27, true, at: 5_000)  // no change: no edge
+        #expect(try lines.levels() == [true, true, true])
+        let edges = try lines.waitForEdges(timeoutMilliseconds: 1000)
+        #expect(edges == [
+            GPIOEdge(offset: 17, rising: false, timestamp: Timestamp(nanoseconds: 1_000)),
+            GPIOEdge(offset: 27, rising: false, timestamp: Timestamp(nanoseconds: 2_000)),
+            GPIOEdge(offset: 17, rising: true, timestamp: Timestamp(nanoseconds: 3_000)),
+            GPIOEdge(offset: 27, rising: true, timestamp: Timestamp(nanoseconds: 4_000)),
+        ])
+        #expect(try lines.readEdges().isEmpty)
+        machine.set(22, false, at: 6_000)
+        #expect(try lines.levels() == [true, true, false])
+        #expect(try lines.readEdges() == [GPIOEdge(offset: 22, rising: false, timestamp: Timestamp(nanoseconds: 6_000))])
+    }
+
+    @Test func manyEdgesAreAllReadInOrder() throws {
+        let machine = try FakeGPIOMachine()
+        let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27])
+        for step in 0..<200 { machine.set(step % 2 == 0 ? 17 : 27, step % 4 >= 2, at: UInt64(step + 1) * 100) }
+        let edges = try lines.readEdges()
+        #expect(edges.map(\.timestamp.nanoseconds) == (0..<200).map { Int64($0 + 1) * 100 })
+    }
+
+    @Test func aMissingChipNamesGpiodetect() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let error = try requestError(chip: "/dev/gpiochip3")
+        #expect(error.kind == .chipMissing && error.operation == .openChip && error.chipPath == "/dev/gpiochip3")
+        #expect(error.description.hasPrefix("could not open /dev/gpiochip3: "))
+        #expect(error.description.contains("gpiodetect") && error.description.contains("--chip"))
+    }
+
+    @Test func anOffsetPastTheLastLineNamesTheLineAndTheRange() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let error = try requestError(offsets: [17, 60, 22])
+        #expect(error.kind == .noSuchLine && error.offset == 60 && error.chipLines == 54)
+        #expect(error.description.contains("line 60 on /dev/gpiochip0"))
+        #expect(error.description.contains("54 lines, 0 to 53") && error.description.contains("gpioinfo gpiochip0"))
+        #expect(fake_gpio_is_requested(0, 17) == 0, "a failed request leaves nothing requested")
+    }
+
+    @Test func aLineInUseNamesTheLineAndWhoMightHoldIt() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        #expect(fake_gpio_hold_line(0, 27, "rotary-encoder") == 0)
+        let error = try requestError()
+        #expect(error.kind == .lineBusy && error.offset == 27 && error.errno == .resourceBusy)
+        #expect(error.description.contains("could not request line 27 on /dev/gpiochip0"))
+        for hint in ["gpioinfo gpiochip0", "another program", "dtoverlay=rotary-encoder"] {
+            #expect(error.description.contains(hint), "\(hint)")
+        }
+        #expect(fake_gpio_is_requested(0, 17) == 0 && fake_gpio_is_requested(0, 22) == 0)
+        // Ours twice: the second request finds the line busy too.
+        let first = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17])
+        #expect(try requestError(offsets: [17]).kind == .lineBusy)
+        first.close()
+    }
+
+    @Test func noPermissionNamesTheGroupAndTheUdevRule() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        #expect(fake_kernel_deny("/dev/gpiochip0") == 0)
+        let error = try requestError()
+        #expect(error.kind == .permissionDenied && error.errno == .permissionDenied)
+        for hint in ["could not open /dev/gpiochip0", "`gpio` group", "usermod -aG gpio", "99-crownpager-gpio.rules", "root is not needed"] {
+            #expect(error.description.contains(hint), "\(hint)")
+        }
+    }
+
+    @Test func theChipLooksLikeTheKernelsToLibgpiod() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        var status = stat()
+        #expect(stat("/dev/gpiochip0", &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR && status.st_rdev == 254 << 8)
+        let dev = try String(contentsOfFile: machine.root + "/sys/bus/gpio/devices/gpiochip0/dev", encoding: .utf8)
+        #expect(dev == "254:0\n")
+        #expect(realpath("/sys/dev/char/254:0/subsystem", nil).map { String(cString: $0) } == "/sys/bus/gpio")
+    }
+
+    private func requestError(chip: String = "/dev/gpiochip0", offsets: [UInt32] = [17, 27, 22]) throws -> GPIOError {
+        do throws(GPIOError) {
+            _ = try GPIOLines(chipPath: chip, offsets: offsets)
+        } catch {
+            return error
+        }
+        Issue.record("the request succeeded")
+        return GPIOError(operation: .request, chipPath: chip, offset: nil, errno: .noSuchFileOrDirectory)
+    }
+}
+
+/// Scripts/test.sh says which libgpiod each build must use: 1 for the system's on Debian 12, 2 for .build-gpiod2.
+@Test func theBuildUsesTheLibgpiodMajorTheScriptExpects() {
+    let expected = ProcessInfo.processInfo.environment["CROWNPAGER_EXPECT_GPIOD_MAJOR"].flatMap { Int($0) }
+    #expect(GPIOLines.apiMajor == (expected ?? GPIOLines.apiMajor) && [1, 2].contains(GPIOLines.apiMajor))
+    #expect(GPIOLines.libraryVersion.hasPrefix("\(GPIOLines.apiMajor)."))
+}
