@@ -8,6 +8,8 @@ public struct ConfigTable {
     /// The file, for messages.
     public let file: String
     private var used: [String] = []
+    /// Every key asked for, present or not: the known keys, for "did you mean" and the list in messages.
+    private var asked: [String] = []
 
     /// Reads `table`, called `path` in messages, from `file`.
     public init(_ table: TOMLTable, path: String, file: String) {
@@ -32,6 +34,7 @@ public struct ConfigTable {
 
     /// Marks `key` read and returns its value.
     public mutating func value(_ key: String) -> TOMLValue? {
+        if !asked.contains(key) { asked.append(key) }
         guard let entry = table[key] else { return nil }
         if !used.contains(key) { used.append(key) }
         return entry.value
@@ -146,7 +149,8 @@ public struct ConfigTable {
     /// Throws for the first key never read: unknown keys are mistakes, not silently ignored.
     public func finish(known: [String] = []) throws(ConfigError) {
         for entry in table.entries where !used.contains(entry.key) {
-            let candidates = known + used
+            var candidates = asked
+            for name in known where !candidates.contains(name) { candidates.append(name) }
             let hint = closestName(to: entry.key, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
             let list = candidates.isEmpty ? "" : "; known keys here: " + candidates.joined(separator: ", ")
             throw ConfigError(
