@@ -32,7 +32,9 @@ extension Configuration {
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {
             do { _ = try IndicatorImageFile.load(resolve(image), cell: cell) } catch {
-                throw ConfigError(file: file, line: root["indicator"]?.line ?? 1, key: "indicator.image", message: error.description)
+                var line = root["indicator"]?.line ?? 1
+                if case .table(let section)? = root["indicator"]?.value { line = section["image"]?.line ?? line }
+                throw ConfigError(file: file, line: line, key: "indicator.image", message: error.description)
             }
         }
         for (index, page) in pages.enumerated() {

@@ -87,7 +87,8 @@ extension PageSpec {
         let argument = parts.count > 1 ? String(parts[1]) : nil
         let names = ["hostname", "cpu-temperature", "load", "memory", "uptime", "disk", "ip"]
         guard parts.count <= 2, let name = parts.first.map(String.init), names.contains(name) else {
-            let hint = parts.first.flatMap { closestName(to: String($0), among: names) }.map { " (did you mean \"\($0)\"?)" } ?? ""
+            let typed = parts.first.map(String.init) ?? ""
+            let hint = (names.first { !typed.isEmpty && $0.hasPrefix(typed) } ?? closestName(to: typed, among: names)).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw table.error(key, "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\"")
         }
         if argument != nil, name != "disk", name != "ip" {
