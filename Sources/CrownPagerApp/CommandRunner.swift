@@ -7,6 +7,12 @@ public struct CommandResult: Hashable, Sendable {
     public var output: String
     /// Nil when it exited with status 0; else why not: `exit status 3`, `timed out after 2s`, `not found`...
     public var status: String?
+
+    /// A result.
+    public init(output: String, status: String?) {
+        self.output = output
+        self.status = status
+    }
 }
 
 /// Runs the commands of command pages: one at a time per page, killed with their process group

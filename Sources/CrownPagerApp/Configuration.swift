@@ -218,4 +218,14 @@ public struct GaugeSpec: Hashable, Sendable {
     public var isDial: Bool
     /// How often to read the value.
     public var refresh: TimeSpan
+
+    /// A gauge.
+    public init(source: ValueSource, minimum: Double, maximum: Double, unit: String, isDial: Bool, refresh: TimeSpan) {
+        self.source = source
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+        self.isDial = isDial
+        self.refresh = refresh
+    }
 }

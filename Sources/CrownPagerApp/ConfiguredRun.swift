@@ -187,7 +187,7 @@ public final class ConfiguredRun {
     }
 
     /// A finished command as its page shows it.
-    static func reading(_ result: CommandResult, spec: PageSpec) -> PageReading {
+    public static func reading(_ result: CommandResult, spec: PageSpec) -> PageReading {
         guard case .gauge(let gauge) = spec.kind else { return .output(text: result.output, status: result.status) }
         guard result.status == nil, let number = firstNumber(in: result.output) else {
             return .number(nil, text: result.status ?? "no number")
