@@ -42,7 +42,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         switch body {
         case .text(let text): lines = Self.font.wrap(text, width: viewport.width).count
         case .values(let values): lines = values.count
-        case .output(let output, let status): lines = output.count + (status == nil ? 0 : 1)
+        case .output(let output, let status): lines = Self.wrapped(output, status: status, width: viewport.width).count
         case .clock, .image, .gauge: return viewport.height
         }
         return max(viewport.height, Self.headerHeight + lines * Self.font.lineHeight)
@@ -65,7 +65,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         case .values(let values):
             drawLines(values.map { $0.label + " " + $0.value }, into: &canvas, from: top)
         case .output(let lines, let status):
-            drawLines(lines + (status.map { ["[\($0)]"] } ?? []), into: &canvas, from: top)
+            drawLines(Self.wrapped(lines, status: status, width: canvas.width), into: &canvas, from: top)
         case .clock(let time, let date):
             let big = BitmapFont.fixed10x20
             let timeTop = area.y + max(0, (area.height - big.lineHeight - font.lineHeight - 2) / 2)
@@ -81,6 +81,11 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
                 GaugeDrawing.bar(fraction: fraction, text: text, in: area, canvas: &canvas)
             }
         }
+    }
+
+    /// Output lines, then the status in brackets, wrapped to the width (a long status must not be cut).
+    static func wrapped(_ lines: [String], status: String?, width: Int) -> [String] {
+        (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : font.wrap($0, width: width) }
     }
 
     private var isSingleScreenGraphic: Bool {

@@ -167,17 +167,22 @@ public enum PageImageFile {
         } catch {
             throw AppError("cannot read the image: \(error)")
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// PBM when the bytes start with `P1` or `P4`, XBM otherwise; a PNG gets the command that converts it.
+    static func decode(_ bytes: [UInt8], path: String) throws(AppError) -> Bitmap {
         if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
-            do { return try PBM.decode(bytes) } catch { throw AppError("\(path) is not a readable PBM: \(error)") }
+            do { return try PBM.decode(bytes) } catch { throw AppError("\(path) is unreadable (PBM): \(error)") }
         }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             throw AppError(
-                "\(path) is a PNG, which image pages do not read yet: convert it with `pngtopnm \(path) | pamditherbw | pamtopnm > image.pbm` (netpbm)")
+                "\(path) is a PNG, which is not read yet: convert it with `pngtopnm \(path) | pamditherbw | pamtopnm > image.pbm` (netpbm)")
         }
         do {
             return try XBM.decode(String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw AppError("\(path) is neither PBM (P1/P4) nor XBM: \(error)")
+            throw AppError("\(path) is unreadable (neither PBM nor XBM): \(error)")
         }
     }
 }
