@@ -7,6 +7,7 @@
 //   SSD1306        commands, panels, driver, emulator, I2C traces (PagerGraphics)
 //   CrownInput     quadrature decoding, button debouncing         (PagerCore)
 //   MockDisplay    terminal and file presenters of the glass      (pure: no OS imports)
+//   PagerConfig    TOML 1.0 reader, checked configuration tables  (standard library only)
 //   LinuxHardware  the only target that talks to Linux
 //   CrownPagerApp  demo pages, run loop, headless renderer
 //   crownpager     the command-line program
@@ -35,6 +36,8 @@ let package = Package(
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["PagerCore"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
+        // A TOML 1.0 reader and checked configuration tables: standard library only.
+        .target(name: "PagerConfig"),
         // <linux/input.h> for the evdev reader: header only, nothing to link.
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         // libi2c (i2c-tools 4.3) ships no pkg-config file: the module map links `i2c` by name.
@@ -52,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "CrownPagerApp",
-            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware"]
+            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig"]
         ),
         .executableTarget(
             name: "crownpager",
@@ -73,6 +76,7 @@ let package = Package(
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),
+        .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
         .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport", "FakeKernel"]),
         .testTarget(

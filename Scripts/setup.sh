@@ -3,7 +3,7 @@
 # Safe to run again and again. It says what it does before it does it.
 #
 #   Scripts/setup.sh          what running the pager needs
-#   Scripts/setup.sh --test   plus what the test suite needs (tmux)
+#   Scripts/setup.sh --test   plus what the test suite needs (tmux, systemd-analyze)
 set -euo pipefail
 
 want_test=0
@@ -46,7 +46,9 @@ apt_install() {
 # System libraries: libgpiod (the crown over GPIO), libi2c and i2c-tools (the display, i2cdetect,
 # i2ctransfer to replay traces), pkg-config (finds libgpiod), tmux (the terminal mock's test).
 packages=(pkg-config libgpiod-dev libi2c-dev i2c-tools)
+# For the tests: tmux (the terminal mock's test) and systemd (systemd-analyze verifies the unit file).
 [ "$want_test" -eq 1 ] && packages+=(tmux)
+[ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
 if command -v dpkg-query >/dev/null 2>&1; then
   mapfile -t needed < <(missing_packages "${packages[@]}")
   if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; else say "system packages present"; fi

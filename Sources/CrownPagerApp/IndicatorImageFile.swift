@@ -34,13 +34,6 @@ public enum IndicatorImageFile {
         } catch {
             throw AppError("cannot read indicator image: \(error)")
         }
-        if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
-            do { return try PBM.decode(bytes) } catch { throw AppError("indicator image \(path) is unreadable: \(error)") }
-        }
-        do {
-            return try XBM.decode(String(decoding: bytes, as: UTF8.self))
-        } catch {
-            throw AppError("indicator image \(path) is unreadable (neither PBM nor XBM): \(error)")
-        }
+        return try PageImageFile.decode(bytes, path: path)
     }
 }

@@ -25,7 +25,24 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "With --i2c-bus: leave the last picture on the panel at exit instead of blanking it and switching it off.")
     var persist = false
 
+    @Option(help: ArgumentHelp(
+        "Run the pages, display and crown of this configuration file (SIGHUP reloads it); 'built-in' for the default.",
+        valueName: "file"))
+    var config: String?
+
+    @Flag(help: "With --config: draw in this terminal against the emulator, whatever the file's display bus says.")
+    var mock = false
+
     func run() throws {
+        if let config {
+            var configuration = Configuration.builtIn
+            if config != "built-in" { try report { configuration = try Configuration.load(path: config) } }
+            let run = ConfiguredRun(
+                configuration: configuration, path: config == "built-in" ? nil : config, mock: mock,
+                tracePath: display.trace, persist: persist)
+            try report { try run.run() }
+            return
+        }
         guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
         var style = PageIndicatorStyle()
         try report { style = try pagerOptions.indicatorStyle() }

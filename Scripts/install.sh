@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Installs CrownPager as a service on a Raspberry Pi (or any Debian-like Linux), from this checkout.
+# Safe to run again: it says what it does and never overwrites an edited configuration.
+#
+#   sudo Scripts/install.sh                 packages, Swift, I2C on, release build, binary, config, udev, service
+#   Scripts/install.sh --root DIR ...       install into DIR instead of / (for tests and images): no
+#                                           packages, users, raspi-config or systemctl
+#   --binary PATH      install this built crownpager instead of building one
+#   --skip-packages    do not install system packages or Swift (Scripts/setup.sh)
+#   --no-start         enable the service but do not start it now
+#
+# Installs: /usr/local/bin/crownpager, /etc/crownpager/crownpager.toml (only if absent; the new
+# default goes beside an edited one as crownpager.toml.default), /etc/udev/rules.d/99-crownpager-*.rules,
+# /etc/systemd/system/crownpager.service, and a system user 'crownpager' in the i2c, gpio and input groups.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+root=""
+binary=""
+skip_packages=0
+start_now=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --root) root="${2:?--root needs a folder}"; shift 2 ;;
+    --binary) binary="${2:?--binary needs a path}"; shift 2 ;;
+    --skip-packages) skip_packages=1; shift ;;
+    --no-start) start_now=0; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "install: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+say() { printf 'install: %s\n' "$*"; }
+live=0
+[ -z "$root" ] && live=1
+if [ "$live" -eq 1 ] && [ "$(id -u)" -ne 0 ]; then
+  say "run as root (sudo Scripts/install.sh), or give --root DIR to install into a folder"; exit 1
+fi
+[ -n "$root" ] && root="$(cd "$root" && pwd)"
+
+# 1. System packages and Swift.
+if [ "$live" -eq 1 ] && [ "$skip_packages" -eq 0 ]; then Scripts/setup.sh; fi
+
+# 2. I2C on, at 400 kHz (see Hardware/README.md for 1 MHz).
+config_txt=""
+for candidate in "$root/boot/firmware/config.txt" "$root/boot/config.txt"; do
+  if [ -f "$candidate" ]; then config_txt="$candidate"; break; fi
+done
+if [ "$live" -eq 1 ] && command -v raspi-config >/dev/null 2>&1; then
+  say "enabling I2C (raspi-config nonint do_i2c 0)"
+  raspi-config nonint do_i2c 0
+fi
+if [ -n "$config_txt" ]; then
+  for line in "dtparam=i2c_arm=on" "dtparam=i2c_arm_baudrate=400000"; do
+    if grep -q "^${line%=*}=" "$config_txt"; then say "$config_txt already sets ${line%=*}"; else
+      say "adding '$line' to $config_txt (takes effect after a reboot)"; printf '%s\n' "$line" >>"$config_txt"; fi
+  done
+else
+  say "no config.txt under $root/boot: enable I2C by hand if this is a Pi (Hardware/README.md)"
+fi
+
+# 3. Build.
+if [ -z "$binary" ]; then
+  for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
+  say "building crownpager in release mode (the first build takes several minutes on a Pi)"
+  swift build -c release --product crownpager
+  binary="$(swift build -c release --show-bin-path)/crownpager"
+fi
+[ -x "$binary" ] || { say "no executable at $binary"; exit 1; }
+
+# 4. Files.
+install -d -m 0755 "$root/usr/local/bin" "$root/etc/crownpager" "$root/etc/udev/rules.d" "$root/etc/systemd/system"
+say "installing $root/usr/local/bin/crownpager"
+install -m 0755 "$binary" "$root/usr/local/bin/crownpager"
+config="$root/etc/crownpager/crownpager.toml"
+if [ ! -e "$config" ]; then
+  say "installing the default configuration $config"
+  install -m 0644 Hardware/crownpager.toml "$config"
+elif cmp -s Hardware/crownpager.toml "$config"; then
+  say "$config is the default already"
+else
+  say "keeping your edited $config; the new default is beside it as crownpager.toml.default"
+  install -m 0644 Hardware/crownpager.toml "$config.default"
+fi
+for rules in 99-crownpager-i2c.rules 99-crownpager-gpio.rules; do
+  install -m 0644 "Hardware/$rules" "$root/etc/udev/rules.d/$rules"
+done
+say "installing $root/etc/systemd/system/crownpager.service"
+install -m 0644 Hardware/crownpager.service "$root/etc/systemd/system/crownpager.service"
+
+if [ "$live" -eq 0 ]; then say "installed under $root"; exit 0; fi
+
+# 5. The service user, the device groups, udev, systemd.
+for group in i2c gpio input; do getent group "$group" >/dev/null || { say "creating group $group"; groupadd --system "$group"; }; done
+if ! id crownpager >/dev/null 2>&1; then
+  say "creating the system user crownpager"
+  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group crownpager
+fi
+usermod -a -G i2c,gpio,input crownpager
+if command -v udevadm >/dev/null 2>&1; then
+  udevadm control --reload || true
+  udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio || true
+fi
+"$root/usr/local/bin/crownpager" check "$config" || { say "the configuration has an error (above): fix it, then run this again"; exit 1; }
+if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+  systemctl daemon-reload
+  if [ "$start_now" -eq 1 ]; then systemctl enable --now crownpager; systemctl restart crownpager; else systemctl enable crownpager; fi
+  say "done: systemctl status crownpager; journalctl -u crownpager -f"
+else
+  say "no systemd running here: start /usr/local/bin/crownpager run --config $config yourself"
+fi
+[ -n "$config_txt" ] && say "if I2C was just enabled, reboot once (sudo reboot)"
+exit 0

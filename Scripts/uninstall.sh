@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Removes what Scripts/install.sh installed. Keeps /etc/crownpager (your configuration) unless --purge,
+# which also removes the crownpager user. I2C stays enabled in config.txt.
+#
+#   sudo Scripts/uninstall.sh [--purge]
+#   Scripts/uninstall.sh --root DIR [--purge]     remove from a folder instead of /
+set -euo pipefail
+root=""
+purge=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --root) root="${2:?--root needs a folder}"; shift 2 ;;
+    --purge) purge=1; shift ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "uninstall: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+say() { printf 'uninstall: %s\n' "$*"; }
+if [ -z "$root" ]; then
+  [ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/uninstall.sh), or give --root DIR"; exit 1; }
+  if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    systemctl disable --now crownpager 2>/dev/null || true
+  fi
+fi
+for file in /etc/systemd/system/crownpager.service /usr/local/bin/crownpager \
+            /etc/udev/rules.d/99-crownpager-i2c.rules /etc/udev/rules.d/99-crownpager-gpio.rules; do
+  if [ -e "$root$file" ]; then say "removing $root$file"; rm -f "$root$file"; fi
+done
+if [ "$purge" -eq 1 ]; then
+  say "removing $root/etc/crownpager"; rm -rf "$root/etc/crownpager"
+  if [ -z "$root" ] && id crownpager >/dev/null 2>&1; then say "removing the user crownpager"; userdel crownpager || true; fi
+else
+  [ -d "$root/etc/crownpager" ] && say "kept $root/etc/crownpager (--purge removes it)"
+fi
+if [ -z "$root" ] && command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
+say "done"

@@ -1,0 +1,67 @@
+/// A `strftime`-like format for the clock page: `%H:%M`, `%a %e %b`, without Foundation.
+///
+/// Supported: `%H %I %M %S %p %d %e %m %y %Y %a %A %b %B %%`. Unknown directives are rejected
+/// when the configuration is read, so the page never shows a format it cannot fill.
+public struct ClockFormat: Hashable, Sendable {
+    /// The format as written.
+    public let pattern: String
+    /// The directives it may contain, for messages.
+    public static let directives = "%H %I %M %S %p %d %e %m %y %Y %a %A %b %B %%"
+
+    /// A format; nil with the offending directive when one is unknown.
+    public static func parse(_ pattern: String) -> Result<ClockFormat, ClockFormatError> {
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { continue }
+            guard let directive = characters.next() else { return .failure(ClockFormatError(directive: "%")) }
+            guard "HIMSpdemyYaAbB%".contains(directive) else { return .failure(ClockFormatError(directive: "%" + String(directive))) }
+        }
+        return .success(ClockFormat(pattern: pattern))
+    }
+
+    private init(pattern: String) { self.pattern = pattern }
+
+    /// Whether the text changes every second (`%S`), so the page refreshes each second rather than each minute.
+    public var showsSeconds: Bool { pattern.contains("%S") }
+
+    /// The reading in this format.
+    public func format(_ reading: ClockReading) -> String {
+        let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                      "October", "November", "December"]
+        let day = days.indices.contains(reading.weekday) ? days[reading.weekday] : "?"
+        let month = months.indices.contains(reading.month - 1) ? months[reading.month - 1] : "?"
+        var out = ""
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            guard character == "%", let directive = characters.next() else {
+                out.append(character)
+                continue
+            }
+            switch directive {
+            case "H": out += twoDigits(reading.hour)
+            case "I": out += twoDigits((reading.hour + 11) % 12 + 1)
+            case "M": out += twoDigits(reading.minute)
+            case "S": out += twoDigits(reading.second)
+            case "p": out += reading.hour < 12 ? "AM" : "PM"
+            case "d": out += twoDigits(reading.day)
+            case "e": out += reading.day < 10 ? " \(reading.day)" : "\(reading.day)"
+            case "m": out += twoDigits(reading.month)
+            case "y": out += twoDigits(reading.year % 100)
+            case "Y": out += String(reading.year)
+            case "a": out += String(day.prefix(3))
+            case "A": out += day
+            case "b": out += String(month.prefix(3))
+            case "B": out += month
+            default: out.append(directive)
+            }
+        }
+        return out
+    }
+}
+
+/// A clock format directive that is not supported.
+public struct ClockFormatError: Error, Hashable, Sendable {
+    /// The directive, e.g. `%Q`.
+    public var directive: String
+}

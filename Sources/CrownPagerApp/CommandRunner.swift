@@ -1,0 +1,116 @@
+import LinuxHardware
+import PagerCore
+
+/// What a command page's run produced.
+public struct CommandResult: Hashable, Sendable {
+    /// Its output (standard output and error together), capped.
+    public var output: String
+    /// Nil when it exited with status 0; else why not: `exit status 3`, `timed out after 2s`, `not found`...
+    public var status: String?
+
+    /// A result.
+    public init(output: String, status: String?) {
+        self.output = output
+        self.status = status
+    }
+}
+
+/// Runs the commands of command pages: one at a time per page, killed with their process group
+/// at their timeout, output capped, always reaped. Never blocks: the run loop polls
+/// `descriptors` and calls `collect(at:)` when one is readable or a deadline passes.
+public final class CommandRunner {
+    private struct Running {
+        var process: ChildProcess
+        var spec: CommandSpec
+        var startedAt: Timestamp
+    }
+
+    private var running: [Int: Running] = [:]
+    /// Killed or finished-output processes not yet reaped; reaped on later calls, never waited for.
+    private var unreaped: [ChildProcess] = []
+    private var finishedNow: [(page: Int, result: CommandResult)] = []
+
+    /// A runner with nothing running.
+    public init() {}
+
+    /// Whether `page`'s command runs now.
+    public func isRunning(_ page: Int) -> Bool { running[page] != nil }
+
+    /// How many commands run now.
+    public var runningCount: Int { running.count }
+
+    /// Starts `spec` for `page` unless it already runs; a command that cannot start finishes at once.
+    public func start(_ spec: CommandSpec, for page: Int, at now: Timestamp) {
+        guard running[page] == nil else { return }
+        do {
+            let process = try ChildProcess.spawn(spec.argv, maximumOutputBytes: spec.maximumOutputBytes)
+            running[page] = Running(process: process, spec: spec, startedAt: now)
+        } catch {
+            finishedNow.append((page, CommandResult(output: "", status: error.description)))
+        }
+    }
+
+    /// The output pipes to poll.
+    public var descriptors: [Int32] {
+        running.values.map { $0.process.outputDescriptor }.filter { $0 >= 0 }
+    }
+
+    /// When a running command times out next, or (while one has closed its output but not yet
+    /// exited) when to look again.
+    public func nextDeadline(after now: Timestamp) -> Timestamp? {
+        var deadlines = running.values.map { $0.startedAt + $0.spec.timeout }
+        if running.values.contains(where: { $0.process.outputDescriptor < 0 }) || !unreaped.isEmpty || !finishedNow.isEmpty {
+            deadlines.append(now + .milliseconds(10))
+        }
+        return deadlines.min()
+    }
+
+    /// Reads what the commands wrote, reaps those that ended, kills those past their timeout;
+    /// returns the pages whose command finished, with the result.
+    public func collect(at now: Timestamp) -> [(page: Int, result: CommandResult)] {
+        var finished = finishedNow
+        finishedNow = []
+        for page in running.keys.sorted() {
+            guard let run = running[page] else { continue }
+            let process = run.process
+            let outputDone = process.readAvailable()
+            if outputDone, let exit = process.reap() {
+                running[page] = nil
+                finished.append((page, Self.result(process, status: Self.status(exit, capped: process.isOutputCapped, process))))
+            } else if now >= run.startedAt + run.spec.timeout {
+                process.killGroup()
+                running[page] = nil
+                unreaped.append(process)
+                let seconds = fixed(Double(run.spec.timeout.nanoseconds) / 1e9, run.spec.timeout.nanoseconds % 1_000_000_000 == 0 ? 0 : 1)
+                finished.append((page, Self.result(process, status: "timed out after \(seconds)s: killed")))
+            } else if outputDone, process.isOutputCapped {
+                // Capped: the group was killed; report now, reap later.
+                running[page] = nil
+                unreaped.append(process)
+                finished.append((page, Self.result(process, status: "output cut at \(process.maximumOutputBytes) bytes")))
+            }
+        }
+        unreaped.removeAll { $0.reap() != nil }
+        return finished
+    }
+
+    /// Kills every running command (on exit or reload).
+    public func stopAll() {
+        for run in running.values {
+            run.process.killGroup()
+            unreaped.append(run.process)
+        }
+        running = [:]
+        unreaped.removeAll { $0.reap() != nil }
+    }
+
+    private static func status(_ exit: ChildProcessExit, capped: Bool, _ process: ChildProcess) -> String? {
+        if capped { return "output cut at \(process.maximumOutputBytes) bytes" }
+        if case .exited(0) = exit { return nil }
+        return exit.description
+    }
+
+    private static func result(_ process: ChildProcess, status: String?) -> CommandResult {
+        CommandResult(output: String(decoding: process.output, as: UTF8.self), status: status)
+    }
+}

@@ -1,0 +1,231 @@
+import CrownInput
+import PagerCore
+import PagerGraphics
+import SSD1306
+
+/// Everything `crownpager.toml` says: the display, the crown, the indicator and the pages.
+///
+/// Read with `Configuration(parsing:file:)`; every mistake is a `ConfigError` naming the file,
+/// line and key. `Configuration.builtIn` is what a Pi wired as in `Hardware/` runs with no file.
+public struct Configuration: Sendable {
+    /// The panel and how it is driven.
+    public var display = DisplaySection()
+    /// The knob.
+    public var crown = CrownSection()
+    /// The page indicator.
+    public var indicator = IndicatorSection()
+    /// The pages, in order.
+    public var pages: [PageSpec] = []
+    /// Where it came from: a path, or `built-in`.
+    public var file = "built-in"
+    /// The folder relative image paths are read from.
+    public var directory = "."
+
+    /// An empty configuration with every default.
+    public init() {}
+}
+
+/// `[display]`.
+public struct DisplaySection: Hashable, Sendable {
+    /// The panel's controller and size.
+    public var panel = SSD1306Panel.ssd1306_128x64
+    /// The I2C bus (`/dev/i2c-N`); nil runs the terminal mock.
+    public var bus: Int? = 1
+    /// The display's address.
+    public var address = I2CAddress.ssd1306Primary
+    /// 0 or 180 degrees.
+    public var rotation = DisplayRotation.normal
+    /// Brightness while in use, 0 to 100.
+    public var brightness = 80
+    /// Brightness once dimmed, 0 to 100.
+    public var dimBrightness = 5
+    /// Dim after this long without a turn or press; nil never dims.
+    public var dimAfter: TimeSpan? = .milliseconds(60_000)
+    /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
+    public var offAfter: TimeSpan? = .milliseconds(600_000)
+    /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
+    public var busHertz = 400_000
+
+    /// The settings the driver applies at start.
+    public var settings: DisplaySettings {
+        DisplaySettings(rotation: rotation, brightness: DisplayBrightness(percent: brightness))
+    }
+}
+
+/// `[crown]`: read by the GPIO crown (`chip`, the three lines, `steps_per_detent`) and by the pager.
+public struct CrownSection: Hashable, Sendable {
+    /// Where the knob is read: `gpio` (libgpiod), `evdev` (the kernel's overlays) or `keyboard`.
+    public var source = "gpio"
+    /// The GPIO chip, e.g. `/dev/gpiochip0`.
+    public var chip = "/dev/gpiochip0"
+    /// The encoder's A (CLK) line offset.
+    public var lineA = 17
+    /// The encoder's B (DT) line offset.
+    public var lineB = 27
+    /// The push button's line offset.
+    public var lineButton = 22
+    /// With `source = "evdev"`: the input device.
+    public var evdevPath = "/dev/input/event0"
+    /// Transitions per detent: 4 (full), 2 (half) or 1 (quarter).
+    public var stepping = QuadratureStepping.full
+    /// Count clockwise as backwards.
+    public var inverted = false
+    /// Pages per detent grow while scrubbing fast.
+    public var acceleration = true
+    /// From the last page to the first and back.
+    public var wrap = false
+    /// Where the knob sits: right, left or bottom.
+    public var side = CrownSide.right
+    /// Detents per page.
+    public var detentsPerPage = 1
+
+    /// The interpreter's settings.
+    public var crownConfiguration: CrownConfiguration {
+        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage)
+        if !acceleration { configuration.accelerationInterval = nil }
+        return configuration
+    }
+}
+
+/// `[indicator]`.
+public struct IndicatorSection: Hashable, Sendable {
+    /// When the plate behind the dots shows.
+    public var style = PageControlBackgroundStyle.automatic
+    /// A built-in name or an image file for every dot.
+    public var image: String?
+    /// The most dots at once.
+    public var maximumDots: Int?
+    /// No indicator for a single page.
+    public var hidesForSinglePage = false
+}
+
+/// One `[[page]]`.
+public struct PageSpec: Hashable, Sendable {
+    /// Shown at the top of the page and in the title list.
+    public var title: String
+    /// What the page shows.
+    public var kind: PageKind
+    /// Its own indicator image, if any.
+    public var indicatorImage: String?
+    /// The line of its `[[page]]` header, for messages.
+    public var line: Int
+
+    /// A page.
+    public init(title: String, kind: PageKind, indicatorImage: String? = nil, line: Int = 0) {
+        self.title = title
+        self.kind = kind
+        self.indicatorImage = indicatorImage
+        self.line = line
+    }
+}
+
+/// What a page shows.
+public enum PageKind: Hashable, Sendable {
+    /// Fixed text, wrapped; taller than the screen when it needs to be.
+    case text(String)
+    /// The time and date in `strftime`-like formats.
+    case clock(time: ClockFormat, date: ClockFormat)
+    /// System values, one a line.
+    case system([SystemValue], refresh: TimeSpan)
+    /// A command's output (argv, no shell).
+    case command(CommandSpec)
+    /// The last lines of a file.
+    case file(path: String, lines: Int, refresh: TimeSpan)
+    /// A 1-bit picture.
+    case image(ImageSpec)
+    /// A bar or dial fed by a value.
+    case gauge(GaugeSpec)
+}
+
+/// A value read from `/proc`, `/sys` or the system.
+public enum SystemValue: Hashable, Sendable {
+    case cpuTemperature, load, memory, uptime, hostname
+    /// The use of the file system holding `path`.
+    case disk(path: String)
+    /// The IPv4 address of `interface`; nil: the first interface that is up and not loopback.
+    case ipAddress(interface: String?)
+
+    /// The label on a system page.
+    public var label: String {
+        switch self {
+        case .cpuTemperature: return "cpu"
+        case .load: return "load"
+        case .memory: return "mem"
+        case .uptime: return "up"
+        case .hostname: return "host"
+        case .disk(let path): return path == "/" ? "disk" : path
+        case .ipAddress(let interface): return interface ?? "ip"
+        }
+    }
+
+    /// Whether it is a number a gauge can show.
+    public var isNumeric: Bool {
+        switch self {
+        case .hostname, .ipAddress: return false
+        default: return true
+        }
+    }
+}
+
+/// A command to run for a page.
+public struct CommandSpec: Hashable, Sendable {
+    /// The program and its arguments; no shell unless argv names one.
+    public var argv: [String]
+    /// How often to run it while its page is visible or next to it.
+    public var refresh: TimeSpan
+    /// Killed, with its process group, after this long.
+    public var timeout: TimeSpan
+    /// Output beyond this many bytes is dropped.
+    public var maximumOutputBytes: Int
+
+    /// A command.
+    public init(argv: [String], refresh: TimeSpan, timeout: TimeSpan, maximumOutputBytes: Int = 4096) {
+        self.argv = argv
+        self.refresh = refresh
+        self.timeout = timeout
+        self.maximumOutputBytes = maximumOutputBytes
+    }
+}
+
+/// A picture file, already decoded (so `check` finds a bad one).
+public struct ImageSpec: Hashable, Sendable {
+    /// The path as written.
+    public var path: String
+    /// The picture.
+    public var bitmap: Bitmap
+}
+
+/// Where a gauge's number comes from.
+public enum ValueSource: Hashable, Sendable {
+    case system(SystemValue)
+    /// The first number in a command's output.
+    case command(CommandSpec)
+    /// The first number in a file (e.g. a /sys attribute).
+    case file(path: String)
+}
+
+/// A bar or a dial.
+public struct GaugeSpec: Hashable, Sendable {
+    /// What feeds it.
+    public var source: ValueSource
+    /// The value at the empty end.
+    public var minimum: Double
+    /// The value at the full end.
+    public var maximum: Double
+    /// Printed after the value.
+    public var unit: String
+    /// `bar` or `dial`.
+    public var isDial: Bool
+    /// How often to read the value.
+    public var refresh: TimeSpan
+
+    /// A gauge.
+    public init(source: ValueSource, minimum: Double, maximum: Double, unit: String, isDial: Bool, refresh: TimeSpan) {
+        self.source = source
+        self.minimum = minimum
+        self.maximum = maximum
+        self.unit = unit
+        self.isDial = isDial
+        self.refresh = refresh
+    }
+}

@@ -1,0 +1,62 @@
+import LinuxHardware
+import PagerConfig
+import PagerCore
+
+extension Configuration {
+    /// The usual place of the configuration file on a Pi.
+    public static let systemPath = "/etc/crownpager/crownpager.toml"
+
+    /// Reads and checks the file at `path`; the error names the file, line and key. The file is only read.
+    public static func load(path: String) throws(AppError) -> Configuration {
+        let text = try TextFile.read(path, limit: 1 << 20)
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        do {
+            return try Configuration(parsing: text, file: path, directory: directory.isEmpty ? "/" : directory)
+        } catch {
+            throw AppError(error.description)
+        }
+    }
+
+    /// The indicator's style, with its images loaded.
+    public func indicatorStyle() throws(AppError) -> PageIndicatorStyle {
+        var style = PageIndicatorStyle(
+            maximumVisibleDots: indicator.maximumDots, hidesForSinglePage: indicator.hidesForSinglePage,
+            crownSide: crown.side, backgroundStyle: indicator.style)
+        if let image = indicator.image {
+            style.images.preferredIndicatorImage = try IndicatorImageFile.load(resolve(image), cell: style.cellSize)
+        }
+        for (index, page) in pages.enumerated() {
+            guard let image = page.indicatorImage else { continue }
+            style.images.setIndicatorImage(try IndicatorImageFile.load(resolve(image), cell: style.cellSize), forPage: index)
+        }
+        return style
+    }
+
+    /// A summary for `crownpager check`: one line per page.
+    public var summary: [String] {
+        var lines = [
+            "\(file): ok",
+            "display: \(display.panel.name) at \(display.address) on " + (display.bus.map { "/dev/i2c-\($0)" } ?? "the terminal mock")
+                + ", brightness \(display.brightness)",
+            "crown: \(crown.source) \(crown.source == "gpio" ? "\(crown.chip) lines \(crown.lineA)/\(crown.lineB)/\(crown.lineButton)" : crown.source == "evdev" ? crown.evdevPath : "")",
+        ]
+        for (index, page) in pages.enumerated() { lines.append("page \(index + 1): \(page.title) (\(page.kindName))") }
+        return lines
+    }
+}
+
+extension PageSpec {
+    /// `text`, `clock`, `system`...
+    public var kindName: String {
+        switch kind {
+        case .text: return "text"
+        case .clock: return "clock"
+        case .system: return "system"
+        case .command(let command): return "command: " + command.argv.joined(separator: " ")
+        case .file(let path, _, _): return "file: " + path
+        case .image(let image): return "image: " + image.path
+        case .gauge: return "gauge"
+        }
+    }
+}

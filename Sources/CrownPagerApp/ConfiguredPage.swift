@@ -1,0 +1,170 @@
+import PagerCore
+import PagerGraphics
+
+/// A configured page as it stands now: its title and what it shows, ready to draw.
+///
+/// The run loop rebuilds these from the specs and the latest readings (`PageReadings`); the
+/// page itself reads nothing, so frames are reproducible and drawing never blocks.
+public struct ConfiguredPage: PageContent, Hashable, Sendable {
+    /// Shown at the top and in the title list.
+    public var title: String
+    /// What is drawn under the title.
+    public var body: Body
+
+    /// What a page shows.
+    public enum Body: Hashable, Sendable {
+        /// Wrapped text; the page grows taller than the screen when needed.
+        case text(String)
+        /// The time, large, and the date under it.
+        case clock(time: String, date: String)
+        /// `label value` lines.
+        case values([ValueLine])
+        /// Lines of output and, under them, a status such as "timed out after 2s".
+        case output(lines: [String], status: String?)
+        /// A picture, centred.
+        case image(Bitmap)
+        /// A bar or dial: the fraction filled (nil while unknown) and the text beside it.
+        case gauge(fraction: Double?, text: String, isDial: Bool)
+    }
+
+    /// A page.
+    public init(title: String, body: Body) {
+        self.title = title
+        self.body = body
+    }
+
+    static let font = BitmapFont.fixed6x10
+    static let headerHeight = font.lineHeight + 2
+
+    /// One screen, or as tall as the text, values or output need.
+    public func contentHeight(in viewport: Size) -> Int {
+        let lines: Int
+        switch body {
+        case .text(let text): lines = Self.font.wrap(text, width: viewport.width).count
+        case .values(let values): lines = values.count
+        case .output(let output, let status): lines = Self.wrapped(output, status: status, width: viewport.width).count
+        case .clock, .image, .gauge: return viewport.height
+        }
+        return max(viewport.height, Self.headerHeight + lines * Self.font.lineHeight)
+    }
+
+    /// Draws the title, a rule under it, then the body.
+    public func draw(into canvas: inout Bitmap, at instant: Timestamp) {
+        let font = Self.font
+        let compact = canvas.height < 48
+        var top = 0
+        if !compact || !isSingleScreenGraphic {
+            canvas.drawText(title, at: Point(x: 0, y: 0), font: font)
+            canvas.drawHorizontalLine(x: 0, y: font.lineHeight, length: min(canvas.width, font.width(of: title)))
+            top = Self.headerHeight
+        }
+        let area = Rect(x: 0, y: top, width: canvas.width, height: max(0, canvas.height - top))
+        switch body {
+        case .text(let text):
+            drawLines(font.wrap(text, width: canvas.width), into: &canvas, from: top)
+        case .values(let values):
+            drawLines(values.map { $0.label + " " + $0.value }, into: &canvas, from: top)
+        case .output(let lines, let status):
+            drawLines(Self.wrapped(lines, status: status, width: canvas.width), into: &canvas, from: top)
+        case .clock(let time, let date):
+            let big = BitmapFont.fixed10x20
+            let timeTop = area.y + max(0, (area.height - big.lineHeight - font.lineHeight - 2) / 2)
+            canvas.drawText(time, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight), font: big, alignment: .center)
+            canvas.drawText(date, in: Rect(x: 0, y: timeTop + big.lineHeight + 2, width: canvas.width, height: font.lineHeight),
+                            font: font, alignment: .center)
+        case .image(let bitmap):
+            canvas.blit(bitmap, at: Point(x: (canvas.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2))
+        case .gauge(let fraction, let text, let isDial):
+            if isDial {
+                GaugeDrawing.dial(fraction: fraction, text: text, in: area, canvas: &canvas)
+            } else {
+                GaugeDrawing.bar(fraction: fraction, text: text, in: area, canvas: &canvas)
+            }
+        }
+    }
+
+    /// Output lines, then the status in brackets, wrapped to the width (a long status must not be cut).
+    static func wrapped(_ lines: [String], status: String?, width: Int) -> [String] {
+        (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : font.wrap($0, width: width) }
+    }
+
+    private var isSingleScreenGraphic: Bool {
+        switch body {
+        case .clock, .gauge: return true
+        default: return false
+        }
+    }
+
+    private func drawLines(_ lines: [String], into canvas: inout Bitmap, from top: Int) {
+        var y = top
+        for line in lines where y < canvas.height {
+            canvas.drawText(line, at: Point(x: 0, y: y), font: Self.font)
+            y += Self.font.lineHeight
+        }
+    }
+}
+
+/// One line of a system page.
+public struct ValueLine: Hashable, Sendable {
+    /// `cpu`, `load`...
+    public var label: String
+    /// `48.3°C`, `0.42 0.30 0.25`...
+    public var value: String
+
+    /// A line.
+    public init(label: String, value: String) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// Bars and dials for gauge pages.
+enum GaugeDrawing {
+    static func bar(fraction: Double?, text: String, in area: Rect, canvas: inout Bitmap) {
+        let font = BitmapFont.fixed10x20
+        let textHeight = area.height >= 40 ? font.lineHeight : BitmapFont.fixed6x10.lineHeight
+        let textFont = area.height >= 40 ? font : BitmapFont.fixed6x10
+        let barHeight = max(4, min(12, area.height - textHeight - 4))
+        let top = area.y + max(0, (area.height - textHeight - barHeight - 3) / 2)
+        canvas.drawText(text, in: Rect(x: 0, y: top, width: area.width, height: textHeight), font: textFont, alignment: .center)
+        let bar = Rect(x: 2, y: top + textHeight + 3, width: area.width - 4, height: barHeight)
+        canvas.strokeRect(bar)
+        if let fraction {
+            let filled = Int(Double(bar.width - 2) * min(max(fraction, 0), 1))
+            canvas.fillRect(Rect(x: bar.x + 1, y: bar.y + 1, width: filled, height: bar.height - 2))
+        }
+    }
+
+    static func dial(fraction: Double?, text: String, in area: Rect, canvas: inout Bitmap) {
+        let font = BitmapFont.fixed6x10
+        let radius = max(4, min(area.width / 2 - 2, area.height - font.lineHeight - 4))
+        let centre = Point(x: area.x + area.width / 2, y: area.y + radius + 1)
+        // The upper half circle, from 180 degrees (empty) to 0 (full), drawn as points.
+        let steps = radius * 4
+        for step in 0...steps {
+            let angle = Double.pi * Double(step) / Double(steps)
+            canvas[centre.x - Int((Double(radius) * cosine(angle)).rounded()), centre.y - Int((Double(radius) * sine(angle)).rounded())] = true
+        }
+        if let fraction {
+            let angle = Double.pi * min(max(fraction, 0), 1)
+            let tip = Point(
+                x: centre.x - Int((Double(radius - 2) * cosine(angle)).rounded()),
+                y: centre.y - Int((Double(radius - 2) * sine(angle)).rounded()))
+            canvas.drawLine(from: centre, to: tip)
+        }
+        canvas.drawText(text, in: Rect(x: 0, y: centre.y + 3, width: area.width, height: font.lineHeight), font: font, alignment: .center)
+    }
+
+    /// Taylor series, so the pure drawing needs no libm (good to a pixel on a 64-pixel dial).
+    static func sine(_ x: Double) -> Double {
+        var term = x
+        var sum = x
+        for n in 1...9 {
+            term *= -x * x / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
+        return sum
+    }
+
+    static func cosine(_ x: Double) -> Double { sine(x + Double.pi / 2) }
+}

@@ -1,0 +1,98 @@
+import PagerCore
+import PagerGraphics
+
+/// The latest reading behind a page: what a refresh produced.
+public enum PageReading: Hashable, Sendable {
+    /// Not read yet.
+    case pending
+    /// System values, one a line.
+    case values([ValueLine])
+    /// A command's or a file's text, and a status line when it did not simply succeed.
+    case output(text: String, status: String?)
+    /// A gauge's number (nil when it could not be read) and the text to show.
+    case number(Double?, text: String)
+}
+
+/// The configured pages and their latest readings: turns them into `ConfiguredPage`s to draw,
+/// and says how often each must be read. Pure.
+public struct PageBook: Sendable {
+    /// The pages as configured.
+    public let specs: [PageSpec]
+    /// The latest reading of each page.
+    public var readings: [PageReading]
+
+    /// A book of `specs`, nothing read yet.
+    public init(specs: [PageSpec]) {
+        self.specs = specs
+        readings = specs.map { _ in .pending }
+    }
+
+    /// How often each page changes: clocks by the second or the minute, values by their refresh; nil for fixed pages.
+    public var intervals: [TimeSpan?] {
+        specs.map { spec in
+            switch spec.kind {
+            case .text, .image: return nil
+            case .clock(let time, let date):
+                return time.showsSeconds || date.showsSeconds ? .milliseconds(1000) : .milliseconds(60_000)
+            case .system(_, let refresh), .file(_, _, let refresh): return refresh
+            case .command(let command): return command.refresh
+            case .gauge(let gauge): return gauge.refresh
+            }
+        }
+    }
+
+    /// The pages as they stand, the clock at `clock`.
+    public func pages(clock: ClockReading) -> [ConfiguredPage] {
+        specs.indices.map { page($0, clock: clock) }
+    }
+
+    /// One page as it stands.
+    public func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
+        let spec = specs[index]
+        let reading = readings.indices.contains(index) ? readings[index] : .pending
+        switch spec.kind {
+        case .text(let text):
+            return ConfiguredPage(title: spec.title, body: .text(text))
+        case .image(let image):
+            return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
+        case .clock(let time, let date):
+            return ConfiguredPage(title: spec.title, body: .clock(time: time.format(clock), date: date.format(clock)))
+        case .system:
+            if case .values(let lines) = reading { return ConfiguredPage(title: spec.title, body: .values(lines)) }
+            return ConfiguredPage(title: spec.title, body: .values([]))
+        case .command, .file:
+            if case .output(let text, let status) = reading {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let trimmed = lines.last == "" ? Array(lines.dropLast()) : lines
+                return ConfiguredPage(title: spec.title, body: .output(lines: trimmed, status: status))
+            }
+            return ConfiguredPage(title: spec.title, body: .output(lines: [], status: "waiting for the first run"))
+        case .gauge(let gauge):
+            guard case .number(let value, let text) = reading else {
+                return ConfiguredPage(title: spec.title, body: .gauge(fraction: nil, text: "-", isDial: gauge.isDial))
+            }
+            let fraction = value.map { ($0 - gauge.minimum) / (gauge.maximum - gauge.minimum) }
+            return ConfiguredPage(title: spec.title, body: .gauge(fraction: fraction, text: text, isDial: gauge.isDial))
+        }
+    }
+}
+
+/// The first number in `text` (`temp=48.3'C` gives 48.3), for gauges fed by commands and files.
+public func firstNumber(in text: String) -> Double? {
+    var digits = ""
+    var seenDigit = false
+    for character in text {
+        if character.isASCII, character.isNumber || (character == "." && seenDigit && !digits.contains(".")) {
+            digits.append(character)
+            seenDigit = seenDigit || character.isNumber
+        } else if character == "-", digits.isEmpty {
+            digits = "-"
+        } else if seenDigit {
+            break
+        } else {
+            digits = ""
+        }
+    }
+    if digits.hasSuffix(".") { digits.removeLast() }
+    return seenDigit ? Double(digits) : nil
+}

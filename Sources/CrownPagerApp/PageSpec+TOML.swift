@@ -1,0 +1,188 @@
+import LinuxHardware
+import PagerConfig
+import PagerCore
+import PagerGraphics
+
+extension PageSpec {
+    /// The page kinds, as written in `kind = "..."`.
+    public static let kinds = ["text", "clock", "system", "command", "file", "image", "gauge"]
+
+    /// Reads one `[[page]]` table.
+    init(reading table: inout ConfigTable, directory: String) throws(ConfigError) {
+        line = table.table.line
+        let kindName = try table.choice("kind", among: Self.kinds)
+        guard let kindName else { throw table.error("kind", "missing: say what the page shows, one of \(quotedList(Self.kinds))") }
+        indicatorImage = try table.string("indicator_image")
+        let common = ["kind", "title", "indicator_image"]
+        let explicitTitle = try table.string("title")
+        switch kindName {
+        case "text":
+            kind = .text(try table.requiredString("text", "the text to show, e.g. text = \"Hello\""))
+            try table.finish(known: common + ["text"])
+        case "clock":
+            kind = .clock(
+                time: try Self.clockFormat(&table, "time", default: "%H:%M"),
+                date: try Self.clockFormat(&table, "date", default: "%a %e %b"))
+            try table.finish(known: common + ["time", "date"])
+        case "system":
+            guard let names = try table.strings("values", minimumCount: 1) else {
+                throw table.error("values", "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
+            }
+            var values: [SystemValue] = []
+            for name in names { values.append(try Self.systemValue(name, table: table, key: "values")) }
+            kind = .system(values, refresh: try Self.refresh(&table, default: 2000))
+            try table.finish(known: common + ["values", "refresh"])
+        case "command":
+            kind = .command(try Self.command(&table))
+            try table.finish(known: common + ["argv", "refresh", "timeout", "max_output"])
+        case "file":
+            let path = try table.requiredString("path", "the file to show the end of, e.g. path = \"/var/log/syslog\"")
+            kind = .file(
+                path: Configuration.resolve(path, in: directory), lines: try table.integer("lines", in: 1...100) ?? 5,
+                refresh: try Self.refresh(&table, default: 2000))
+            try table.finish(known: common + ["path", "lines", "refresh"])
+        case "image":
+            let path = try table.requiredString("path", "a PBM or XBM file, e.g. path = \"logo.pbm\"")
+            do {
+                kind = .image(ImageSpec(path: path, bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory))))
+            } catch {
+                throw table.error("path", error.description)
+            }
+            try table.finish(known: common + ["path"])
+        default:
+            kind = .gauge(try Self.gauge(&table, directory: directory))
+            try table.finish(known: common + ["source", "argv", "path", "timeout", "min", "max", "unit", "style", "refresh"])
+        }
+        title = explicitTitle ?? Self.defaultTitle(for: kind)
+    }
+
+    private static func defaultTitle(for kind: PageKind) -> String {
+        switch kind {
+        case .text: return "Text"
+        case .clock: return "Clock"
+        case .system(let values, _): return values.count == 1 ? values[0].label : "System"
+        case .command(let command): return command.argv.first ?? "Command"
+        case .file(let path, _, _): return String(path.split(separator: "/").last ?? "File")
+        case .image(let image): return String(image.path.split(separator: "/").last ?? "Image")
+        case .gauge: return "Gauge"
+        }
+    }
+
+    private static func clockFormat(_ table: inout ConfigTable, _ key: String, default pattern: String) throws(ConfigError) -> ClockFormat {
+        let text = try table.string(key) ?? pattern
+        switch ClockFormat.parse(text) {
+        case .success(let format): return format
+        case .failure(let error):
+            throw table.error(key, "unknown directive \(error.directive): use \(ClockFormat.directives)")
+        }
+    }
+
+    private static func refresh(_ table: inout ConfigTable, default milliseconds: Int64) throws(ConfigError) -> TimeSpan {
+        .milliseconds(try table.duration("refresh", minimumMilliseconds: 100) ?? milliseconds)
+    }
+
+    /// `hostname`, `cpu-temperature`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`.
+    static func systemValue(_ text: String, table: ConfigTable, key: String) throws(ConfigError) -> SystemValue {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        let argument = parts.count > 1 ? String(parts[1]) : nil
+        let names = ["hostname", "cpu-temperature", "load", "memory", "uptime", "disk", "ip"]
+        guard parts.count <= 2, let name = parts.first.map(String.init), names.contains(name) else {
+            let typed = parts.first.map(String.init) ?? ""
+            let hint = (names.first { !typed.isEmpty && $0.hasPrefix(typed) } ?? closestName(to: typed, among: names)).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw table.error(key, "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\"")
+        }
+        if argument != nil, name != "disk", name != "ip" {
+            throw table.error(key, "\"\(name)\" takes no argument, found \"\(text)\"")
+        }
+        switch name {
+        case "hostname": return .hostname
+        case "cpu-temperature": return .cpuTemperature
+        case "load": return .load
+        case "memory": return .memory
+        case "uptime": return .uptime
+        case "disk":
+            guard let path = argument ?? Optional("/"), path.hasPrefix("/") else {
+                throw table.error(key, "disk takes an absolute path, e.g. \"disk /\", found \"\(text)\"")
+            }
+            return .disk(path: path)
+        default: return .ipAddress(interface: argument)
+        }
+    }
+
+    private static func command(_ table: inout ConfigTable) throws(ConfigError) -> CommandSpec {
+        guard let argv = try table.strings("argv", minimumCount: 1) else {
+            throw table.error("argv", "missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)")
+        }
+        guard !argv[0].isEmpty else { throw table.error("argv", "the program's name is empty") }
+        let refresh = try refresh(&table, default: 5000)
+        let timeout = TimeSpan.milliseconds(try table.duration("timeout", minimumMilliseconds: 10) ?? 2000)
+        let maximum = try table.integer("max_output", in: 16...65536) ?? 4096
+        return CommandSpec(argv: argv, refresh: refresh, timeout: timeout, maximumOutputBytes: maximum)
+    }
+
+    private static func gauge(_ table: inout ConfigTable, directory: String) throws(ConfigError) -> GaugeSpec {
+        let sourceText = try table.requiredString(
+            "source", "where the number comes from: a system value such as \"cpu-temperature\", or \"command\" (with argv) or \"file\" (with path)")
+        let source: ValueSource
+        switch sourceText {
+        case "command":
+            source = .command(try command(&table))
+        case "file":
+            source = .file(path: Configuration.resolve(try table.requiredString("path", "the file holding the number"), in: directory))
+        default:
+            let value = try systemValue(sourceText, table: table, key: "source")
+            guard value.isNumeric else { throw table.error("source", "\"\(sourceText)\" is not a number a gauge can show") }
+            source = .system(value)
+        }
+        let defaults = Self.gaugeDefaults(source)
+        let minimum = try table.number("min", in: -1e12...1e12) ?? defaults.minimum
+        let maximum = try table.number("max", in: -1e12...1e12) ?? defaults.maximum
+        guard maximum > minimum else { throw table.error("max", "must be greater than min (\(minimum)), found \(maximum)") }
+        let style = try table.choice("style", among: ["bar", "dial"]) ?? "bar"
+        var refresh = TimeSpan.milliseconds(2000)
+        if case .command(let command) = source { refresh = command.refresh } else { refresh = try Self.refresh(&table, default: 2000) }
+        return GaugeSpec(
+            source: source, minimum: minimum, maximum: maximum, unit: try table.string("unit") ?? defaults.unit,
+            isDial: style == "dial", refresh: refresh)
+    }
+
+    private static func gaugeDefaults(_ source: ValueSource) -> (minimum: Double, maximum: Double, unit: String) {
+        switch source {
+        case .system(.cpuTemperature): return (30, 85, "\u{B0}C")
+        case .system(.memory), .system(.disk): return (0, 100, "%")
+        case .system(.load): return (0, 4, "")
+        case .system(.uptime): return (0, 24 * 7, "h")
+        default: return (0, 100, "")
+        }
+    }
+}
+
+/// Picture files for image pages: PBM (P1/P4) or XBM.
+public enum PageImageFile {
+    /// The picture at `path`; errors name the file and say which formats work.
+    public static func load(_ path: String) throws(AppError) -> Bitmap {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(atPath: path, maximumBytes: 1 << 20)
+        } catch {
+            throw AppError("cannot read the image: \(error)")
+        }
+        return try decode(bytes, path: path)
+    }
+
+    /// PBM when the bytes start with `P1` or `P4`, XBM otherwise; a PNG gets the command that converts it.
+    static func decode(_ bytes: [UInt8], path: String) throws(AppError) -> Bitmap {
+        if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
+            do { return try PBM.decode(bytes) } catch { throw AppError("\(path) is unreadable (PBM): \(error)") }
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            throw AppError(
+                "\(path) is a PNG, which is not read yet: convert it with `pngtopnm \(path) | pamditherbw | pamtopnm > image.pbm` (netpbm)")
+        }
+        do {
+            return try XBM.decode(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw AppError("\(path) is unreadable (neither PBM nor XBM): \(error)")
+        }
+    }
+}

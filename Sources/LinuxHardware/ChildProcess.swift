@@ -1,0 +1,150 @@
+import Glibc
+import SystemPackage
+
+/// A command started with posix_spawn in a process group of its own, its standard output and
+/// error in one non-blocking pipe, capped.
+///
+/// No shell is involved: `argv[0]` is looked up on PATH and run with `argv`. The group lets a
+/// timeout kill the command and anything it started (`killGroup()`); `reap()` collects its
+/// exit without blocking. Signals the run loop blocks are unblocked and set to their defaults
+/// in the child, and its standard input is /dev/null. Dropping the value kills and reaps what is left.
+public final class ChildProcess {
+    /// The process id, also its process group id.
+    public let pid: pid_t
+    /// The read end of the output pipe, to poll; -1 once closed.
+    public private(set) var outputDescriptor: Int32
+    /// Output read so far, at most `maximumOutputBytes`.
+    public private(set) var output: [UInt8] = []
+    /// The cap on `output`.
+    public let maximumOutputBytes: Int
+    /// Whether the output reached the cap (the command is then stopped: a flood must not spin the loop).
+    public private(set) var isOutputCapped = false
+    /// How it ended, once reaped.
+    public private(set) var exit: ChildProcessExit?
+
+    private init(pid: pid_t, outputDescriptor: Int32, maximumOutputBytes: Int) {
+        self.pid = pid
+        self.outputDescriptor = outputDescriptor
+        self.maximumOutputBytes = maximumOutputBytes
+    }
+
+    /// Starts `argv`; the error says whether the program is missing, not executable, or the system refused.
+    public static func spawn(_ argv: [String], maximumOutputBytes: Int = 4096) throws(ChildProcessError) -> ChildProcess {
+        guard let program = argv.first, !program.isEmpty else { throw .notFound(program: "") }
+        var pipeEnds: [Int32] = [-1, -1]
+        // pipe2 needs _GNU_SOURCE, which Swift's Glibc does not define: pipe, then close-on-exec.
+        // The loop is single-threaded, so no other spawn can inherit the ends in between.
+        guard pipe(&pipeEnds) == 0 else { throw .system(operation: "pipe", errno: .current) }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        // Only our end is non-blocking: the child's writes block when the pipe is full, as usual.
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        defer { close(writeEnd) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)  // a group of its own, led by the child
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var pid: pid_t = 0
+        let arguments = argv.map { strdup($0) }
+        defer { arguments.forEach { free($0) } }
+        let status = (arguments + [nil]).withUnsafeBufferPointer { argvPointer -> Int32 in
+            guard let base = argvPointer.baseAddress else { return EINVAL }
+            return posix_spawnp(&pid, program, &actions, &attributes, base, environ)
+        }
+        guard status == 0 else {
+            close(readEnd)
+            let errno = Errno(rawValue: status)
+            switch errno {
+            case .noSuchFileOrDirectory, .notDirectory: throw .notFound(program: program)
+            case .permissionDenied, .execFormatError: throw .notExecutable(program: program, errno: errno)
+            default: throw .system(operation: "posix_spawn \(program)", errno: errno)
+            }
+        }
+        return ChildProcess(pid: pid, outputDescriptor: readEnd, maximumOutputBytes: max(1, maximumOutputBytes))
+    }
+
+    /// Reads what the pipe holds without blocking; true once the output is finished (end of file, or capped).
+    @discardableResult
+    public func readAvailable() -> Bool {
+        guard outputDescriptor >= 0 else { return true }
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(outputDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                let room = maximumOutputBytes - output.count
+                output += chunk[..<min(count, room)]
+                if count >= room {
+                    isOutputCapped = true
+                    killGroup()
+                    closeOutput()
+                    return true
+                }
+                continue
+            }
+            if count == 0 {
+                closeOutput()
+                return true
+            }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            if error == .wouldBlock || error == .resourceTemporarilyUnavailable { return false }
+            closeOutput()
+            return true
+        }
+    }
+
+    /// Collects the exit status if the command has ended; never blocks.
+    @discardableResult
+    public func reap() -> ChildProcessExit? {
+        if let exit { return exit }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else {
+            // ECHILD: someone else reaped it; report it as gone rather than waiting forever.
+            if result < 0, Errno.current == .noChildProcess { exit = .signalled(signal: 0) }
+            return exit
+        }
+        // The <sys/wait.h> macros, spelled out: Swift does not import them.
+        let termination = status & 0x7F
+        exit = termination == 0 ? .exited(status: (status >> 8) & 0xFF) : .signalled(signal: termination)
+        return exit
+    }
+
+    /// Sends SIGKILL to the command's whole process group: it and anything it started.
+    public func killGroup() {
+        guard exit == nil || outputDescriptor >= 0 else { return }
+        _ = kill(-pid, SIGKILL)
+    }
+
+    private func closeOutput() {
+        if outputDescriptor >= 0 { close(outputDescriptor) }
+        outputDescriptor = -1
+    }
+
+    deinit {
+        if exit == nil {
+            _ = kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)  // after SIGKILL this returns at once
+        }
+        closeOutput()
+    }
+}

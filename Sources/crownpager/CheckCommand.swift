@@ -1,0 +1,33 @@
+import ArgumentParser
+import CrownPagerApp
+
+/// `crownpager check CONFIG`: validate a configuration without running it.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a configuration file without running it: every error names the file, line and key.",
+        discussion: """
+            Exits 0 and lists the pages when the file is good, 1 with the first error otherwise. \
+            The file is only read. Without a file, checks the built-in configuration; \
+            --print-default prints it, to start a file of your own.
+            """)
+
+    @Argument(help: ArgumentHelp("The configuration file (TOML).", valueName: "config"))
+    var path: String?
+
+    @Flag(help: "Print the built-in configuration (the one a Pi runs with no file) and exit.")
+    var printDefault = false
+
+    func run() throws {
+        if printDefault {
+            print(Configuration.builtInText)
+            return
+        }
+        var configuration = Configuration.builtIn
+        if let path {
+            try report { configuration = try Configuration.load(path: path) }
+        }
+        try report { _ = try configuration.indicatorStyle() }
+        for line in configuration.summary { print(line) }
+    }
+}

@@ -1,0 +1,94 @@
+import CrownPagerApp
+import Glibc
+import PagerCore
+import SSD1306
+import Testing
+
+/// Command pages that cannot hurt: hangs, floods, failures and missing programs, none of which stalls the knob.
+@Suite struct ConfigCommandPageTests {
+    static func spec(_ argv: [String], timeout: Int64 = 300) -> CommandSpec {
+        CommandSpec(argv: argv, refresh: .milliseconds(1000), timeout: .milliseconds(timeout), maximumOutputBytes: 512)
+    }
+
+    /// Polls the runner with the real clock until every page has a result (bounded: 5 s).
+    static func collectAll(_ runner: CommandRunner, pages: Int, onEachPass: () -> Void = {}) -> [Int: CommandResult] {
+        var results: [Int: CommandResult] = [:]
+        let start = MonotonicClockForTests.now()
+        var now = start
+        while results.count < pages, now - start < .milliseconds(5000) {
+            for (page, result) in runner.collect(at: now) { results[page] = result }
+            onEachPass()
+            usleep(5000)
+            now = MonotonicClockForTests.now()
+        }
+        return results
+    }
+
+    @Test func hangFloodFailureAndMissingProgramEachShowWhatHappened() {
+        let runner = CommandRunner()
+        let start = MonotonicClockForTests.now()
+        runner.start(Self.spec(["sleep", "30"]), for: 0, at: start)
+        runner.start(Self.spec(["yes"]), for: 1, at: start)
+        runner.start(Self.spec(["sh", "-c", "echo broken; exit 7"]), for: 2, at: start)
+        runner.start(Self.spec(["crownpager-vanished-tool"]), for: 3, at: start)
+        runner.start(Self.spec(["echo", "fine"]), for: 4, at: start)
+        #expect(runner.runningCount == 4)  // the missing program never ran
+
+        // The knob while they run: the pager takes every detent at once, whatever the commands do.
+        var session = PagerSession(
+            pages: (0..<5).map { ConfiguredPage(title: "p\($0)", body: .text("")) }, panel: .ssd1306_128x64,
+            bus: SSD1306Emulator(panel: .ssd1306_128x64))
+        var detents = 0
+        let results = Self.collectAll(runner, pages: 5) {
+            detents += 1
+            session.handle(.rotated(detents: 1, at: .milliseconds(Int64(detents) * 500)))
+        }
+        #expect(session.pager.currentPage == min(4, detents))
+
+        #expect(results[0]?.status == "timed out after 0.3s: killed")
+        #expect(results[1]?.status == "output cut at 512 bytes" && results[1]?.output.count == 512)
+        #expect(results[2] == CommandResult(output: "broken\n", status: "exit status 7"))
+        #expect(results[3]?.status == "crownpager-vanished-tool: not found on PATH (give the full path, e.g. /usr/bin/crownpager-vanished-tool)")
+        #expect(results[4] == CommandResult(output: "fine\n", status: nil))
+        #expect(runner.runningCount == 0)
+    }
+
+    @Test func aPageRunsOneCommandAtATime() {
+        let runner = CommandRunner()
+        let now = MonotonicClockForTests.now()
+        runner.start(Self.spec(["sleep", "30"], timeout: 100), for: 0, at: now)
+        runner.start(Self.spec(["sleep", "30"], timeout: 100), for: 0, at: now)
+        #expect(runner.runningCount == 1 && runner.descriptors.count == 1)
+        runner.stopAll()
+        #expect(runner.runningCount == 0)
+    }
+
+    @Test func commandsRunOnlyNearTheCurrentPageAndNeverPileUp() {
+        var schedule = RefreshSchedule(intervals: [nil, .milliseconds(1000), nil, .milliseconds(1000)])
+        let near = RefreshSchedule.neighbourhood(of: 0, count: 4, wraps: false)
+        #expect(near == [0, 1])
+        #expect(schedule.duePages(at: .zero, near: near) == [1])  // page 3 is two turns away: not run
+        schedule.started(1)
+        // Running longer than its refresh: it is not started again until it has finished.
+        #expect(schedule.duePages(at: .milliseconds(5000), near: near) == [])
+        #expect(schedule.nextDeadline(near: near) == nil)
+        schedule.finished(1, at: .milliseconds(5200))
+        #expect(schedule.nextDeadline(near: near) == .milliseconds(6000))
+        #expect(RefreshSchedule.neighbourhood(of: 0, count: 4, wraps: true) == [0, 1, 3])
+    }
+
+    @Test func gaugeCommandsShowTheirNumberOrWhyNot() {
+        let gauge = PageSpec(title: "t", kind: .gauge(GaugeSpec(
+            source: .command(Self.spec(["x"])), minimum: 0, maximum: 100, unit: "%", isDial: false, refresh: .milliseconds(1000))))
+        #expect(ConfiguredRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge) == .number(48.3, text: "48.3%"))
+        #expect(ConfiguredRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge) == .number(nil, text: "exit status 1"))
+    }
+}
+
+enum MonotonicClockForTests {
+    static func now() -> Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Timestamp(nanoseconds: Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec))
+    }
+}

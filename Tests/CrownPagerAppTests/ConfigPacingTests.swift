@@ -1,0 +1,167 @@
+import CrownPagerApp
+import Foundation
+import PagerCore
+import SSD1306
+import Testing
+
+/// The run loop's pacing, simulated: the real run state and SSD1306 bytes, with time as a
+/// parameter and the bus's speed modelled, so nothing sleeps and the figures are exact.
+@Suite struct ConfigPacingTests {
+    static func configuration(pages: [PageSpec], busHertz: Int = 400_000) -> Configuration {
+        var configuration = Configuration()
+        configuration.pages = pages
+        configuration.display.bus = nil
+        configuration.display.busHertz = busHertz
+        configuration.display.dimAfter = nil
+        configuration.display.offAfter = nil
+        return configuration
+    }
+
+    static func state(_ configuration: Configuration) -> PagerRunState<SSD1306Emulator> {
+        var state = PagerRunState(
+            configuration: configuration, bus: SSD1306Emulator(panel: .ssd1306_128x64), style: PageIndicatorStyle(),
+            clock: SampleReadings.clock, start: .zero)
+        state.session.start()
+        _ = state.session.display.bus.drainTransfers()
+        return state
+    }
+
+    @Test func spinningAt30DetentsPerSecondOnA400kHzBusKeepsUpWithNoBacklog() {
+        let pages = (1...60).map { PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 40))) }
+        var state = Self.state(Self.configuration(pages: pages))
+        let render = TimeSpan.milliseconds(2)
+        let detents = (0..<90).map { Timestamp.milliseconds(100) + TimeSpan(nanoseconds: Int64($0) * 33_333_333) }
+        let fullFrame = FramePacer.busTime(bytes: 1032, transactions: 2, hertz: 400_000)  // window commands + 1024 data bytes
+
+        var now = Timestamp.zero
+        var next = 0  // the next detent not yet handled
+        var handledUpTo = 0  // detents handled before the frame being drawn
+        var shown = 0  // detents whose page has reached the glass
+        var latencies: [TimeSpan] = []
+        var frames = 0
+        var maximumFrame = TimeSpan(nanoseconds: 0)
+        while now < .milliseconds(3500) {
+            switch state.decide(at: now, inputPending: next < detents.count && detents[next] <= now) {
+            case .handleInput:
+                // Every detent that arrived while the bus was busy is taken at once: the next frame shows the newest state.
+                while next < detents.count, detents[next] <= now {
+                    state.handle(.rotated(detents: 1, at: detents[next]))
+                    next += 1
+                }
+            case .drawFrame:
+                handledUpTo = next
+                let transfers = state.drawFrame(at: now + render)
+                let busTime = FramePacer.busTime(
+                    bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: 400_000)
+                maximumFrame = max(maximumFrame, busTime)
+                frames += 1
+                // The write blocks until the bus has carried the frame: then the glass shows it.
+                now = state.pacer.busFreeAt
+                while shown < handledUpTo {
+                    latencies.append(now - detents[shown])
+                    shown += 1
+                }
+            case .wait(let until):
+                let input = next < detents.count ? detents[next] : nil
+                guard let wake = [until, input].compactMap({ $0 }).min() else { now = .milliseconds(3500); break }
+                now = max(now, wake)
+            }
+        }
+        #expect(latencies.count == detents.count)
+        #expect(state.session.pager.currentPage > 30)
+        // Worst case: a detent just after a frame went out waits for it, then its own frame is rendered and sent.
+        let bound = maximumFrame + render + maximumFrame
+        #expect(latencies.allSatisfy { $0 <= bound }, "latencies \(latencies.map(\.milliseconds)) ms, bound \(bound.milliseconds) ms")
+        #expect(maximumFrame <= fullFrame)
+        // No backlog: the last detents wait no longer than the first ones.
+        let early = latencies.prefix(30).map(\.nanoseconds).max() ?? 0
+        let late = latencies.suffix(30).map(\.nanoseconds).max() ?? 0
+        #expect(late <= early)
+        if ProcessInfo.processInfo.environment["PACING_FIGURES"] != nil {
+            print("pacing: \(frames) frames, max frame \(maximumFrame.nanoseconds / 1000) us, latency max \((latencies.map(\.nanoseconds).max() ?? 0) / 1000) us, mean \(latencies.map(\.nanoseconds).reduce(0, +) / Int64(max(1, latencies.count)) / 1000) us")
+        }
+        // Once the spinning stops the glass settles: no frame is drawn for nothing.
+        #expect(state.decide(at: now + .milliseconds(5000), inputPending: false) == .wait(until: nil))
+    }
+
+    @Test func whenTheBusIsFreeADetentReachesTheGlassWithinOneFrameAndTheRender() {
+        // Scrubbing shows pages at once (no slide), so the bus is idle when each detent comes.
+        var state = Self.state(Self.configuration(pages: (1...40).map { PageSpec(title: "P\($0)", kind: .text("\($0)")) }))
+        let render = TimeSpan.milliseconds(2)
+        var now = Timestamp.milliseconds(100)
+        // Settle the first frame, then three quick detents start a scrub.
+        _ = state.drawFrame(at: now)
+        for step in 0..<3 { state.handle(.rotated(detents: 1, at: now + .milliseconds(Int64(step) * 30))) }
+        now = now + .milliseconds(60)
+        _ = state.drawFrame(at: now)
+        now = max(now, state.pacer.busFreeAt) + .milliseconds(20)
+        let detent = now
+        state.handle(.rotated(detents: 1, at: detent))
+        #expect(state.decide(at: now, inputPending: false) == .drawFrame)
+        let transfers = state.drawFrame(at: now + render)
+        let frameTime = FramePacer.busTime(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: 400_000)
+        #expect(state.pacer.busFreeAt - detent <= frameTime + render)
+    }
+
+    @Test func anIdlePagerWakesOnlyForItsRefreshes() {
+        let pages = [
+            PageSpec(title: "Clock", kind: .clock(time: try! ClockFormat.parse("%H:%M:%S").get(), date: try! ClockFormat.parse("%a").get())),
+            PageSpec(title: "Note", kind: .text("static")),
+            PageSpec(title: "Far", kind: .system([.load], refresh: .milliseconds(500))),
+        ]
+        var state = Self.state(Self.configuration(pages: pages))
+        var now = Timestamp.zero
+        var wakes: [Timestamp] = []
+        var reads: [Int] = []
+        var framesWithBytes = 0
+        let end = Timestamp.milliseconds(10_000)
+        while now <= end {
+            for page in state.duePages(at: now) {
+                reads.append(page)
+                if page == 0 {
+                    var clock = SampleReadings.clock
+                    clock.second = Int(now.nanoseconds / 1_000_000_000) % 60
+                    state.setClock(clock)
+                }
+                state.apply(.pending, to: page, at: now)
+            }
+            switch state.decide(at: now, inputPending: false) {
+            case .handleInput: Issue.record("no input in this test")
+            case .drawFrame:
+                if !state.drawFrame(at: now).isEmpty { framesWithBytes += 1 }
+            case .wait(let until):
+                guard let until else { now = end + .milliseconds(1); continue }
+                now = until
+                if now <= end { wakes.append(now) }
+            }
+        }
+        // The clock's second: ten wakes in ten seconds, one frame each; the far page (500 ms) is never read.
+        #expect(wakes == (1...10).map { Timestamp.milliseconds(Int64($0) * 1000) })
+        #expect(framesWithBytes == 11)
+        #expect(!reads.contains(2))
+        #expect(reads.filter { $0 == 0 }.count == 11)
+    }
+
+    @Test func theScreenDimsThenSwitchesOffAndTheFirstDetentOnlyWakesIt() {
+        var configuration = Self.configuration(pages: (1...3).map { PageSpec(title: "P\($0)", kind: .text("\($0)")) })
+        configuration.display.dimAfter = .milliseconds(60_000)
+        configuration.display.offAfter = .milliseconds(600_000)
+        var state = Self.state(configuration)
+        _ = state.drawFrame(at: .zero)
+        #expect(state.decide(at: .milliseconds(1), inputPending: false) == .wait(until: .milliseconds(60_000)))
+        let dim = state.drawFrame(at: .milliseconds(60_000))
+        #expect(state.screen == .dimmed)
+        #expect(dim.contains { $0.bytes.starts(with: [0x00, 0x81]) })  // Set Contrast Control (81h)
+        #expect(state.decide(at: .milliseconds(60_001), inputPending: false) == .wait(until: .milliseconds(600_000)))
+        let off = state.drawFrame(at: .milliseconds(600_000))
+        #expect(state.screen == .off && off.contains { $0.bytes == [0x00, 0xAE] })  // Set Display OFF (AEh)
+        #expect(state.decide(at: .milliseconds(600_001), inputPending: false) == .wait(until: nil))
+
+        state.handle(.rotated(detents: 1, at: .milliseconds(700_000)))
+        let wake = state.drawFrame(at: .milliseconds(700_000))
+        #expect(state.screen == .bright && wake.contains { $0.bytes == [0x00, 0xAF] })  // Set Display ON (AFh)
+        #expect(state.session.pager.currentPage == 0 && state.wakeEventsSwallowed == 1)
+        state.handle(.rotated(detents: 1, at: .milliseconds(701_000)))
+        #expect(state.session.pager.currentPage == 1)
+    }
+}

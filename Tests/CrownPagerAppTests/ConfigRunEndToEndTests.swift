@@ -1,0 +1,61 @@
+import CrownPagerApp
+import Foundation
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// `crownpager run --config FILE` on the fake /dev/i2c-1: configured pages on the panel, SIGHUP reloads.
+@Suite(.serialized) struct ConfigRunEndToEndTests {
+    /// Reads standard error until it contains `text` (bounded: 30 s).
+    static func waitFor(_ text: String, in handle: FileHandle, collected: inout String) -> Bool {
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, !collected.contains(text) {
+            let data = handle.availableData
+            if data.isEmpty { usleep(20_000) } else { collected += String(decoding: data, as: UTF8.self) }
+        }
+        return collected.contains(text)
+    }
+
+    @Test func configuredPagesReachThePanelAndSIGHUPReloadsOrKeepsTheOld() throws {
+        let fake = try FakeBusRun()
+        let path = fake.scratch.path + "/crownpager.toml"
+        let good = """
+            [display]
+            bus = 1
+            [[page]]
+            kind = "text"
+            title = "Hello"
+            text = "from a file"
+            """
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, _, error) = try fake.start(["run", "--config", path], devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        var messages = ""
+        #expect(Self.waitFor("1 pages from \(path)", in: error.fileHandleForReading, collected: &messages))
+
+        // The glass shows the configured page, as the library draws it.
+        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+        let expected = PagerSession(
+            pages: [ConfiguredPage(title: "Hello", body: .text("from a file"))], panel: .ssd1306_128x64,
+            bus: SSD1306Emulator(panel: .ssd1306_128x64)).frame(at: .zero)
+        for transfer in try fake.transfers() { emulator.write(transfer.bytes, to: transfer.address) }
+        #expect(emulator.glass == expected)
+
+        // A broken file: the running configuration stays, and the journal says why.
+        try "[display]\nbrightness = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(Self.waitFor("kept the running configuration: \(path):2: display.brightness", in: error.fileHandleForReading, collected: &messages))
+        #expect(process.isRunning)
+
+        try (good + "\n[[page]]\nkind = \"text\"\ntext = \"two\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(Self.waitFor("reloaded \(path): 2 pages", in: error.fileHandleForReading, collected: &messages))
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+        // On SIGTERM the panel was switched off: Set Display OFF (AEh) is among the last commands.
+        #expect(try fake.transfers().suffix(3).contains { $0.bytes.contains(0xAE) })
+    }
+}

@@ -1,0 +1,123 @@
+import CrownPagerApp
+import Foundation
+import PagerConfig
+import TestSupport
+import Testing
+
+/// Every mistake names the file, the line and the key, and says what is expected.
+@Suite struct ConfigurationErrorTests {
+    static let cases: [(String, String)] = [
+        ("[display]\nbrightnes = 3",
+         "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz"),
+        ("[display]\nbrightness = 300", "test.toml:2: display.brightness: expected an integer from 0 to 100, found the integer 300"),
+        ("[display]\nbrightness = \"80\"", "test.toml:2: display.brightness: expected an integer from 0 to 100, found the string \"80\""),
+        ("[display]\npanel = \"128x46\"",
+         "test.toml:2: display.panel: expected one of \"128x64\", \"128x32\", \"96x16\", \"72x40\", \"64x48\", \"sh1106-128x64\", \"ssd1306-128x64\" or \"ssd1306-128x32\", found \"128x46\" (did you mean \"128x64\"?)"),
+        ("[display]\nbus = -1", "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found the integer -1"),
+        ("[display]\naddress = 0x80", "test.toml:2: display.address: expected an integer from 3 to 119, found the integer 128"),
+        ("[display]\nrotation = 90", "test.toml:2: display.rotation: expected 0 or 180, found 90"),
+        ("[display]\ndim_after = 30", "test.toml:2: display.dim_after: expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found the integer 30"),
+        ("[display]\ndim_after = \"10min\"\noff_after = \"1min\"", "test.toml:3: display.off_after: must not come before dim_after"),
+        ("[crown]\nlines = { a = 17, b = 17, button = 22 }",
+         "test.toml:2: crown.lines: a, b and button must be three different lines, found 17, 17, 22"),
+        ("[crown]\nlines = { a = 17, b = 27, buton = 22 }",
+         "test.toml:2: crown.lines.buton: unknown key (did you mean 'button'?); known keys here: a, b, button"),
+        ("[crown]\nsteps_per_detent = 3", "test.toml:2: crown.steps_per_detent: expected 4 (KY-040, most EC11), 2 or 1, found 3"),
+        ("[crown]\nwrap = \"yes\"", "test.toml:2: crown.wrap: expected true or false, found the string \"yes\""),
+        ("[crown]\nside = \"top\"", "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"top\""),
+        ("[indicator]\nstyle = \"prominant\"",
+         "test.toml:2: indicator.style: expected one of \"automatic\", \"prominent\" or \"minimal\", found \"prominant\" (did you mean \"prominent\"?)"),
+        ("[indicator]\nimage = \"moon\"", "test.toml:2: indicator.image: no built-in indicator image 'moon': choose one of location, house, bookmark, star, or give a .pbm or .xbm file"),
+        ("[[page]]\ntitle = \"x\"", "test.toml:1: page[1].kind: missing: say what the page shows, one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\""),
+        ("[[page]]\nkind = \"txt\"",
+         "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"txt\" (did you mean \"text\"?)"),
+        ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
+        ("[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
+         "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, title, text"),
+        ("[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",
+         "test.toml:3: page[1].time: unknown directive %Q: use %H %I %M %S %p %d %e %m %y %Y %a %A %b %B %%"),
+        ("[[page]]\nkind = \"system\"\nvalues = [\"cpu-temp\"]",
+         "test.toml:3: page[1].values: unknown system value \"cpu-temp\" (did you mean \"cpu-temperature\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""),
+        ("[[page]]\nkind = \"system\"\nvalues = []", "test.toml:3: page[1].values: expected at least 1 element, found none"),
+        ("[[page]]\nkind = \"system\"\nvalues = [\"load 5\"]", "test.toml:3: page[1].values: \"load\" takes no argument, found \"load 5\""),
+        ("[[page]]\nkind = \"system\"\nvalues = [\"disk home\"]", "test.toml:3: page[1].values: disk takes an absolute path, e.g. \"disk /\", found \"disk home\""),
+        ("[[page]]\nkind = \"command\"\nargv = \"uptime -p\"",
+         "test.toml:3: page[1].argv: expected an array of strings such as [\"a\", \"b\"], found the string \"uptime -p\""),
+        ("[[page]]\nkind = \"command\"",
+         "test.toml:1: page[1].argv: missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"),
+        ("[[page]]\nkind = \"command\"\nargv = [\"x\", 1]", "test.toml:3: page[1].argv: element 2 must be a string in quotes, found the integer 1"),
+        ("[[page]]\nkind = \"command\"\nargv = [\"x\"]\ntimeout = \"5ms\"", "test.toml:4: page[1].timeout: expected at least 10 ms, found \"5ms\""),
+        ("[[page]]\nkind = \"file\"\npath = \"/x\"\nlines = 0", "test.toml:4: page[1].lines: expected an integer from 1 to 100, found the integer 0"),
+        ("[[page]]\nkind = \"image\"\npath = \"missing.pbm\"",
+         "test.toml:3: page[1].path: cannot read the image: could not open missing.pbm: No such file or directory (ENOENT, errno 2); a folder on the path does not exist"),
+        ("[[page]]\nkind = \"gauge\"\nsource = \"hostname\"", "test.toml:3: page[1].source: \"hostname\" is not a number a gauge can show"),
+        ("[[page]]\nkind = \"gauge\"\nsource = \"load\"\nmin = 5\nmax = 1", "test.toml:5: page[1].max: must be greater than min (5.0), found 1.0"),
+        ("[[page]]\nkind = \"gauge\"\nsource = \"load\"\nstyle = \"pie\"", "test.toml:4: page[1].style: expected one of \"bar\" or \"dial\", found \"pie\""),
+        ("[[page]]\nkind = \"text\"\ntext = \"a\"\n[[page]]\nkind = \"text\"\ntext = 5", "test.toml:6: page[2].text: expected a string in quotes, found the integer 5"),
+        ("display = 1", "test.toml:1: display: expected a table ([display] or { ... }), found the integer 1"),
+        ("page = 1", "test.toml:1: page: expected [[page]] tables, found the integer 1"),
+        ("[dispaly]\nbus = 1", "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, page"),
+        ("[display]\nbus = 1\nbus = 2", "test.toml:3: column 1: the key 'bus' is defined twice: first on line 2"),
+        ("[display]\nwake = 07:30", "test.toml:2: column 8: dates and times are not supported in this configuration: write the value as a string, e.g. \"07:30\""),
+    ]
+
+    @Test func everyErrorNamesFileLineKeyAndExpectation() {
+        for (text, expected) in Self.cases {
+            do {
+                _ = try parseConfiguration(text)
+                Issue.record("no error for:\n\(text)")
+            } catch {
+                #expect(error.description == expected, "for:\n\(text)")
+            }
+        }
+    }
+
+    @Test func checkExitsNonZeroWithTheMessageAndLeavesTheFileAlone() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/crownpager.toml"
+        let text = "[display]\nbrightness = 300\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try runCrownPager(["check", path])
+        #expect(run.status == 1)
+        #expect(run.standardError == "crownpager: \(path):2: display.brightness: expected an integer from 0 to 100, found the integer 300\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["crownpager.toml"])
+
+        let good = try runCrownPager(["check", scratch.path + "/../" + (scratch.path as NSString).lastPathComponent + "/crownpager.toml"])
+        #expect(good.status == 1)
+        let builtIn = try runCrownPager(["check"])
+        #expect(builtIn.status == 0 && builtIn.standardOutput.contains("page 5: Disk / (gauge)"))
+        let printed = try runCrownPager(["check", "--print-default"])
+        #expect(printed.standardOutput == Configuration.builtInText + "\n")
+        let missing = try runCrownPager(["check", scratch.path + "/nope.toml"])
+        #expect(missing.status == 1 && missing.standardError.contains("nope.toml: No such file or directory"))
+        let runBad = try runCrownPager(["run", "--config", path])
+        #expect(runBad.status == 1 && runBad.standardError.contains(":2: display.brightness"))
+    }
+
+    @Test func mutatedConfigurationsNeverCrash() {
+        var generator = SeededGenerator(seed: 2026)
+        let base = Array(Configuration.builtInText.utf8)
+        let alphabet = Array("[]{}=\"'.,#\n 0123456789abcdefghijklmnopqrstuvwxyz_-%/".utf8)
+        var accepted = 0
+        for _ in 0..<3000 {
+            var bytes = base
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let position = Int.random(in: 0..<bytes.count, using: &generator)
+                let byte = alphabet.randomElement(using: &generator) ?? 0x20
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: bytes.insert(byte, at: position)
+                case 1: bytes.remove(at: position)
+                default: bytes[position] = byte
+                }
+            }
+            do {
+                _ = try Configuration(parsing: String(decoding: bytes, as: UTF8.self), file: "fuzz.toml")
+                accepted += 1
+            } catch {
+                #expect(error.file == "fuzz.toml" && error.line >= 1 && !error.message.isEmpty)
+            }
+        }
+        #expect(accepted > 0 && accepted < 3000)
+    }
+}
