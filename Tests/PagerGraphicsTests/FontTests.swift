@@ -24,7 +24,8 @@ struct SourceGlyph {
 func sourceGlyphs(_ file: String, filePath: String = #filePath) throws -> [UInt32: SourceGlyph] {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Sources/PagerGraphics/Fonts/BDF/\(file)").standardized
-    let text = try String(contentsOf: url, encoding: .isoLatin1)
+    // The BDF files are ASCII; decoding the bytes directly works on every Foundation.
+    let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
     var glyphs: [UInt32: SourceGlyph] = [:]
     var glyph = SourceGlyph()
     var code: UInt32?
