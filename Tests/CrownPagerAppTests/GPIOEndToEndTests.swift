@@ -49,17 +49,8 @@ struct FakeKnobRun {
         knob.write(FakeKnobRun.detents(4) + FakeKnobRun.detents(-1))
         // The About page (the fourth), settled: what the renderer draws there.
         let page = demoFrame(.ssd1306_128x64, after: [1, 1, 1, 1, -1])
-        var shown = false
-        let deadline = Date().addingTimeInterval(30)
-        while !shown, Date() < deadline {
-            var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-            emulator.replay(try knob.bus.transfers())
-            shown = emulator.glass == page
-            if !shown { usleep(50_000) }
-        }
-        process.terminate()
-        let messages = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let shown = try knob.bus.waitForGlass(page)
+        let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
         #expect(messages.contains("the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod "), "\(messages)")
         #expect(process.terminationStatus == 0)

@@ -80,23 +80,9 @@ import Testing
         let (process, _, error) = try knob.start(["run", "--config", path, "--persist"])
         #expect(try knob.bus.waitForFirstFrame())
         knob.write(FakeKnobRun.detents(2))
-        var expected = PagerSession(
-            pages: ["One", "Two", "Three"].map { ConfiguredPage(title: "Text", body: .text($0)) }, panel: .ssd1306_128x64,
-            bus: SSD1306Emulator(panel: .ssd1306_128x64))
-        for index in 0..<2 { expected.handle(.rotated(detents: 1, at: .milliseconds(Int64(index) * 400))) }
-        expected.advance(to: .milliseconds(10_000))
-        let third = expected.frame(at: .milliseconds(10_000))
-        var shown = false
-        let deadline = Date().addingTimeInterval(30)
-        while !shown, Date() < deadline {
-            var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-            emulator.replay(try knob.bus.transfers())
-            shown = emulator.glass == third
-            if !shown { usleep(50_000) }
-        }
-        process.terminate()
-        let messages = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let third = settledFrame(["One", "Two", "Three"].map { ConfiguredPage(title: "Text", body: .text($0)) }, .ssd1306_128x64, after: [1, 1])
+        let shown = try knob.bus.waitForGlass(third)
+        let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
         #expect(messages.contains("3 pages from \(path); the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"), "\(messages)")
         #expect(process.terminationStatus == 0)
