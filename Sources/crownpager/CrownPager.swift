@@ -11,7 +11,9 @@ struct CrownPager: ParsableCommand {
             SSD1306 emulator: Down/j/wheel turns to the next page, Up/k back, Enter or space presses \
             the crown, q quits.
             """,
-        subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self],
+        subcommands: [
+            RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self, WiringDiagramCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -107,3 +107,18 @@ import Testing
         #expect(process.terminationStatus == 0)
     }
 }
+
+/// The wiring picture of Hardware/README.md, drawn by CrownPager.
+@Suite struct WiringDiagramTests {
+    @Test func theDiagramIsItsGoldenAndTheCommandWritesItAsPNG() throws {
+        expectGolden(WiringDiagram.render(), named: "wiring_diagram")
+        let scratch = try ScratchDirectory()
+        let run = try runCrownPager(["wiring-diagram", "--out", scratch.path + "/wiring.png", "--scale", "1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/wiring.png"))
+        #expect(Array(png) == PNG.encode(WiringDiagram.render(), scale: 1, lit: .black, dark: .white))
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Hardware/pictures/wiring.png").standardized)
+        #expect(Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white), "run Scripts/render-pictures.sh")
+    }
+}
