@@ -126,7 +126,9 @@ struct PagerOptions: ParsableArguments {
             guard let (page, image) = Self.splitPageImage(spec) else { continue }
             pages.append((page - 1, try IndicatorImageFile.load(image, cell: cell)))
         }
-        return (try indicatorImage.map { (name) throws(AppError) in try IndicatorImageFile.load(name, cell: cell) }, pages)
+        var preferred: IndicatorImage?
+        if let indicatorImage { preferred = try IndicatorImageFile.load(indicatorImage, cell: cell) }
+        return (preferred, pages)
     }
 
     /// The flags given, laid over a configuration by `run`.
