@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Renders the README's pictures with crownpager itself (frozen readings, so they are reproducible).
+# Renders the README's pictures and the wiring diagram with crownpager itself (frozen readings,
+# so they are reproducible).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product crownpager >/dev/null
@@ -12,4 +13,5 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$tmp/64/step-01.png" Hardware/pictures/clock-128x64.png
 cp "$tmp/64/step-01-frame-002.png" Hardware/pictures/slide-128x64.png
 cp "$tmp/32/step-02.png" Hardware/pictures/system-128x32.png
-echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32}.png"
+"$bin" wiring-diagram --out Hardware/pictures/wiring.png --scale 2
+echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring}.png"

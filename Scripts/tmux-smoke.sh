@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Drives the terminal mock inside tmux as a person would: keys in, screen captured.
-# Checks that the pager draws, that Down, j, the mouse wheel's Page Down and Enter move it,
-# that a narrow terminal gets the compact (braille) picture, and that q quits and restores
-# the terminal. Exits non-zero with the captured screen when a check fails.
+# Checks that the pager draws the built-in configuration's pages, that Down, j, the mouse
+# wheel's Page Down and Enter move it, that a narrow terminal gets the compact (braille)
+# picture, that --demo shows the demo and --rotate/--brightness reach the emulated controller
+# (in the trace), and that q, Ctrl-C and SIGTERM quit and restore the terminal. Exits non-zero
+# with the captured screen when a check fails.
 #   Scripts/tmux-smoke.sh [path/to/crownpager]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,31 +32,35 @@ expect_screen() {
 }
 
 session=0
-start() {  # columns rows
+start() {  # columns rows [crownpager arguments]
   session=$((session + 1))
-  tmx -f /dev/null new-session -d -s "smoke$session" -x "$1" -y "$2" \
-    "$binary; echo crownpager-exited-\$?; stty -a | grep -q ' icanon' && echo terminal-restored; sleep 30"
+  local columns=$1 rows=$2
+  shift 2
+  tmx -f /dev/null new-session -d -s "smoke$session" -x "$columns" -y "$rows" \
+    "$binary $*; echo crownpager-exited-\$?; stty -a | grep -q ' icanon' && echo terminal-restored; sleep 30"
 }
+scratch="$(mktemp -d)"
+trap 'cleanup; rm -rf "$scratch"' EXIT
 
 status=0
 start 140 40
-expect_screen "page 1/6" "the pager starts on the first page" || status=1
+expect_screen "page 1/5 · System" "the pager starts on the built-in configuration's first page" || status=1
 expect_screen "half-block" "a 140-column terminal gets the half-block glass" || status=1
 screen | grep -q "▀\|▄\|█" && { passed=$((passed + 1)); echo "tmux-smoke: ok: the glass is drawn"; } \
   || { failed=$((failed + 1)); echo "tmux-smoke: FAILED: no half blocks on screen"; status=1; }
 tmx send-keys -t "smoke$session" Down
-expect_screen "page 2/6 · Clock" "Down turns to the next page" || status=1
+expect_screen "page 2/5 · Clock" "Down turns to the next page" || status=1
 tmx send-keys -t "smoke$session" j
-expect_screen "page 3/6" "j turns to the next page" || status=1
+expect_screen "page 3/5" "j turns to the next page" || status=1
 tmx send-keys -t "smoke$session" k
-expect_screen "page 2/6" "k turns back" || status=1
+expect_screen "page 2/5" "k turns back" || status=1
 # The mouse wheel, as an xterm SGR report (ESC [ < 65 ; x ; y M is wheel down).
 tmx send-keys -t "smoke$session" -H 1b 5b 3c 36 35 3b 31 30 3b 35 4d
-expect_screen "page 3/6" "the mouse wheel turns the crown" || status=1
+expect_screen "page 3/5" "the mouse wheel turns the crown" || status=1
 tmx send-keys -t "smoke$session" NPage
-expect_screen "page 6/6" "Page Down turns five detents, stopping at the last page" || status=1
+expect_screen "page 5/5" "Page Down turns five detents, stopping at the last page" || status=1
 tmx send-keys -t "smoke$session" Enter
-expect_screen "page 1/6" "Enter presses the crown: back to the first page" || status=1
+expect_screen "page 1/5" "Enter presses the crown: back to the first page" || status=1
 tmx send-keys -t "smoke$session" q
 expect_screen "crownpager-exited-0" "q quits with status 0" || status=1
 expect_screen "terminal-restored" "the terminal is back in canonical mode after quitting" || status=1
@@ -65,11 +71,19 @@ tmx send-keys -t "smoke$session" C-c
 expect_screen "crownpager-exited-0" "Ctrl-C quits with status 0" || status=1
 expect_screen "terminal-restored" "the terminal is restored after Ctrl-C" || status=1
 
-start 140 40
-expect_screen "page 1/6" "a third run starts" || status=1
+start 140 40 --demo --rotate 180 --brightness 10 --contrast 200 --trace "$scratch/trace.txt"
+expect_screen "page 1/6 · CrownPager" "--demo shows the demo's six pages" || status=1
+expect_screen "128x64 180°" "--rotate 180 shows in the status line" || status=1
 tmx send-keys -t "smoke$session" Down
-expect_screen "page 2/6" "it turns" || status=1
-tmx run-shell "pkill -TERM -f '^$binary\$' || true"
+expect_screen "page 2/6 · Clock" "it turns" || status=1
+# The emulated controller got the settings: segment remap A0h and COM scan C0h (rotated),
+# contrast 81h 19h (brightness 10%), then 81h C8h (--contrast 200), in the init transaction.
+init_line="$(grep -m1 '^w' "$scratch/trace.txt" || true)"
+for bytes in "0xa0" "0xc0" "0x81 0x19" "0x81 0xc8"; do
+  if grep -qF -- " $bytes " <<<"$init_line "; then passed=$((passed + 1)); echo "tmux-smoke: ok: the trace's init has $bytes"
+  else failed=$((failed + 1)); status=1; echo "tmux-smoke: FAILED: no $bytes in the trace's init: $init_line"; fi
+done
+tmx run-shell "pkill -TERM -f '^$binary --demo' || true"
 expect_screen "crownpager-exited-143" "SIGTERM ends it (status 143)" || status=1
 expect_screen "terminal-restored" "the terminal is restored after SIGTERM" || status=1
 

@@ -21,6 +21,10 @@ public struct ClockFormat: Hashable, Sendable {
 
     private init(pattern: String) { self.pattern = pattern }
 
+    /// A format written in the program (the demo's pages), not read from a file: an unknown
+    /// directive would print as itself, so nothing can fail.
+    static func builtIn(_ pattern: String) -> ClockFormat { ClockFormat(pattern: pattern) }
+
     /// Whether the text changes every second (`%S`), so the page refreshes each second rather than each minute.
     public var showsSeconds: Bool { pattern.contains("%S") }
 

@@ -97,7 +97,10 @@ extension Configuration {
 
     private static func crown(_ table: inout ConfigTable) throws(ConfigError) -> CrownSection {
         var crown = CrownSection()
-        crown.source = try table.choice("source", among: ["gpio", "evdev", "keyboard"]) ?? crown.source
+        if let source = try table.choice("source", among: ["gpio", "evdev", "keyboard"]) {
+            crown.source = source
+            crown.sourceIsExplicit = true
+        }
         crown.chip = try table.string("chip") ?? crown.chip
         crown.evdevPath = try table.string("evdev") ?? crown.evdevPath
         if var lines = try table.table("lines") {

@@ -20,9 +20,18 @@ public struct Configuration: Sendable {
     public var file = "built-in"
     /// The folder relative image paths are read from.
     public var directory = "."
+    /// Pages move on by themselves after this long (`--page-duration`); the file has no key for it.
+    public var pageDuration: TimeSpan?
+    /// The crown does not move the pages (`--display-only`); the file has no key for it.
+    public var isDisplayOnly = false
 
     /// An empty configuration with every default.
     public init() {}
+
+    /// The pager's behaviour: wrap-around from `[crown]`, timed and display-only pages from the command line.
+    public var pagerConfiguration: PagerConfiguration {
+        PagerConfiguration(wrapsAround: crown.wrap, isDisplayOnly: isDisplayOnly, pageDuration: pageDuration)
+    }
 }
 
 /// `[display]`.
@@ -45,10 +54,16 @@ public struct DisplaySection: Hashable, Sendable {
     public var offAfter: TimeSpan? = .milliseconds(600_000)
     /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
     public var busHertz = 400_000
+    /// Contrast alone, 0 to 255, applied after `brightness` (`--contrast`); the file sets `brightness`.
+    public var contrast: Int?
+    /// Lit pixels dark and dark pixels lit (`--invert`).
+    public var isInverted = false
 
     /// The settings the driver applies at start.
     public var settings: DisplaySettings {
-        DisplaySettings(rotation: rotation, brightness: DisplayBrightness(percent: brightness))
+        DisplaySettings(
+            rotation: rotation, brightness: DisplayBrightness(percent: brightness), contrast: contrast.map { UInt8(clamping: $0) },
+            isInverted: isInverted)
     }
 }
 
@@ -56,6 +71,8 @@ public struct DisplaySection: Hashable, Sendable {
 public struct CrownSection: Hashable, Sendable {
     /// Where the knob is read: `gpio` (libgpiod), `evdev` (the kernel's overlays) or `keyboard`.
     public var source = "gpio"
+    /// Whether the file says `source`: then a knob that cannot be had is an error, not a warning.
+    public var sourceIsExplicit = false
     /// The GPIO chip, e.g. `/dev/gpiochip0`.
     public var chip = "/dev/gpiochip0"
     /// The encoder's A (CLK) line offset.
@@ -78,6 +95,9 @@ public struct CrownSection: Hashable, Sendable {
     public var side = CrownSide.right
     /// Detents per page.
     public var detentsPerPage = 1
+
+    /// The defaults: a KY-040 on GPIO17, 27 and 22 of `/dev/gpiochip0`.
+    public init() {}
 
     /// The interpreter's settings.
     public var crownConfiguration: CrownConfiguration {

@@ -55,14 +55,16 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         }
     }
 
+    /// The welcome page's lines on a 64-row panel.
+    static let welcomeLines = ["Turn the crown to", "page \u{2193} and back \u{2191}.", "Press: first page."]
+
     private func drawWelcome(into canvas: inout Bitmap, tall: Bool) {
         let titleFont = tall ? BitmapFont.fixed10x20 : BitmapFont.fixed6x10
         let body = BitmapFont.fixed6x10
         canvas.drawText("CrownPager", in: Rect(x: 0, y: tall ? 2 : 0, width: canvas.width, height: titleFont.lineHeight),
                         font: titleFont, alignment: .center)
         var y = tall ? 26 : 11
-        let lines = tall ? ["Turn the crown to", "page \u{2193} and back \u{2191}.", "Press: first page."]
-                         : ["Turn: page \u{2193}\u{2191}", "Press: first page"]
+        let lines = tall ? Self.welcomeLines : ["Turn: page \u{2193}\u{2191}", "Press: first page"]
         for line in lines {
             canvas.drawText(line, at: Point(x: 2, y: y), font: body)
             y += body.lineHeight + (tall ? 2 : 0)

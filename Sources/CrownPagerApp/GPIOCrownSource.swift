@@ -25,20 +25,12 @@ public struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(chipPath) lines \(lineA) (A), \(lineB) (B), \(button) (button)" }
 }
 
-/// A crown source the run loop can wait on with poll(2), beside its other descriptors.
-public protocol PollableCrownEventSource: AnyObject, CrownEventSource {
-    /// The descriptors that become readable when facts may be ready.
-    var pollDescriptors: [Int32] { get }
-    /// When to ask again although no descriptor is ready (a debounced level settling), if ever.
-    var nextDeadline: Timestamp? { get }
-}
-
 /// The knob read through libgpiod: the A, B and button lines' edges, decoded by `CrownDecoder`.
 ///
 /// The lines are inputs with pull-ups, with events on both edges stamped by the kernel. With
 /// libgpiod 2.x the kernel debounces the button (and, for quarter stepping, A and B); with 1.x
 /// the decoder's own debouncers do it.
-public final class GPIOCrownSource: PollableCrownEventSource {
+public final class GPIOCrownSource: PollableCrownSource {
     /// The chip and lines read.
     public let wiring: GPIOCrownWiring
     private let lines: GPIOLines

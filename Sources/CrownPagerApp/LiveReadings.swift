@@ -26,12 +26,6 @@ public struct LiveReadings: Sendable {
             second: time.second, weekday: time.weekday)
     }
 
-    /// The next instant after `instant` at which the wall clock's second turns over.
-    public func nextSecond(after instant: Timestamp) -> Timestamp {
-        let intoSecond = wallNanoseconds(at: instant) % 1_000_000_000
-        return instant + TimeSpan(nanoseconds: 1_000_000_000 - intoSecond)
-    }
-
     private func wallNanoseconds(at instant: Timestamp) -> Int64 {
         epochNanosecondsAtStart &+ (instant - monotonicAtStart).nanoseconds
     }

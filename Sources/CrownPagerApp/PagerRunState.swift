@@ -5,9 +5,9 @@ import SSD1306
 /// The run loop's state and rules, without any I/O: the session, the configured pages and
 /// their readings, the refresh schedule, the frame pacer and the screen saver.
 ///
-/// The Linux loop (`ConfiguredRun`) and the deterministic tests drive the same value: the
-/// loop asks `decide(at:inputPending:)`, feeds input with `handle(_:)`, readings with
-/// `apply(_:to:at:)`, and draws with `drawFrame(at:)`.
+/// The Linux loop (`PagerRun`) and the deterministic tests drive the same value: the loop
+/// asks `decide(at:inputPending:)`, feeds input with `handle(_:)`, readings with
+/// `apply(_:to:at:)`, and draws with `presentRecovering(at:health:)` (or `drawFrame(at:)`).
 public struct PagerRunState<Base: I2CBus> {
     /// The pager, renderer and display driver.
     public var session: PagerSession<ConfiguredPage, TracingBus<Base>>
@@ -39,7 +39,7 @@ public struct PagerRunState<Base: I2CBus> {
         let display = configuration.display
         session = PagerSession(
             pages: book.pages(clock: clock), panel: display.panel, bus: TracingBus(bus), address: display.address,
-            pagerConfiguration: PagerConfiguration(wrapsAround: configuration.crown.wrap),
+            pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
         session.display = SSD1306Driver(bus: TracingBus(bus), address: display.address, panel: display.panel, settings: display.settings)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
@@ -64,9 +64,11 @@ public struct PagerRunState<Base: I2CBus> {
 
     /// What the loop does next at `now`.
     public func decide(at now: Timestamp, inputPending: Bool) -> FramePacer.Decision {
+        // Deadlines after the last frame, not after now: one that passed while the loop slept
+        // (the plate fading, a long press, the screen saver) is due now, not skipped.
         pacer.decide(
             at: now, inputPending: inputPending, animating: screen != .off && session.isAnimating(at: now),
-            nextDeadline: nextDeadline(after: now))
+            nextDeadline: nextDeadline(after: min(now, pacer.lastFrameAt ?? now)))
     }
 
     /// A crown fact: wakes the screen; the first one on a switched-off panel only wakes it.
@@ -128,5 +130,32 @@ public struct PagerRunState<Base: I2CBus> {
         let transfers = session.display.bus.drainTransfers()
         pacer.frameSent(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now)
         return transfers
+    }
+
+    /// `drawFrame(at:)` for a panel that may stop answering: a failure never ends the run. A
+    /// lost panel is tried again with backoff, then initialised afresh and sent the whole frame
+    /// (`PagerSession.presentRecovering`). Returns what happened and the transfers that went out.
+    public mutating func presentRecovering(
+        at now: Timestamp, health: inout DisplayHealth
+    ) -> (presentation: DisplayPresentation<Base.Failure>, transfers: [I2CTransfer]) {
+        if health.isLost {
+            session.advance(to: now)
+            let presentation = session.presentRecovering(at: now, health: &health)
+            // Initialised afresh: the settings' brightness, display on. The saver dims it again below.
+            if case .recovered = presentation { screen = .bright }
+            guard !health.isLost else { return (presentation, session.display.bus.drainTransfers()) }
+            let (next, transfers) = presentRecovering(at: now, health: &health)
+            if case .lost = next { return (next, transfers) }
+            return (presentation, transfers)
+        }
+        let sent = session.framesSent
+        do throws(Base.Failure) {
+            let transfers = try drawFrame(at: now)
+            return (session.framesSent > sent ? .sent : .unchanged, transfers)
+        } catch {
+            session.display.invalidate()
+            pacer.invalidate()
+            return (.lost(error, retryAt: health.recordFailure(at: now)), session.display.bus.drainTransfers())
+        }
     }
 }

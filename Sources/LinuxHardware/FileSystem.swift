@@ -71,6 +71,12 @@ public enum FileSystem {
         }
     }
 
+    /// Whether anything (a file, a folder, a device node) is at `path`.
+    public static func exists(atPath path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
     /// Replaces the file at `path` with `bytes` so readers see the old or the new file, never half of one.
     ///
     /// The bytes go to a temporary file in the same directory, which is then renamed over

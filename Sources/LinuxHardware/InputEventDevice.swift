@@ -17,6 +17,8 @@ public final class InputEventDevice {
     /// True when the kernel agreed to stamp events with CLOCK_MONOTONIC, the clock `MonotonicClock` reads.
     public let usesMonotonicClock: Bool
     private let descriptor: FileDescriptor
+    /// The open descriptor, for a poll(2) beside others; readable when records are waiting.
+    public var pollDescriptor: Int32 { descriptor.rawValue }
     private var partial: [UInt8] = []
     private var isClosed = false
 

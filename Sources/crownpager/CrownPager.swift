@@ -7,11 +7,13 @@ struct CrownPager: ParsableCommand {
         commandName: "crownpager",
         abstract: "watchOS-style vertical pages on an SSD1306 OLED, turned by a rotary encoder.",
         discussion: """
-            With no hardware configured, `crownpager` runs the pager in this terminal against an \
-            SSD1306 emulator: Down/j/wheel turns to the next page, Up/k back, Enter or space presses \
-            the crown, q quits.
+            On a Raspberry Pi wired as in Hardware/, `crownpager` runs the pager on the panel, turned by \
+            the knob; on a desktop it runs in this terminal against an SSD1306 emulator: Down/j/wheel \
+            turns to the next page, Up/k back, Enter or space presses the crown, q quits.
             """,
-        subcommands: [RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self],
+        subcommands: [
+            RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self, WiringDiagramCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

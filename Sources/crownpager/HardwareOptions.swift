@@ -7,11 +7,11 @@ struct HardwareOptions: ParsableArguments {
     @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("Drive a real panel on /dev/i2c-<n> instead of the terminal mock.", valueName: "n"))
     var i2cBus: Int?
 
-    @Option(help: "The display's I2C address: 0x3c (most modules) or 0x3d.")
-    var address: String = "0x3c"
+    @Option(help: "The display's I2C address: 0x3c (most modules; default) or 0x3d.")
+    var address: String?
 
     @Option(help: "Rotate the picture by 0 or 180 degrees (a panel mounted upside down), through the controller's remaps.")
-    var rotate: Int = 0
+    var rotate: Int?
 
     @Option(help: "Brightness from 0 to 100: contrast, pre-charge and VCOMH together, so it dims for real.")
     var brightness: Int?
@@ -24,21 +24,25 @@ struct HardwareOptions: ParsableArguments {
 
     func validate() throws {
         if let i2cBus, !(0...1023).contains(i2cBus) { throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)") }
-        guard parsedAddress != nil else { throw ValidationError("--address must be a 7-bit address such as 0x3c, not '\(address)'") }
-        guard DisplayRotation(degrees: rotate) != nil else { throw ValidationError("--rotate must be 0 or 180, not \(rotate)") }
+        if let address, parsedAddress == nil {
+            throw ValidationError("--address must be a 7-bit address such as 0x3c, not '\(address)'")
+        }
+        if let rotate, DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0 or 180, not \(rotate)") }
         if let brightness, !(0...100).contains(brightness) {
             throw ValidationError("--brightness must be between 0 and 100, not \(brightness)")
         }
         if let contrast, !(0...255).contains(contrast) { throw ValidationError("--contrast must be between 0 and 255, not \(contrast)") }
     }
 
-    var parsedAddress: I2CAddress? { I2CAddress(parsing: address) }
+    var parsedAddress: I2CAddress? { address.flatMap { I2CAddress(parsing: $0) } }
 
-    var busPath: String? { i2cBus.map { "/dev/i2c-\($0)" } }
-
-    var settings: DisplaySettings {
-        DisplaySettings(
-            rotation: DisplayRotation(degrees: rotate) ?? .normal, brightness: brightness.map(DisplayBrightness.init(percent:)),
-            contrast: contrast.map { UInt8(clamping: $0) }, isInverted: invert)
+    /// The flags given, laid over a configuration by `run`.
+    func apply(to overrides: inout RunOverrides) {
+        overrides.bus = i2cBus
+        overrides.address = parsedAddress
+        overrides.rotation = rotate.flatMap { DisplayRotation(degrees: $0) }
+        overrides.brightness = brightness
+        overrides.contrast = contrast
+        overrides.inverted = invert
     }
 }

@@ -5,21 +5,27 @@ import SSD1306
 
 /// Which panel to drive or emulate.
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")).")
-    var panel: String = SSD1306Panel.ssd1306_128x64.name
+    @Option(help: "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")) (default: the configuration's, 128x64).")
+    var panel: String?
 
     @Option(help: ArgumentHelp("Record every I2C write to this file, one i2ctransfer line per transaction.", valueName: "file"))
     var trace: String?
 
     func validate() throws {
-        guard resolvedPanel != nil else {
+        if let panel, chosenPanel == nil {
             throw ValidationError(
                 "unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
         }
     }
 
+    /// The panel given, nil when left to the configuration.
+    var chosenPanel: SSD1306Panel? {
+        panel.flatMap { name in SSD1306Panel.all.first { $0.name == name.lowercased() } }
+    }
+
+    /// The panel given, else a 128x64 SSD1306.
     var resolvedPanel: SSD1306Panel? {
-        SSD1306Panel.all.first { $0.name == panel.lowercased() }
+        panel == nil ? .ssd1306_128x64 : chosenPanel
     }
 }
 
@@ -28,14 +34,14 @@ struct PagerOptions: ParsableArguments {
     @Flag(help: "Wrap around from the last page to the first and back.")
     var wrap = false
 
-    @Option(help: "Where the crown and the indicator are: right, left, or bottom (horizontal paging, dots centred at the bottom).")
-    var crownSide: String = CrownSide.right.rawValue
+    @Option(help: "Where the crown and the indicator are: right (default), left, or bottom (horizontal paging, dots centred at the bottom).")
+    var crownSide: String?
 
-    @Option(help: "Detents of the crown needed to move one page (1 to 20).")
-    var detentsPerPage: Int = 1
+    @Option(help: "Detents of the crown needed to move one page (1 to 20; default 1).")
+    var detentsPerPage: Int?
 
-    @Option(help: "The plate behind the dots: automatic (while turning), prominent (always) or minimal (never; no scrubbing).")
-    var backgroundStyle: String = PageControlBackgroundStyle.automatic.rawValue
+    @Option(help: "The plate behind the dots: automatic (while turning; default), prominent (always) or minimal (never; no scrubbing).")
+    var backgroundStyle: String?
 
     @Option(help: "The most dots shown at once (1 to 20); by default 7 on a 64-row panel, as many as fit on 32 rows.")
     var maxDots: Int?
@@ -49,7 +55,7 @@ struct PagerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Move on to the next page by itself after this long, e.g. 3s or 500ms.", valueName: "time"))
     var pageDuration: String?
 
-    @Option(help: "Show this many demo pages (1 to 999): the built-in ones, then numbered pages.")
+    @Option(help: "Show this many demo pages (1 to 999): the demo's own, then numbered pages (implies --demo on run).")
     var pages: Int?
 
     @Option(help: ArgumentHelp(
@@ -64,13 +70,13 @@ struct PagerOptions: ParsableArguments {
     var noAcceleration = false
 
     func validate() throws {
-        guard CrownSide(rawValue: crownSide.lowercased()) != nil else {
+        if let crownSide, side == nil {
             throw ValidationError("--crown-side must be 'right', 'left' or 'bottom', not '\(crownSide)'")
         }
-        guard (1...20).contains(detentsPerPage) else {
+        if let detentsPerPage, !(1...20).contains(detentsPerPage) {
             throw ValidationError("--detents-per-page must be between 1 and 20, not \(detentsPerPage)")
         }
-        guard PageControlBackgroundStyle(rawValue: backgroundStyle.lowercased()) != nil else {
+        if let backgroundStyle, style == nil {
             throw ValidationError("--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
         }
         if let maxDots, !(1...20).contains(maxDots) {
@@ -92,25 +98,51 @@ struct PagerOptions: ParsableArguments {
     }
 
     var crownConfiguration: CrownConfiguration {
-        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage)
+        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage ?? 1)
         if noAcceleration { configuration.accelerationInterval = nil }
         return configuration
     }
 
+    var side: CrownSide? { crownSide.flatMap { CrownSide(rawValue: $0.lowercased()) } }
+
+    var style: PageControlBackgroundStyle? { backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) } }
+
     /// The indicator's style, with its images loaded; a bad image file is a clear error.
     func indicatorStyle() throws(AppError) -> PageIndicatorStyle {
         var style = PageIndicatorStyle(
-            maximumVisibleDots: maxDots, hidesForSinglePage: hidesForSinglePage,
-            crownSide: CrownSide(rawValue: crownSide.lowercased()) ?? .right,
-            backgroundStyle: PageControlBackgroundStyle(rawValue: backgroundStyle.lowercased()) ?? .automatic)
-        if let indicatorImage {
-            style.images.preferredIndicatorImage = try IndicatorImageFile.load(indicatorImage, cell: style.cellSize)
-        }
+            maximumVisibleDots: maxDots, hidesForSinglePage: hidesForSinglePage, crownSide: side ?? .right,
+            backgroundStyle: self.style ?? .automatic)
+        let (preferred, pages) = try images()
+        style.images.preferredIndicatorImage = preferred
+        for (page, image) in pages { style.images.setIndicatorImage(image, forPage: page) }
+        return style
+    }
+
+    /// `--indicator-image` and `--page-image`, loaded (pages count from 0).
+    func images() throws(AppError) -> (IndicatorImage?, [(page: Int, image: IndicatorImage)]) {
+        let cell = PageIndicatorStyle().cellSize
+        var pages: [(page: Int, image: IndicatorImage)] = []
         for spec in pageImage {
             guard let (page, image) = Self.splitPageImage(spec) else { continue }
-            style.images.setIndicatorImage(try IndicatorImageFile.load(image, cell: style.cellSize), forPage: page - 1)
+            pages.append((page - 1, try IndicatorImageFile.load(image, cell: cell)))
         }
-        return style
+        var preferred: IndicatorImage?
+        if let indicatorImage { preferred = try IndicatorImageFile.load(indicatorImage, cell: cell) }
+        return (preferred, pages)
+    }
+
+    /// The flags given, laid over a configuration by `run`.
+    func apply(to overrides: inout RunOverrides) throws(AppError) {
+        overrides.wrap = wrap
+        overrides.side = side
+        overrides.detentsPerPage = detentsPerPage
+        overrides.backgroundStyle = style
+        overrides.maximumDots = maxDots
+        overrides.hidesForSinglePage = hidesForSinglePage
+        overrides.displayOnly = displayOnly
+        overrides.pageDuration = pageDuration.flatMap(Self.parseDuration)
+        overrides.noAcceleration = noAcceleration
+        (overrides.indicatorImage, overrides.pageImages) = try images()
     }
 
     /// `3s`, `2.5s`, `500ms`: at least 100 ms, at most a day.

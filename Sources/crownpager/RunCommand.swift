@@ -1,28 +1,39 @@
 import ArgumentParser
 import CrownPagerApp
+import CrownInput
 import PagerCore
 
-/// `crownpager run` (the default): the pager, mocked in the terminal when no hardware is configured.
+/// `crownpager run` (the default): the pager on the panel, or mocked in the terminal.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the pager; with no hardware configured, in this terminal against an SSD1306 emulator.",
+        abstract: "Run the pager: on the panel of a Raspberry Pi, or in this terminal against an SSD1306 emulator.",
         discussion: """
-            Keys: Down, j or the mouse wheel turn the crown to the next page; Up or k back; \
-            Page Down/Up turn five detents; Enter or space press the crown (back to the first page); \
-            l stands for a long press (the list of page titles: turn to pick, press to jump); \
-            r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over SSH; \
-            at 128 columns or more the glass is drawn with half blocks, otherwise with braille. \
-            With --i2c-bus N the pager drives a real SSD1306 or SH1106 on /dev/i2c-N instead; the \
-            terminal's keys still turn the crown when it runs in a terminal.
+            The pages, display and knob come from --config FILE, else from the built-in \
+            configuration (a system overview, the clock, CPU temperature, memory and disk), or the \
+            demo with --demo. Flags override the configuration. Without a file, the pager drives the \
+            panel on /dev/i2c-1 on a board with a device tree (a Pi), with the knob on GPIO17, 27 \
+            and 22; elsewhere it runs in this terminal. --mock and --i2c-bus N choose explicitly. \
+            Keys (always, in a terminal): Down, j or the mouse wheel turn the crown to the next page; \
+            Up or k back; Page Down/Up turn five detents; Enter or space press the crown (back to the \
+            first page); l stands for a long press (the list of page titles: turn to pick, press to \
+            jump); r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over \
+            SSH; at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
     @OptionGroup(title: "Real panel") var hardware: HardwareOptions
-    @OptionGroup(title: "Crown on GPIO lines (with --i2c-bus)") var gpio: GPIOOptions
+    @OptionGroup(title: "Crown on GPIO lines") var gpio: GPIOOptions
 
-    @Flag(help: "With --i2c-bus: leave the last picture on the panel at exit instead of blanking it and switching it off.")
+    @Option(help: ArgumentHelp(
+        "Read the crown from the kernel's input device (the rotary-encoder and gpio-key overlays).", valueName: "/dev/input/eventN"))
+    var evdev: String?
+
+    @Flag(help: "No knob: only the terminal's keys turn the crown, whatever the configuration says.")
+    var keyboard = false
+
+    @Flag(help: "With a real panel: leave the last picture on it at exit instead of blanking it and switching it off.")
     var persist = false
 
     @Option(help: ArgumentHelp(
@@ -30,43 +41,70 @@ struct RunCommand: ParsableCommand {
         valueName: "file"))
     var config: String?
 
-    @Flag(help: "With --config: draw in this terminal against the emulator, whatever the file's display bus says.")
+    @Flag(help: "Show the demo pages (a welcome, a clock, this machine, text, Unicode, a tall page) instead of the configuration's.")
+    var demo = false
+
+    @Flag(help: "Draw in this terminal against the emulator, whatever the configuration's display bus says.")
     var mock = false
 
+    func validate() throws {
+        guard [gpio.chip != nil, evdev != nil, keyboard].filter({ $0 }).count <= 1 else {
+            throw ValidationError("say where the crown is once: --chip, --evdev or --keyboard")
+        }
+        guard !(mock && hardware.i2cBus != nil) else { throw ValidationError("give --mock or --i2c-bus, not both") }
+        guard config == nil || !(demo || pagerOptions.pages != nil) else {
+            throw ValidationError("--demo and --pages show the demo pages: leave out --config")
+        }
+    }
+
     func run() throws {
-        if let config {
-            var configuration = Configuration.builtIn
-            if config != "built-in" { try report { configuration = try Configuration.load(path: config) } }
-            let run = ConfiguredRun(
-                configuration: configuration, path: config == "built-in" ? nil : config, mock: mock,
-                tracePath: display.trace, persist: persist)
-            try report { try run.run() }
-            return
+        var overrides = RunOverrides()
+        overrides.panel = display.chosenPanel
+        overrides.mock = mock
+        hardware.apply(to: &overrides)
+        try report { try pagerOptions.apply(to: &overrides) }
+        if let wiring = gpio.wiring {
+            overrides.crown = .gpio(wiring, QuadratureConfiguration())
+        } else if let evdev {
+            overrides.crown = .evdev(path: evdev, inverted: false)
+        } else if keyboard {
+            overrides.crown = .keyboard
         }
-        guard let panel = display.resolvedPanel else { throw ExitCode.validationFailure }
-        var style = PageIndicatorStyle()
-        try report { style = try pagerOptions.indicatorStyle() }
-        let pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pagerOptions.pages)
-        for warning in PagerWarning.check(pages: pages, images: style.images) {
-            printError("crownpager: warning: \(warning)")
+
+        var configuration = Configuration.builtIn
+        let file = config == "built-in" ? nil : config
+        if let file { try report { configuration = try Configuration.load(path: file) } }
+        if demo || pagerOptions.pages != nil { configuration = Configuration.demo(pageCount: pagerOptions.pages) }
+        let automatic = config == nil && hardware.i2cBus == nil && !mock
+        let target = DisplayTarget.choose(for: overrides.applied(to: configuration).display, automatic: automatic)
+        let run = PagerRun(
+            configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
+            persist: persist)
+        var endedBy: Int32?
+        try report {
+            run.crown = try openCrown(overrides.crown, configured: configuration.crown, target: target, explicit: file != nil && configuration.crown.sourceIsExplicit)
+            endedBy = try run.run()
         }
-        if let busPath = hardware.busPath, let address = hardware.parsedAddress {
-            var run = HardwareRun(
-                panel: panel, busPath: busPath, address: address, settings: hardware.settings,
-                pagerConfiguration: pagerOptions.pagerConfiguration, crownConfiguration: pagerOptions.crownConfiguration,
-                indicatorStyle: style, tracePath: display.trace, persist: persist, pageCount: pagerOptions.pages)
-            try report {
-                if let wiring = gpio.wiring { run.crown = try GPIOCrownSource(wiring: wiring) }
-                try run.run()
-            }
-            return
+        // In a terminal a signal ends the mock as it ends any program there (128 + the signal, as
+        // the shell reports it); a panel's run, a service, stops cleanly with 0.
+        if target == .emulator, let endedBy { throw ExitCode(128 + endedBy) }
+    }
+
+    /// The knob: a flag's always (its failure is an error); on a panel, `[crown]` (an error when
+    /// a file names its `source`, else a warning: the keys still work, the pages still show). The mock
+    /// reads only the keys unless a flag names a knob: a desktop has no encoder on GPIO17.
+    func openCrown(
+        _ flag: CrownChoice?, configured: CrownSection, target: DisplayTarget, explicit: Bool
+    ) throws(AppError) -> (any PollableCrownSource)? {
+        if let flag { return try flag.open() }
+        guard case .panel = target else { return nil }
+        do throws(AppError) {
+            return try CrownChoice(configured).open()
+        } catch {
+            guard !explicit else { throw AppError("[crown] source = \"\(configured.source)\": \(error)") }
+            printError("crownpager: no knob (\(error)); the terminal's keys turn the crown")
+            return nil
         }
-        if gpio.chip != nil { throw fail("--chip reads the crown for a real panel: give --i2c-bus too") }
-        let mock = TerminalMock(
-            panel: panel, pagerConfiguration: pagerOptions.pagerConfiguration,
-            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style,
-            tracePath: display.trace, pageCount: pagerOptions.pages)
-        try report { try mock.run() }
     }
 }
 

@@ -80,8 +80,8 @@ import Testing
     @Test func gaugeCommandsShowTheirNumberOrWhyNot() {
         let gauge = PageSpec(title: "t", kind: .gauge(GaugeSpec(
             source: .command(Self.spec(["x"])), minimum: 0, maximum: 100, unit: "%", isDial: false, refresh: .milliseconds(1000))))
-        #expect(ConfiguredRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge) == .number(48.3, text: "48.3%"))
-        #expect(ConfiguredRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge) == .number(nil, text: "exit status 1"))
+        #expect(PagerRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge) == .number(48.3, text: "48.3%"))
+        #expect(PagerRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge) == .number(nil, text: "exit status 1"))
     }
 }
 

@@ -43,30 +43,14 @@ struct FakeKnobRun {
     @Test func aTurnOfTheKnobLandsOnTheExpectedPage() throws {
         let knob = try FakeKnobRun()
         let (process, _, error) = try knob.start([
-            "run", "--i2c-bus", "1", "--chip", "/dev/gpiochip0", "--no-acceleration", "--persist",
+            "run", "--demo", "--i2c-bus", "1", "--chip", "/dev/gpiochip0", "--no-acceleration", "--persist",
         ])
         #expect(try knob.bus.waitForFirstFrame())
         knob.write(FakeKnobRun.detents(4) + FakeKnobRun.detents(-1))
         // The About page (the fourth), settled: what the renderer draws there.
-        var expected = PagerSession(
-            pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: .ssd1306_128x64,
-            bus: SSD1306Emulator(panel: .ssd1306_128x64))
-        for (index, detents) in [1, 1, 1, 1, -1].enumerated() {
-            _ = expected.handle(.rotated(detents: detents, at: .milliseconds(Int64(index) * 400)))
-        }
-        _ = expected.advance(to: .milliseconds(10_000))
-        let page = expected.frame(at: .milliseconds(10_000))
-        var shown = false
-        let deadline = Date().addingTimeInterval(30)
-        while !shown, Date() < deadline {
-            var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-            emulator.replay(try knob.bus.transfers())
-            shown = emulator.glass == page
-            if !shown { usleep(50_000) }
-        }
-        process.terminate()
-        let messages = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let page = demoFrame(.ssd1306_128x64, after: [1, 1, 1, 1, -1])
+        let shown = try knob.bus.waitForGlass(page)
+        let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
         #expect(messages.contains("the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod "), "\(messages)")
         #expect(process.terminationStatus == 0)

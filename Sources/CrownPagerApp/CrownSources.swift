@@ -3,7 +3,7 @@ import LinuxHardware
 import MockDisplay
 import PagerCore
 
-/// Where the doctor's crown facts come from: the kernel's input device, the keyboard, or (later) GPIO lines.
+/// Where crown facts come from: GPIO lines, the kernel's input device, or the keyboard.
 public protocol CrownEventSource {
     /// What is being read, for the first line of output.
     var sourceDescription: String { get }
@@ -13,8 +13,17 @@ public protocol CrownEventSource {
     mutating func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]?
 }
 
+/// A knob the run loop waits on with poll(2) beside its other descriptors: when one of
+/// `pollDescriptors` is readable, or at `nextDeadline`, it calls `nextEvents(timeoutMilliseconds: 0)`.
+public protocol PollableCrownSource: AnyObject, CrownEventSource {
+    /// The descriptors that become readable when facts may be ready.
+    var pollDescriptors: [Int32] { get }
+    /// When to ask again although no descriptor is ready (a debounced level settling), if ever.
+    var nextDeadline: Timestamp? { get }
+}
+
 /// The knob as the kernel's `rotary-encoder` and `gpio-keys` drivers report it, from `/dev/input/eventN`.
-public struct EvdevCrownSource: CrownEventSource {
+public final class EvdevCrownSource: PollableCrownSource {
     private let device: InputEventDevice
     private var translator: InputEventTranslator
 
@@ -36,7 +45,11 @@ public struct EvdevCrownSource: CrownEventSource {
     /// Packets the kernel dropped (SYN_DROPPED): the kernel filters bounce itself.
     public var glitchesFiltered: Int { translator.statistics.droppedPackets }
 
-    public mutating func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
+    public var pollDescriptors: [Int32] { [device.pollDescriptor] }
+    /// The kernel debounces and times the facts: nothing settles later.
+    public var nextDeadline: Timestamp? { nil }
+
+    public func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
         do {
             return translator.translate(try device.read(timeoutMilliseconds: timeoutMilliseconds))
         } catch {

@@ -1,0 +1,51 @@
+import LinuxHardware
+import MockDisplay
+import PagerCore
+import PagerGraphics
+import SSD1306
+
+/// The emulator's glass drawn in the terminal (half blocks, or braille when narrow), with a status line.
+///
+/// Only the lines that changed are rewritten, inside a synchronized update, so a slide does
+/// not flicker over SSH.
+struct GlassMirror {
+    private var screen = TerminalScreen(synchronizedOutput: true)
+    private let renderer = TerminalGlassRenderer()
+    private var lastSize = (columns: 0, rows: 0)
+
+    /// Repaints everything next time (`r`, Ctrl-L).
+    mutating func invalidate() { screen.invalidate() }
+
+    /// Whether the terminal's size changed since the last picture: the next one repaints.
+    mutating func sizeChanged(_ terminal: TerminalSession) -> Bool {
+        terminal.windowSize() != lastSize
+    }
+
+    /// Draws `glass` and the status line of `state` at `now`.
+    mutating func show<Base: I2CBus>(_ glass: Bitmap, state: PagerRunState<Base>, terminal: TerminalSession, at now: Timestamp) {
+        let size = terminal.windowSize()
+        if size != lastSize {
+            lastSize = size
+            screen.invalidate()
+        }
+        let (lines, layout) = renderer.render(glass, columns: size.columns, rows: max(1, size.rows - 1))
+        let status = Self.statusLine(state, layout: layout, columns: size.columns, at: now)
+        let output = screen.lines.isEmpty ? screen.repaint(lines + [status]) : screen.update(to: lines + [status])
+        // A terminal that went away ends the run through its input; a lost picture is no error.
+        try? terminal.write(output)
+    }
+
+    /// `page 2/5 · Clock · none · 128x64 half-block · keys`, cut to the terminal's width.
+    static func statusLine<Base: I2CBus>(_ state: PagerRunState<Base>, layout: GlassLayout, columns: Int, at now: Timestamp) -> String {
+        let session = state.session
+        let pager = session.pager
+        let page = pager.displayedPage(at: now)
+        let title = pager.pages.indices.contains(page) ? pager.pages[page].title : "-"
+        let interaction = session.controller.overview != nil ? "list" : session.controller.interactionState.rawValue
+        let display = state.configuration.display
+        let rotation = display.rotation == .normal ? "" : " \(display.rotation.degrees)\u{B0}"
+        let text = "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(interaction) \u{B7} "
+            + "\(display.panel.name)\(rotation) \(layout.mode.name) \u{B7} " + TerminalCommand.keyHelp
+        return String(text.unicodeScalars.prefix(max(0, columns - 1)).map(Character.init))
+    }
+}

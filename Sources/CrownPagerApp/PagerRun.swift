@@ -1,0 +1,298 @@
+import Glibc
+import LinuxHardware
+import MockDisplay
+import PagerCore
+import SSD1306
+
+/// The glass a run drives.
+public enum DisplayTarget: Hashable, Sendable {
+    /// The SSD1306 emulator, its glass drawn in this terminal: the mock.
+    case emulator
+    /// The real panel on this I2C adapter, e.g. `/dev/i2c-1`.
+    case panel(busPath: String)
+
+    /// The target for `display`: the panel on its bus, or the emulator when the bus is `"mock"`.
+    ///
+    /// `automatic` (no file, no `--i2c-bus`, no `--mock`) drives the panel only on a board with
+    /// a device tree (a Raspberry Pi) that has the bus: a desktop's `/dev/i2c-N` are its
+    /// monitors' DDC lines, which must not receive display commands.
+    public static func choose(for display: DisplaySection, automatic: Bool) -> DisplayTarget {
+        guard let bus = display.bus else { return .emulator }
+        let path = "/dev/i2c-\(bus)"
+        if automatic, !(FileSystem.exists(atPath: "/proc/device-tree") && FileSystem.exists(atPath: path)) { return .emulator }
+        return .panel(busPath: path)
+    }
+}
+
+/// The pager's one run loop: configured pages, on the emulator drawn in this terminal or on a
+/// real panel over I2C, turned by a knob (`PollableCrownSource`) and by the terminal's keys.
+///
+/// The loop sleeps in poll(2) on the signals, the knob, the terminal and the running commands'
+/// pipes, with a timeout to the next deadline `PagerRunState` names (a refresh, a timer, the
+/// screen saver, the bus being free for the newest frame): an idle pager uses no CPU between
+/// refreshes. A panel that stops answering is retried with backoff and never ends the run.
+/// SIGHUP reloads the configuration file (and ends a run without one: its terminal hung up);
+/// q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
+public final class PagerRun {
+    /// The configuration file, reloaded on SIGHUP; nil for a built-in configuration.
+    public let path: String?
+    /// What the command line lays over the configuration, again after each reload.
+    public let overrides: RunOverrides
+    /// The emulator in the terminal, or the panel.
+    public let target: DisplayTarget
+    /// Where to record the I2C trace, if anywhere.
+    public let tracePath: String?
+    /// Leave the last picture on the panel at exit.
+    public let persist: Bool
+    /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
+    public var crown: (any PollableCrownSource)?
+    /// When to retry a panel that stopped answering.
+    public var retryPolicy = DisplayRetryPolicy()
+    private var configuration: Configuration
+    private let live = LiveReadings()
+    private let reader = PageReader()
+    private let commands = CommandRunner()
+    /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
+    private let wallOffset = (WallClock.nanosecondsSinceEpoch() &- MonotonicClock.now().nanoseconds) % 86_400_000_000_000
+
+    /// A run of `configuration` (read from `path`, for reloads) with `overrides` laid over it, on `target`.
+    public init(
+        configuration: Configuration, path: String?, target: DisplayTarget, overrides: RunOverrides = RunOverrides(),
+        tracePath: String? = nil, persist: Bool = false
+    ) {
+        self.configuration = overrides.applied(to: configuration)
+        self.path = path
+        self.target = target
+        self.overrides = overrides
+        self.tracePath = tracePath
+        self.persist = persist
+    }
+
+    /// Runs until q, SIGINT or SIGTERM; only a panel that does not answer at start is an error.
+    /// Returns the signal that ended the run, nil when q did.
+    @discardableResult
+    public func run() throws(AppError) -> Int32? {
+        let signals: TerminationSignals
+        do { signals = try TerminationSignals() } catch { throw AppError(error.description) }
+        if let tracePath { try TraceFile.write([], to: tracePath) }
+        switch target {
+        case .emulator:
+            let display = configuration.display
+            return try loop(bus: SSD1306Emulator(panel: display.panel, address: display.address), signals: signals)
+        case .panel(let busPath):
+            let bus: LinuxI2CBus
+            do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw AppError(error.description) }
+            return try loop(bus: bus, signals: signals)
+        }
+    }
+
+    private var drawsGlass: Bool { target == .emulator }
+
+    private func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(AppError) -> PagerRunState<Base> {
+        PagerRunState(
+            configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration), clock: live.clock(at: now),
+            start: now, wallOffset: wallOffset)
+    }
+
+    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(AppError) -> Int32? {
+        var now = live.monotonicNow()
+        var state = try makeState(bus, at: now)
+        for warning in state.session.warnings { printError("crownpager: warning: \(warning)") }
+        // A panel that does not answer at start is a wiring or address problem: say so and stop.
+        do throws(Base.Failure) { try state.session.start() } catch {
+            try appendTrace(state.session.display.bus.drainTransfers())
+            throw AppError("\(error)")
+        }
+        let terminal = try beginTerminal()
+        defer {
+            terminal?.restore()
+            commands.stopAll()
+        }
+        if case .panel(let busPath) = target { announce(busPath, keys: terminal != nil) }
+        var mirror = GlassMirror()
+        var decoder = KeyDecoder()
+        var health = DisplayHealth(policy: retryPolicy)
+        var endedBy: Int32?
+        loop: while true {
+            now = live.monotonicNow()
+            refresh(&state, at: now)
+            var wake: Timestamp?
+            switch state.decide(at: now, inputPending: false) {
+            case .drawFrame where health.nextAttempt.map({ $0 > now }) ?? false:
+                wake = health.nextAttempt  // the panel is lost: nothing to draw before the next attempt
+            case .drawFrame, .handleInput:
+                let (presentation, transfers) = state.presentRecovering(at: now, health: &health)
+                report(presentation, at: now)
+                try appendTrace(transfers)
+                if let terminal, let emulator = state.session.display.bus.base as? SSD1306Emulator {
+                    mirror.show(emulator.glass, state: state, terminal: terminal, at: now)
+                }
+                continue loop
+            case .wait(let until):
+                wake = [until, health.nextAttempt].compactMap { $0 }.min()
+            }
+            // A resized terminal is noticed within half a second (SIGWINCH is not polled).
+            let deadlines = [wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil]
+            let timeout = deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
+            let crownDescriptors = crown?.pollDescriptors ?? []
+            let keys = terminal.map { [$0.input.rawValue] } ?? []
+            let ready: [Bool]
+            do {
+                ready = try Readiness.wait(for: [signals.descriptor] + keys + crownDescriptors + commands.descriptors, timeoutMilliseconds: timeout)
+            } catch {
+                throw AppError(error.description)
+            }
+            if ready[0], let signal = signals.next() {
+                guard signal == SIGHUP, path != nil else {
+                    endedBy = signal
+                    break loop
+                }
+                reload(&state)
+                continue
+            }
+            if let source = crown,
+                ready.dropFirst(1 + keys.count).prefix(crownDescriptors.count).contains(true) || source.nextDeadline.map({ $0 <= now }) ?? false
+            {
+                var knob = source
+                guard let events = try knob.nextEvents(timeoutMilliseconds: 0) else { break loop }
+                for event in events { state.handle(event) }
+            }
+            if let terminal, ready[1] {
+                let input: [UInt8]
+                do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw AppError(error) }
+                let instant = live.monotonicNow()
+                for command in input.isEmpty ? decoder.flush() : decoder.feed(input) {
+                    switch command {
+                    case .quit: break loop
+                    case .redraw:
+                        state.session.display.invalidate()
+                        state.pacer.invalidate()
+                        mirror.invalidate()
+                    case .turn, .press, .longPress:
+                        let crown = state.configuration.crown.crownConfiguration
+                        for event in TerminalCrown.events(for: command, at: instant, longPressDuration: crown.longPressDuration) {
+                            state.handle(event)
+                        }
+                    }
+                }
+            } else if drawsGlass, let terminal, mirror.sizeChanged(terminal) {
+                state.pacer.invalidate()
+            }
+        }
+        if case .panel = target, !persist {
+            do throws(Base.Failure) { try state.session.display.shutDown() } catch {
+                printError("crownpager: could not switch the display off: \(error)")
+            }
+        }
+        try appendTrace(state.session.display.bus.drainTransfers())
+        return endedBy
+    }
+
+    /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.
+    private func beginTerminal() throws(AppError) -> TerminalSession? {
+        let terminal: TerminalSession
+        do { terminal = try TerminalSession() } catch {
+            if drawsGlass { throw AppError(error) }
+            return nil
+        }
+        let enter = drawsGlass ? TerminalScreen.enterAlternateScreen + TerminalScreen.hideCursor + TerminalScreen.enableMouseReporting
+            + TerminalScreen.clearScreen : ""
+        let leave = drawsGlass ? TerminalScreen.disableMouseReporting + TerminalScreen.resetAttributes + TerminalScreen.showCursor
+            + TerminalScreen.leaveAlternateScreen : ""
+        do { try terminal.begin(enterSequence: enter, leaveSequence: leave) } catch { throw AppError(error) }
+        return terminal
+    }
+
+    /// One line for the journal: the panel, the pages, the knob and how to stop.
+    private func announce(_ busPath: String, keys: Bool) {
+        let display = configuration.display
+        printError(
+            "crownpager: driving \(display.panel.name) at \(display.address) on \(busPath): "
+                + "\(configuration.pages.count) pages from \(configuration.file)"
+                + (crown.map { "; the crown on \($0.sourceDescription)" } ?? "")
+                + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
+    }
+
+    private func report<Failure: Error>(_ presentation: DisplayPresentation<Failure>, at now: Timestamp) {
+        switch presentation {
+        case .lost(let error, let retryAt):
+            printError("crownpager: the display stopped answering (\(error)); retrying in \((retryAt - now).milliseconds) ms")
+        case .recovered(let attempts):
+            printError("crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent")
+        case .sent, .unchanged, .waiting, .stillLost:
+            break
+        }
+    }
+
+    private func appendTrace(_ transfers: [I2CTransfer]) throws(AppError) {
+        if let tracePath, !transfers.isEmpty { try TraceFile.append(transfers, to: tracePath) }
+    }
+
+    /// Reads what is due near the current page; starts due commands; collects finished ones.
+    private func refresh<Base: I2CBus>(_ state: inout PagerRunState<Base>, at now: Timestamp) {
+        for (page, result) in commands.collect(at: now) {
+            state.apply(Self.reading(result, spec: state.book.specs[page]), to: page, at: now)
+        }
+        for page in state.duePages(at: now) {
+            let spec = state.book.specs[page]
+            if case .clock = spec.kind {
+                state.setClock(live.clock(at: now))
+                state.apply(.pending, to: page, at: now)
+            } else if let reading = reader.reading(for: spec) {
+                state.apply(reading, to: page, at: now)
+            } else if let command = spec.command {
+                commands.start(command, for: page, at: now)
+                state.started(page)
+            }
+        }
+    }
+
+    /// A finished command as its page shows it.
+    public static func reading(_ result: CommandResult, spec: PageSpec) -> PageReading {
+        guard case .gauge(let gauge) = spec.kind else { return .output(text: result.output, status: result.status) }
+        guard result.status == nil, let number = firstNumber(in: result.output) else {
+            return .number(nil, text: result.status ?? "no number")
+        }
+        return .number(number, text: PageReader.gaugeText(number, unit: gauge.unit))
+    }
+
+    private func reload<Base: I2CBus>(_ state: inout PagerRunState<Base>) {
+        guard let path else { return }
+        do throws(AppError) {
+            let fresh = overrides.applied(to: try Configuration.load(path: path))
+            guard fresh.display.panel == configuration.display.panel, fresh.display.bus == configuration.display.bus,
+                fresh.display.address == configuration.display.address
+            else {
+                throw AppError("the panel, bus or address changed: restart crownpager to use them")
+            }
+            commands.stopAll()
+            let previous = configuration
+            configuration = fresh
+            let now = live.monotonicNow()
+            do throws(AppError) {
+                var next = try makeState(state.session.display.bus.base, at: now)
+                do throws(Base.Failure) { try next.session.start() } catch { throw AppError("the display does not answer: \(error)") }
+                state = next
+            } catch {
+                configuration = previous
+                throw error
+            }
+            printError("crownpager: reloaded \(path): \(fresh.pages.count) pages")
+        } catch {
+            printError("crownpager: kept the running configuration: \(error)")
+        }
+    }
+}
+
+extension PageSpec {
+    /// The command a page runs, if it runs one.
+    var command: CommandSpec? {
+        switch kind {
+        case .command(let command): return command
+        case .gauge(let gauge):
+            if case .command(let command) = gauge.source { return command }
+            return nil
+        default: return nil
+        }
+    }
+}

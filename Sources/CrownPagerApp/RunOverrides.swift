@@ -1,0 +1,81 @@
+import PagerCore
+import SSD1306
+
+/// What the command line says about a run, laid over the configuration: a flag given wins over
+/// the file, a flag left out keeps the file's value. Applied again after every SIGHUP reload.
+public struct RunOverrides: Sendable {
+    /// `--panel`.
+    public var panel: SSD1306Panel?
+    /// `--i2c-bus N`: the real panel on `/dev/i2c-N`.
+    public var bus: Int?
+    /// `--mock`: the emulator drawn in this terminal, whatever the file says.
+    public var mock = false
+    /// `--address`.
+    public var address: I2CAddress?
+    /// `--rotate`.
+    public var rotation: DisplayRotation?
+    /// `--brightness`, 0 to 100.
+    public var brightness: Int?
+    /// `--contrast`, 0 to 255.
+    public var contrast: Int?
+    /// `--invert`.
+    public var inverted = false
+    /// `--chip`, `--evdev` or `--keyboard`.
+    public var crown: CrownChoice?
+    /// `--wrap`.
+    public var wrap = false
+    /// `--crown-side`.
+    public var side: CrownSide?
+    /// `--detents-per-page`.
+    public var detentsPerPage: Int?
+    /// `--no-acceleration`.
+    public var noAcceleration = false
+    /// `--background-style`.
+    public var backgroundStyle: PageControlBackgroundStyle?
+    /// `--max-dots`.
+    public var maximumDots: Int?
+    /// `--hides-for-single-page`.
+    public var hidesForSinglePage = false
+    /// `--display-only`.
+    public var displayOnly = false
+    /// `--page-duration`.
+    public var pageDuration: TimeSpan?
+    /// `--indicator-image`, loaded.
+    public var indicatorImage: IndicatorImage?
+    /// `--page-image P=IMAGE`, loaded; pages count from 0.
+    public var pageImages: [(page: Int, image: IndicatorImage)] = []
+
+    /// No overrides: the configuration as it is.
+    public init() {}
+
+    /// `configuration` with every flag given laid over it.
+    public func applied(to configuration: Configuration) -> Configuration {
+        var result = configuration
+        if let panel { result.display.panel = panel }
+        if let bus { result.display.bus = bus }
+        if mock { result.display.bus = nil }
+        if let address { result.display.address = address }
+        if let rotation { result.display.rotation = rotation }
+        if let brightness { result.display.brightness = brightness }
+        if let contrast { result.display.contrast = contrast }
+        if inverted { result.display.isInverted = true }
+        if wrap { result.crown.wrap = true }
+        if let side { result.crown.side = side }
+        if let detentsPerPage { result.crown.detentsPerPage = detentsPerPage }
+        if noAcceleration { result.crown.acceleration = false }
+        if let backgroundStyle { result.indicator.style = backgroundStyle }
+        if let maximumDots { result.indicator.maximumDots = maximumDots }
+        if hidesForSinglePage { result.indicator.hidesForSinglePage = true }
+        if displayOnly { result.isDisplayOnly = true }
+        if let pageDuration { result.pageDuration = pageDuration }
+        return result
+    }
+
+    /// The indicator style of `configuration` (already overridden), with the images given on the command line.
+    public func indicatorStyle(_ configuration: Configuration) throws(AppError) -> PageIndicatorStyle {
+        var style = try configuration.indicatorStyle()
+        if let indicatorImage { style.images.preferredIndicatorImage = indicatorImage }
+        for (page, image) in pageImages { style.images.setIndicatorImage(image, forPage: page) }
+        return style
+    }
+}

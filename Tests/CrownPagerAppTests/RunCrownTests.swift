@@ -1,0 +1,124 @@
+import CrownInput
+import CrownPagerApp
+import Foundation
+import Glibc
+import PagerCore
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// `[crown]` and the flags become the run's knob; flags override the configuration.
+@Suite(.serialized) struct RunCrownTests {
+    @Test func crownSectionsChooseTheirSource() {
+        var section = CrownSection()
+        section.chip = "/dev/gpiochip4"
+        (section.lineA, section.lineB, section.lineButton) = (5, 6, 13)
+        section.stepping = .half
+        section.inverted = true
+        #expect(
+            CrownChoice(section)
+                == .gpio(
+                    GPIOCrownWiring(chipPath: "/dev/gpiochip4", lineA: 5, lineB: 6, button: 13),
+                    QuadratureConfiguration(stepping: .half, inverted: true)))
+        section.source = "evdev"
+        section.evdevPath = "/dev/input/event3"
+        #expect(CrownChoice(section) == .evdev(path: "/dev/input/event3", inverted: true))
+        section.source = "keyboard"
+        #expect(CrownChoice(section) == .keyboard)
+    }
+
+    @Test func flagsOverrideTheFileAndLeaveTheRest() {
+        var file = Configuration.builtIn
+        file.display.panel = .ssd1306_128x32
+        file.display.brightness = 40
+        file.crown.wrap = true
+        var overrides = RunOverrides()
+        overrides.rotation = .rotated180
+        overrides.contrast = 200
+        overrides.detentsPerPage = 3
+        overrides.mock = true
+        let run = overrides.applied(to: file)
+        #expect(run.display.panel == .ssd1306_128x32 && run.display.brightness == 40 && run.crown.wrap)
+        #expect(run.display.bus == nil && run.display.rotation == .rotated180 && run.crown.detentsPerPage == 3)
+        #expect(run.display.settings.contrast == 200)
+        #expect(DisplayTarget.choose(for: run.display, automatic: false) == .emulator)
+        // Without a device tree (this machine), no file and no flag mean the mock.
+        #expect(DisplayTarget.choose(for: file.display, automatic: true) == .emulator)
+        #expect(DisplayTarget.choose(for: file.display, automatic: false) == .panel(busPath: "/dev/i2c-1"))
+    }
+
+    @Test func theMockAppliesTheDisplaySettingsThroughTheEmulator() {
+        var configuration = Configuration.demo()
+        configuration.display.rotation = .rotated180
+        configuration.display.brightness = 10
+        configuration.display.contrast = 200
+        configuration.display.isInverted = true
+        var state = PagerRunState(
+            configuration: configuration, bus: SSD1306Emulator(panel: .ssd1306_128x64), style: PageIndicatorStyle(),
+            clock: SampleReadings.clock, start: .zero)
+        state.session.start()
+        _ = state.drawFrame(at: .zero)
+        let emulator = state.session.display.bus.base
+        #expect(emulator.registers.contrast == 200 && emulator.registers.isInverse)
+        var expected = demoFrame(.ssd1306_128x64).rotated180()
+        for y in 0..<expected.height { for x in 0..<expected.width { expected[x, y].toggle() } }
+        #expect(emulator.glass == expected)
+    }
+
+    /// A configuration file for the fake bus and chip, with `crown` as its `[crown]` section.
+    static func file(in fake: FakeBusRun, crown: String) throws -> String {
+        let path = fake.scratch.path + "/crownpager.toml"
+        let text = "[display]\nbus = 1\n\(crown)\n" + ["One", "Two", "Three"].map { "[[page]]\nkind = \"text\"\ntext = \"\($0)\"\n" }.joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func theCrownSectionTurnsTheConfiguredPages() throws {
+        let knob = try FakeKnobRun()
+        let path = try Self.file(in: knob.bus, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip0\"\nacceleration = false")
+        let (process, _, error) = try knob.start(["run", "--config", path, "--persist"])
+        #expect(try knob.bus.waitForFirstFrame())
+        knob.write(FakeKnobRun.detents(2))
+        let third = settledFrame(["One", "Two", "Three"].map { ConfiguredPage(title: "Text", body: .text($0)) }, .ssd1306_128x64, after: [1, 1])
+        let shown = try knob.bus.waitForGlass(third)
+        let messages = FakeBusRun.stop(process, error: error)
+        #expect(shown, "\(messages)")
+        #expect(messages.contains("3 pages from \(path); the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"), "\(messages)")
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func aCrownTheFileNamesButTheMachineLacksIsAnErrorWithTheFix() throws {
+        let fake = try FakeBusRun()
+        let gpio = try Self.file(in: fake, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip4\"")
+        let (status, _, error) = try fake.run(["run", "--config", gpio], devices: "1:0x3c")
+        #expect(status == 1)
+        #expect(error.contains("[crown] source = \"gpio\": could not open /dev/gpiochip4") && error.contains("gpiodetect"), "\(error)")
+        let evdev = try Self.file(in: fake, crown: "[crown]\nsource = \"evdev\"\nevdev = \"/dev/input/event7\"")
+        let (evdevStatus, _, evdevError) = try fake.run(["run", "--config", evdev], devices: "1:0x3c")
+        #expect(evdevStatus == 1)
+        #expect(evdevError.contains("[crown] source = \"evdev\": ") && evdevError.contains("/dev/input/event7"), "\(evdevError)")
+        // The keyboard needs nothing; a flag overrides the file's knob.
+        let keyboard = try Self.file(in: fake, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip4\"")
+        let (process, _, _) = try fake.start(["run", "--config", keyboard, "--keyboard"], devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// The wiring picture of Hardware/README.md, drawn by CrownPager.
+@Suite struct WiringDiagramTests {
+    @Test func theDiagramIsItsGoldenAndTheCommandWritesItAsPNG() throws {
+        expectGolden(WiringDiagram.render(), named: "wiring_diagram")
+        let scratch = try ScratchDirectory()
+        let run = try runCrownPager(["wiring-diagram", "--out", scratch.path + "/wiring.png", "--scale", "1"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/wiring.png"))
+        #expect(Array(png) == PNG.encode(WiringDiagram.render(), scale: 1, lit: .black, dark: .white))
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Hardware/pictures/wiring.png").standardized)
+        #expect(Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white), "run Scripts/render-pictures.sh")
+    }
+}
