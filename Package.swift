@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: ["CrownPagerApp", "crownpager", "TestSupport", "FakeKernel"],
-            exclude: ["Goldens"]
+            exclude: ["Goldens", "Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]
