@@ -13,7 +13,7 @@ func runImageBenchmarks() {
         var failure: PNGDecodingError?
         let elapsed = clock.measure {
             for _ in 0..<runs {
-                do { lit += try PNG.decode(png).litPixelCount } catch { failure = error }
+                do throws(PNGDecodingError) { lit += try PNG.decode(png).litPixelCount } catch { failure = error }
             }
         }
         if let failure { print("  \(128 * scale)x\(64 * scale): \(failure)"); continue }
