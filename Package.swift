@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
         // A fake Linux kernel for the tests: /dev/i2c-N and /dev/gpiochipN under a test-chosen root.
         .target(name: "FakeKernel", path: "Tests/FakeKernel"),
-        .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens", "Fixtures"]),
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: ["CrownPagerApp", "crownpager", "TestSupport", "FakeKernel"],
-            exclude: ["Goldens"]
+            exclude: ["Goldens", "Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

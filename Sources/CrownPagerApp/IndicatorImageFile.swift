@@ -2,12 +2,12 @@ import LinuxHardware
 import PagerCore
 import PagerGraphics
 
-/// Indicator images the user names on the command line: a built-in name or a PBM/XBM file.
+/// Indicator images the user names on the command line: a built-in name or a PBM, XBM or PNG file.
 public enum IndicatorImageFile {
     /// The built-in image `spec` names, or the image in the file at path `spec`, checked to fit `cell`.
     ///
     /// A name without a slash or a dot is a built-in (`location`, `house`, `bookmark`, `star`).
-    /// A file starting with `P1` or `P4` is PBM, anything else is read as XBM. Every failure
+    /// A file starting with `P1` or `P4` is PBM, with the PNG signature PNG, anything else XBM. Every failure
     /// names the file and says what to do.
     public static func load(_ spec: String, cell: Size) throws(AppError) -> IndicatorImage {
         let image: IndicatorImage

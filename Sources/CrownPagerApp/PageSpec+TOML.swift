@@ -42,7 +42,7 @@ extension PageSpec {
                 refresh: try Self.refresh(&table, default: 2000))
             try table.finish(known: common + ["path", "lines", "refresh"])
         case "image":
-            let path = try table.requiredString("path", "a PBM or XBM file, e.g. path = \"logo.pbm\"")
+            let path = try table.requiredString("path", "a PBM, XBM or PNG file, e.g. path = \"logo.png\"")
             do {
                 kind = .image(ImageSpec(path: path, bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory))))
             } catch {
@@ -157,7 +157,7 @@ extension PageSpec {
     }
 }
 
-/// Picture files for image pages: PBM (P1/P4) or XBM.
+/// Picture files for image pages: PBM (P1/P4), XBM or PNG.
 public enum PageImageFile {
     /// The picture at `path`; errors name the file and say which formats work.
     public static func load(_ path: String) throws(AppError) -> Bitmap {
@@ -170,19 +170,20 @@ public enum PageImageFile {
         return try decode(bytes, path: path)
     }
 
-    /// PBM when the bytes start with `P1` or `P4`, XBM otherwise; a PNG gets the command that converts it.
+    /// PBM when the bytes start with `P1` or `P4`, PNG when they start with its signature, XBM otherwise.
+    ///
+    /// A PNG's pixels are lit where their luminance over black is at least half (`PNG.decode`).
     static func decode(_ bytes: [UInt8], path: String) throws(AppError) -> Bitmap {
         if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
             do { return try PBM.decode(bytes) } catch { throw AppError("\(path) is unreadable (PBM): \(error)") }
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            throw AppError(
-                "\(path) is a PNG, which is not read yet: convert it with `pngtopnm \(path) | pamditherbw | pamtopnm > image.pbm` (netpbm)")
+        if bytes.starts(with: PNG.signature) {
+            do { return try PNG.decode(bytes) } catch { throw AppError("\(path) is unreadable (PNG): \(error)") }
         }
         do {
             return try XBM.decode(String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw AppError("\(path) is unreadable (neither PBM nor XBM): \(error)")
+            throw AppError("\(path) is unreadable (neither PBM, PNG nor XBM): \(error)")
         }
     }
 }

@@ -3,6 +3,8 @@
 //   swift run -c release crownpager-bench            every benchmark
 //   swift run -c release crownpager-bench display    only the display's
 //   swift run -c release crownpager-bench crown      only the crown's
+//   swift run -c release crownpager-bench image      only the PNG decoder
 let selected = CommandLine.arguments.dropFirst().first
 if selected == nil || selected == "display" { runDisplayBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
+if selected == nil || selected == "image" { runImageBenchmarks() }

@@ -19,7 +19,7 @@ public enum IndicatorImageError: Error, Hashable, Sendable, CustomStringConverti
             return "indicator image \(name) has no lit pixels; draw the glyph in 1s (PBM) or set bits (XBM)"
         case .unknownBuiltIn(let name):
             return "no built-in indicator image '\(name)': choose one of "
-                + IndicatorImage.builtIns.map { $0.name }.joined(separator: ", ") + ", or give a .pbm or .xbm file"
+                + IndicatorImage.builtIns.map { $0.name }.joined(separator: ", ") + ", or give a .pbm, .xbm or .png file"
         }
     }
 }

@@ -83,27 +83,6 @@ public enum PNG {
         out.appendBigEndian(adler32(data))
         return out
     }
-
-    static func adler32(_ data: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        for byte in data {
-            a = (a + UInt32(byte)) % 65_521
-            b = (b + a) % 65_521
-        }
-        return (b << 16) | a
-    }
-
-    static func crc32(_ data: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 {
-                crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1
-            }
-        }
-        return ~crc
-    }
 }
 
 extension Array where Element == UInt8 {

@@ -59,7 +59,7 @@ struct PagerOptions: ParsableArguments {
     var pages: Int?
 
     @Option(help: ArgumentHelp(
-        "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm file (at most 7x7).",
+        "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm/.png file (at most 7x7).",
         valueName: "image"))
     var indicatorImage: String?
 

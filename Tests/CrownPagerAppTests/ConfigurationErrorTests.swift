@@ -27,7 +27,7 @@ import Testing
         ("[crown]\nside = \"top\"", "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"top\""),
         ("[indicator]\nstyle = \"prominant\"",
          "test.toml:2: indicator.style: expected one of \"automatic\", \"prominent\" or \"minimal\", found \"prominant\" (did you mean \"prominent\"?)"),
-        ("[indicator]\nimage = \"moon\"", "test.toml:2: indicator.image: no built-in indicator image 'moon': choose one of location, house, bookmark, star, or give a .pbm or .xbm file"),
+        ("[indicator]\nimage = \"moon\"", "test.toml:2: indicator.image: no built-in indicator image 'moon': choose one of location, house, bookmark, star, or give a .pbm, .xbm or .png file"),
         ("[[page]]\ntitle = \"x\"", "test.toml:1: page[1].kind: missing: say what the page shows, one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\""),
         ("[[page]]\nkind = \"txt\"",
          "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"txt\" (did you mean \"text\"?)"),

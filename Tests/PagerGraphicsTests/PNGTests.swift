@@ -125,12 +125,7 @@ struct PNGTests {
                 width: Int.random(in: 1...40, using: &generator), height: Int.random(in: 1...30, using: &generator),
                 using: &generator)
             let decoded = try decodePNG(PNG.encode(bitmap, scale: scale)).bitmap
-            #expect(decoded.width == bitmap.width * scale && decoded.height == bitmap.height * scale)
-            var expected = Bitmap(width: decoded.width, height: decoded.height)
-            for y in 0..<expected.height {
-                for x in 0..<expected.width where bitmap[x / scale, y / scale] { expected[x, y] = true }
-            }
-            #expect(decoded == expected)
+            #expect(decoded == scaledUp(bitmap, by: scale))
         }
     }
 

@@ -22,3 +22,12 @@ func exclusiveOr(_ a: Bitmap, _ b: Bitmap) -> Bitmap {
     }
     return result
 }
+
+/// Each pixel of `bitmap` as a `scale` x `scale` square, as `PNG.encode(_:scale:)` draws it.
+func scaledUp(_ bitmap: Bitmap, by scale: Int) -> Bitmap {
+    var result = Bitmap(width: bitmap.width * scale, height: bitmap.height * scale)
+    for y in 0..<result.height {
+        for x in 0..<result.width where bitmap[x / scale, y / scale] { result[x, y] = true }
+    }
+    return result
+}
