@@ -53,7 +53,9 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         let font = Self.font
         let compact = canvas.height < 48
         var top = 0
-        if !compact || !isSingleScreenGraphic {
+        // On a short panel a clock, a gauge, or an image taller than the room under the title
+        // takes the whole screen: the indicator dot already says which page it is.
+        if !compact || !(isSingleScreenGraphic || imageHeight > canvas.height - Self.headerHeight) {
             canvas.drawText(title, at: Point(x: 0, y: 0), font: font)
             canvas.drawHorizontalLine(x: 0, y: font.lineHeight, length: min(canvas.width, font.width(of: title)))
             top = Self.headerHeight
@@ -73,7 +75,10 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
             canvas.drawText(date, in: Rect(x: 0, y: timeTop + big.lineHeight + 2, width: canvas.width, height: font.lineHeight),
                             font: font, alignment: .center)
         case .image(let bitmap):
+            // Centred, and clipped to the area so a large image never covers the title.
+            canvas.clip = area
             canvas.blit(bitmap, at: Point(x: (canvas.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2))
+            canvas.clip = canvas.bounds
         case .gauge(let fraction, let text, let isDial):
             if isDial {
                 GaugeDrawing.dial(fraction: fraction, text: text, in: area, canvas: &canvas)
@@ -86,6 +91,11 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// Output lines, then the status in brackets, wrapped to the width (a long status must not be cut).
     static func wrapped(_ lines: [String], status: String?, width: Int) -> [String] {
         (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : font.wrap($0, width: width) }
+    }
+
+    private var imageHeight: Int {
+        if case .image(let bitmap) = body { return bitmap.height }
+        return 0
     }
 
     private var isSingleScreenGraphic: Bool {
