@@ -78,8 +78,12 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         canvas.drawText(reading.timeText, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight),
                         font: big, alignment: .center)
         let dateTop = timeTop + big.lineHeight + (tall ? 6 : 1)
-        canvas.drawText(reading.dateText, in: Rect(x: 0, y: dateTop, width: canvas.width, height: small.lineHeight),
-                        font: small, alignment: .center)
+        // In a short content area (the row of dots at the bottom of a 32-row panel) the date
+        // does not fit: leave it out rather than show a sliver of it.
+        if dateTop + small.lineHeight <= canvas.height {
+            canvas.drawText(reading.dateText, in: Rect(x: 0, y: dateTop, width: canvas.width, height: small.lineHeight),
+                            font: small, alignment: .center)
+        }
         if tall {
             // A seconds bar under the date: the page visibly lives.
             let barWidth = canvas.width - 20
