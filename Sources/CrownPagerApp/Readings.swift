@@ -91,7 +91,7 @@ func twoDigits(_ value: Int) -> String {
 }
 
 /// `value` with `decimals` digits after the point, rounded half away from zero, without Foundation.
-func fixed(_ value: Double, _ decimals: Int) -> String {
+public func fixed(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return "-" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }

@@ -19,7 +19,7 @@ func runCrownBenchmarks() {
         let edges = stream.edges.count
         print("  \(name): \(edges) edges (\(stream.detentEdges.count) detents, \(edges - stream.cleanEdges) chatter) in \(fixed2(seconds * 1000)) ms"
             + " = \(fixed2(Double(edges) / seconds / 1e6)) M edges/s, \(fixed2(seconds / Double(edges) * 1e9)) ns per edge")
-        print("    pages decided: \(result.steps) (expected \(stream.detentEdges.count));"
+        print("    detents decoded: \(result.detents) (turned: \(stream.detentEdges.count)), pages moved: \(result.pages) (scrubbing accelerates);"
             + " last edge to decision: mean \(fixed2(result.meanLatencyMicroseconds)) us, max \(fixed2(result.maxLatencyMicroseconds)) us"
             + (configuration.lineDebounce > .zero ? " (lines debounced \(configuration.lineDebounce.milliseconds) ms)" : ""))
     }
@@ -27,27 +27,41 @@ func runCrownBenchmarks() {
 
 /// What one pass over a stream decided.
 struct BenchmarkRun {
-    var steps = 0
+    /// Detents the decoder reported, summed by size.
+    var detents = 0
+    /// Pages the interpreter moved by, steps and scrubs together (acceleration makes it more than the detents).
+    var pages = 0
     var latencies: [Int64] = []
     var meanLatencyMicroseconds: Double { latencies.isEmpty ? 0 : Double(latencies.reduce(0, +)) / Double(latencies.count) / 1000 }
     var maxLatencyMicroseconds: Double { Double(latencies.max() ?? 0) / 1000 }
 }
 
 /// Feeds the stream as a poll loop would: settling debounced levels at their deadlines, then each edge.
+///
+/// Each detent the decoder reports is matched with the detent's last clean edge in the stream;
+/// the latency is the instant the interpreter decided a page change for it minus that edge.
 func run(_ stream: SimulatedKnob, _ configuration: CrownDecoderConfiguration) -> BenchmarkRun {
     var decoder = CrownDecoder(configuration: configuration)
     var interpreter = CrownInterpreter()
     var result = BenchmarkRun()
-    var nextDetent = 0
     func decide(_ events: [CrownEvent], at instant: Timestamp) {
         for event in events {
-            for case .step(let pages, _) in interpreter.interpret(event) {
-                result.steps += abs(pages)
-                if nextDetent < stream.detentEdges.count {
-                    result.latencies.append((instant - stream.detentEdges[nextDetent]).nanoseconds)
-                    nextDetent += 1
+            guard case .rotated(let detents, _) = event else { continue }
+            var decided = false
+            for gesture in interpreter.interpret(event) {
+                switch gesture {
+                case .step(let pages, _), .scrub(let pages, _):
+                    result.pages += abs(pages)
+                    decided = true
+                default:
+                    break
                 }
             }
+            for _ in 0..<abs(detents) where decided && result.detents < stream.detentEdges.count {
+                result.latencies.append((instant - stream.detentEdges[result.detents]).nanoseconds)
+                result.detents += 1
+            }
+            if !decided { result.detents += abs(detents) }
         }
     }
     for edge in stream.edges {
