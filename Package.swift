@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // The shim that gives libgpiod's two major APIs one small interface.
         .target(name: "CrownPagerGPIO", dependencies: ["CGPIOD"]),
+        // The commit, compiler and libgpiod a build was made from (Scripts/build-info.sh), for --version.
+        .target(name: "CrownPagerBuildInfo"),
         .target(
             name: "LinuxHardware",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "crownpager",
             dependencies: [
-                "CrownPagerApp", "LinuxHardware",
+                "CrownPagerApp", "LinuxHardware", "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

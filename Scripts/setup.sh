@@ -2,15 +2,22 @@
 # Installs what CrownPager needs to build, run and test, and nothing that is already there.
 # Safe to run again and again. It says what it does before it does it.
 #
-#   Scripts/setup.sh          what running the pager needs
-#   Scripts/setup.sh --test   plus what the test suite needs (tmux, systemd-analyze)
+#   Scripts/setup.sh               what building and running the pager needs
+#   Scripts/setup.sh --test        plus what the test suite needs (tmux, procps, systemd-analyze)
+#   Scripts/setup.sh --packaging   plus what Scripts/package.sh needs (static C++ runtime, dpkg-deb,
+#                                  lintian, debootstrap and qemu-user-static for arm64)
+#
+# Every package is named, also those a package only recommends: apt runs with
+# --no-install-recommends, as on a minimal system, so nothing arrives by chance.
 set -euo pipefail
 
 want_test=0
+want_packaging=0
 for arg in "$@"; do
   case "$arg" in
     --test) want_test=1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --packaging) want_packaging=1 ;;
+    -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
     *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -43,12 +50,19 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-# System libraries: libgpiod (the crown over GPIO), libi2c and i2c-tools (the display, i2cdetect,
-# i2ctransfer to replay traces), pkg-config (finds libgpiod), tmux (the terminal mock's test).
-packages=(pkg-config libgpiod-dev libi2c-dev i2c-tools)
-# For the tests: tmux (the terminal mock's test) and systemd (systemd-analyze verifies the unit file).
-[ "$want_test" -eq 1 ] && packages+=(tmux)
+# Building: the C library's headers and start files (Scrt1.o, crti.o: gcc, which swiftlang
+# depends on, only recommends libc6-dev), git and CA certificates (SwiftPM fetches the
+# dependencies with git), pkg-config (finds libgpiod), libgpiod and libi2c (the crown over GPIO,
+# the display), i2c-tools (i2cdetect, i2ctransfer to replay traces).
+packages=(libc6-dev git ca-certificates pkg-config libgpiod-dev libi2c-dev i2c-tools)
+# For the tests: tmux (the terminal mock's test), procps (pkill, in that test), systemd
+# (systemd-analyze verifies the unit file).
+[ "$want_test" -eq 1 ] && packages+=(tmux procps)
 [ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
+# For packaging: dpkg-deb builds and lintian checks the .deb, binutils reads the binary's needs,
+# debootstrap, qemu-user-static and binfmt-support make and run the arm64 roots (the static C++
+# runtime follows below, once the compiler is known).
+[ "$want_packaging" -eq 1 ] && packages+=(binutils dpkg-dev lintian debootstrap qemu-user-static binfmt-support file)
 if command -v dpkg-query >/dev/null 2>&1; then
   mapfile -t needed < <(missing_packages "${packages[@]}")
   if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; else say "system packages present"; fi
@@ -78,4 +92,12 @@ else
     exit 1
   fi
   say "swift installed: $(swift --version 2>/dev/null | head -n 1)"
+fi
+
+# --static-swift-stdlib links the C++ runtime statically: libstdc++-N-dev, N the major version of
+# the gcc the Swift toolchain links with.
+if [ "$want_packaging" -eq 1 ]; then
+  gcc_major="$(gcc -dumpversion 2>/dev/null | cut -d. -f1)" || { say "no gcc: the Swift toolchain needs it to link"; exit 1; }
+  mapfile -t needed < <(missing_packages "libstdc++-$gcc_major-dev")
+  if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; fi
 fi

@@ -3,10 +3,28 @@
 # checks that the pure targets compile as Embedded Swift for an RP2040, drives the terminal
 # mock in tmux, then runs swift test. On Debian 12 it then builds again against libgpiod 2.x
 # (Scripts/libgpiod2.sh, in .build-gpiod2) and runs the GPIO suites there too: both majors.
+#
+#   Scripts/test.sh        everything; any step that cannot run fails the whole run, naming
+#                          the package it lacks
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,10p' "$0" | cut -c3-; exit 0 ;;
+  "") ;;
+  *) echo "test: unknown option '$1' (try --help)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 Scripts/setup.sh --test
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
+# Every tool a step below runs, with the package that has it: a missing one stops the run here.
+missing=()
+for need in swift:swiftlang cc:gcc pkg-config:pkg-config git:git tmux:tmux pkill:procps systemd-analyze:systemd; do
+  command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need%%:*} (package ${need#*:})")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "test: cannot run, missing: ${missing[*]}; Scripts/setup.sh --test installs them" >&2
+  exit 1
+fi
+Scripts/build-info.sh
 echo "test: building"
 swift build --build-tests
 Scripts/check-embedded.sh

@@ -11,10 +11,12 @@ cd "$(dirname "$0")/.."
 binary="${1:-$(swift build --show-bin-path)/crownpager}"
 [ -x "$binary" ] || { echo "tmux-smoke: no crownpager at $binary (build first)"; exit 1; }
 command -v tmux >/dev/null || { echo "tmux-smoke: tmux is missing (Scripts/setup.sh --test installs it)"; exit 1; }
+command -v pkill >/dev/null || { echo "tmux-smoke: pkill is missing (package procps; Scripts/setup.sh --test installs it)"; exit 1; }
 
 socket="crownpager-smoke-$$"
 tmx() { tmux -L "$socket" "$@"; }
-cleanup() { tmx kill-server >/dev/null 2>&1 || true; }
+# On the way out the server may have gone already (every session ended): nothing to report then.
+cleanup() { tmx kill-server >/dev/null 2>&1 || :; }
 trap cleanup EXIT
 passed=0
 failed=0
@@ -78,12 +80,14 @@ tmx send-keys -t "smoke$session" Down
 expect_screen "page 2/6 · Clock" "it turns" || status=1
 # The emulated controller got the settings: segment remap A0h and COM scan C0h (rotated),
 # contrast 81h 19h (brightness 10%), then 81h C8h (--contrast 200), in the init transaction.
-init_line="$(grep -m1 '^w' "$scratch/trace.txt" || true)"
+init_line=""
+if first_write="$(grep -m1 '^w' "$scratch/trace.txt")"; then init_line="$first_write"; fi
 for bytes in "0xa0" "0xc0" "0x81 0x19" "0x81 0xc8"; do
   if grep -qF -- " $bytes " <<<"$init_line "; then passed=$((passed + 1)); echo "tmux-smoke: ok: the trace's init has $bytes"
   else failed=$((failed + 1)); status=1; echo "tmux-smoke: FAILED: no $bytes in the trace's init: $init_line"; fi
 done
-tmx run-shell "pkill -TERM -f '^$binary --demo' || true"
+if pkill -TERM -f "^$binary --demo"; then passed=$((passed + 1)); echo "tmux-smoke: ok: SIGTERM sent"
+else failed=$((failed + 1)); status=1; echo "tmux-smoke: FAILED: no '$binary --demo' process to send SIGTERM to"; fi
 expect_screen "crownpager-exited-143" "SIGTERM ends it (status 143)" || status=1
 expect_screen "terminal-restored" "the terminal is restored after SIGTERM" || status=1
 

@@ -11,6 +11,7 @@ struct CrownPager: ParsableCommand {
             the knob; on a desktop it runs in this terminal against an SSD1306 emulator: Down/j/wheel \
             turns to the next page, Up/k back, Enter or space presses the crown, q quits.
             """,
+        version: BuildVersion.text,
         subcommands: [
             RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self, WiringDiagramCommand.self,
         ],
