@@ -28,7 +28,6 @@ let package = Package(
         // Lower bounds a Swift 6.0 toolchain can resolve: SwiftPM skips releases whose
         // manifest needs a newer tools version and settles on an older one.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
@@ -48,12 +47,11 @@ let package = Package(
         .target(name: "CrownPagerGPIO", dependencies: ["CGPIOD"]),
         // The commit, compiler and libgpiod a build was made from (Scripts/build-info.sh), for --version.
         .target(name: "CrownPagerBuildInfo"),
+        // Its system calls go through a small shim of its own (Errno, FileDescriptor) rather than Apple's
+        // System library, whose current release needs tools 6.1: the package must build with Swift 6.0.3.
         .target(
             name: "LinuxHardware",
-            dependencies: [
-                "PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO",
-                .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            dependencies: ["PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
         ),
         .target(
             name: "CrownPagerApp",

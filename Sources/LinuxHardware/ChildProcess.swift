@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// A command started with posix_spawn in a process group of its own, its standard output and
 /// error in one non-blocking pipe, capped.

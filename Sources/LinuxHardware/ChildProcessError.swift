@@ -1,5 +1,3 @@
-import SystemPackage
-
 /// Why a command could not be started.
 public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The program was not found on PATH (or at the path given).

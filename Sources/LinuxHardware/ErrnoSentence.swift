@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 extension Errno {
     /// The C name of the error, e.g. `ENOENT`, for the common ones; nil for the rest.
@@ -42,7 +41,4 @@ extension Errno {
         let name = symbol.map { "\($0), " } ?? ""
         return "\(description) (\(name)errno \(rawValue))"
     }
-
-    /// The calling thread's `errno`, read right after a failed call.
-    static var current: Errno { Errno(rawValue: Glibc.errno) }
 }

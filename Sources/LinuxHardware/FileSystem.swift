@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// A file operation that failed.
 public enum FileOperation: String, Hashable, Sendable {
@@ -168,13 +167,11 @@ public enum FileSystem {
         _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions, permissions: UInt32
     ) throws(FileSystemError) -> FileDescriptor {
         try attempt(.open, path) {
-            try FileDescriptor.open(
-                FilePath(path), mode, options: options.union(.closeOnExec),
-                permissions: options.contains(.create) ? FilePermissions(rawValue: CModeT(permissions)) : nil)
+            try FileDescriptor.open(path, mode, options: options.union(.closeOnExec), permissions: mode_t(permissions))
         }
     }
 
-    /// Runs a SystemPackage call, naming `operation` and `path` in the error it throws.
+    /// Runs `FileDescriptor` calls, naming `operation` and `path` in the error it throws.
     private static func attempt<T>(_ operation: FileOperation, _ path: String, _ body: () throws -> T) throws(FileSystemError) -> T {
         do {
             return try body()

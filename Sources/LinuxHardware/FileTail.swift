@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 extension FileSystem {
     /// The last `maximumBytes` of the file at `path` as UTF-8 text: the end of a log without reading all of it.

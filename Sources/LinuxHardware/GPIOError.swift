@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// Why GPIO lines could not be requested or read: the chip, the line, the operation, the errno, and the fix.
 public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {

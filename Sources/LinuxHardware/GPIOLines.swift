@@ -1,7 +1,6 @@
 import CrownPagerGPIO
 import Glibc
 import PagerCore
-import SystemPackage
 
 /// One edge of a GPIO line: its offset, rising or falling, and the kernel's timestamp.
 public struct GPIOEdge: Hashable, Sendable {

@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// Readings from `/sys` and the C library: the CPU temperature, an interface's IPv4 address,
 /// a file system's use. Each failure is a typed error naming what was read.

@@ -1,6 +1,5 @@
 import Glibc
 import SSD1306
-import SystemPackage
 
 /// Why talking to an I2C device failed: the operation, the device path, the address, the
 /// errno, and what to do about it.

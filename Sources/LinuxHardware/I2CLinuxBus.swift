@@ -1,7 +1,6 @@
 import CI2C
 import Glibc
 import SSD1306
-import SystemPackage
 
 /// How `LinuxI2CBus` puts a write transaction on the wire.
 public enum I2CWriteMethod: Hashable, Sendable {

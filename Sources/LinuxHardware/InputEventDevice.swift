@@ -2,7 +2,6 @@ import CLinuxInput
 import CrownInput
 import Glibc
 import PagerCore
-import SystemPackage
 
 /// A kernel input device, `/dev/input/eventN`, read as `InputEventRecord`s with monotonic timestamps.
 ///
@@ -29,13 +28,12 @@ public final class InputEventDevice {
     public init(path: String) throws(InputEventError) {
         self.path = path
         do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
+            descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
         } catch {
-            let errno = (error as? Errno) ?? .ioError
-            switch errno {
+            switch error {
             case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice: throw .notFound(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
-            default: throw .system(operation: "open", path: path, errno: errno)
+            default: throw .system(operation: "open", path: path, errno: error)
             }
         }
         // The kernel stamps events with CLOCK_REALTIME unless asked (EVIOCSCLOCKID); a FIFO

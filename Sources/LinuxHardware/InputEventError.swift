@@ -1,5 +1,3 @@
-import SystemPackage
-
 /// Why an input device (`/dev/input/eventN`) could not be opened or read, with what to do about it.
 public enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing exists at `path`.

@@ -1,6 +1,5 @@
 import Glibc
 import PagerCore
-import SystemPackage
 
 extension FileDescriptor {
     /// Waits up to `timeoutMilliseconds` (negative: forever) until the descriptor can be read,

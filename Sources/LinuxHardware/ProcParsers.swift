@@ -1,5 +1,4 @@
 import PagerCore
-import SystemPackage
 
 /// The run-queue load averages, in hundredths so pages can print them without floating point.
 public struct LoadAverage: Hashable, Sendable {

@@ -1,5 +1,4 @@
 import Glibc
-import SystemPackage
 
 /// The process's standard error, for messages to the operator from code that must not `print`.
 public enum StandardError {

@@ -1,5 +1,3 @@
-import SystemPackage
-
 /// Why the terminal session could not start, read or write.
 public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `stream` (e.g. "standard input") is a pipe, a file or /dev/null rather than a terminal.

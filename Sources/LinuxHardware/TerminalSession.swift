@@ -1,6 +1,5 @@
 import Glibc
 import PagerCore
-import SystemPackage
 
 /// The terminal the desktop mock draws on: raw mode in, restored out, whatever happens.
 ///
@@ -147,7 +146,7 @@ public final class TerminalSession {
         do {
             _ = try output.writeAll(bytes)
         } catch {
-            throw .system(operation: "write", errno: (error as? Errno) ?? .ioError)
+            throw .system(operation: "write", errno: error)
         }
     }
 

@@ -1,6 +1,5 @@
 import CI2C
 import Glibc
-import SystemPackage
 
 /// SIGINT, SIGTERM and SIGHUP as a descriptor to poll (signalfd(2)) instead of handlers, so a
 /// run loop finishes its work (blank the display, switch it off) before the process ends.

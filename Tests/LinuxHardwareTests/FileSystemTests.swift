@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import LinuxHardware
-import SystemPackage
 import Testing
 
 @Suite("File system helpers")

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import LinuxHardware
 import PagerCore
-import SystemPackage
 import Testing
 
 /// A fake kernel with `/dev/gpiochip0` (54 lines, as on a Raspberry Pi) under a fresh root.

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import LinuxHardware
 import SSD1306
-import SystemPackage
 import Testing
 
 /// A fake kernel with `/dev/i2c-1` under a fresh root; disabled again when the value goes away.

@@ -1,6 +1,5 @@
 import Glibc
 @testable import LinuxHardware
-import SystemPackage
 import Testing
 
 /// A pseudo-terminal pair: the test plays the terminal emulator on `controller`,
