@@ -13,7 +13,7 @@ extension Configuration {
 [display]
 panel = "128x64"          # 128x64, 128x32, 96x16, 72x40, 64x48 (SSD1306) or sh1106-128x64 (1.3")
 bus = 1                   # /dev/i2c-1 (pins 3 and 5); "mock" draws in the terminal instead
-address = 0x3c            # 0x3c on most modules, 0x3d when strapped
+address = 0x3c            # 0x3c on most modules, 0x3d when strapped; "3c" is hexadecimal too, 60 decimal
 rotation = 0              # 0 or 180
 brightness = 80           # 0 to 100
 dim_after = "1min"        # without a turn or press: dim to dim_brightness...

@@ -68,7 +68,7 @@ extension Configuration {
             default: throw table.error("bus", "expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found \(describeFound(value))")
             }
         }
-        if let address = try table.integer("address", in: 0x03...0x77), let parsed = I2CAddress(UInt8(address)) { display.address = parsed }
+        if let value = table.value("address") { display.address = try address(value, table: table) }
         if let rotation = try table.integer("rotation", in: 0...180) {
             guard let parsed = DisplayRotation(degrees: rotation) else { throw table.error("rotation", "expected 0 or 180, found \(rotation)") }
             display.rotation = parsed
@@ -83,6 +83,22 @@ extension Configuration {
         if let hertz = try table.integer("bus_hz", in: 10_000...3_400_000) { display.busHertz = hertz }
         try table.finish()
         return display
+    }
+
+    /// `address = 60`, `0x3c`, `"3c"` or `"0x3c"`: TOML has already read an integer's base, and a
+    /// string goes through the command line's rule, so a file and `--address` agree.
+    private static func address(_ value: TOMLValue, table: ConfigTable) throws(ConfigError) -> I2CAddress {
+        switch value {
+        case .integer(let number):
+            if let address = I2CAddress(usable: number) { return address }
+            let hex = number >= 0 ? " (0x" + String(number, radix: 16) + ")" : ""
+            throw table.error("address", "expected \(I2CAddress.rule), found the integer \(number)\(hex)")
+        case .string(let text):
+            if let address = I2CAddress(parsing: text) { return address }
+        default:
+            break
+        }
+        throw table.error("address", "expected \(I2CAddress.rule), found \(describeFound(value))")
     }
 
     /// A duration, or `"never"` (which is returned as a span of zero and means off).

@@ -16,8 +16,10 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// What the failure means for the operator.
     public enum Kind: Hashable, Sendable {
-        /// No such chip (ENOENT), or the node is no GPIO chip (ENOTTY, ENODEV).
+        /// No such chip (ENOENT), or the node is no GPIO chip (ENOTTY, ENODEV); the machine has others, or was not asked.
         case chipMissing
+        /// The chip is missing because this machine has no GPIO chip at all (no `/dev/gpiochip*`).
+        case noChipsOnMachine
         /// The user may not open the chip (EACCES, EPERM).
         case permissionDenied
         /// The offset is past the chip's last line (EINVAL).
@@ -38,20 +40,28 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     public let chipLines: UInt32
     /// The system's error.
     public let errno: Errno
+    /// The GPIO chips this machine has (`GPIOChips.present()`), when they were looked up: after
+    /// a missing chip, to tell a wrong chip from a machine without GPIO. Nil when not looked up.
+    public let chipsOnMachine: [String]?
 
     /// An error, for comparing in tests.
-    public init(operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno) {
+    public init(
+        operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno, chipsOnMachine: [String]? = nil
+    ) {
         self.operation = operation
         self.chipPath = chipPath
         self.offset = offset
         self.chipLines = chipLines
         self.errno = errno
+        self.chipsOnMachine = chipsOnMachine
     }
 
     /// The meaning of `errno` for this operation.
     public var kind: Kind {
         switch errno.rawValue {
-        case ENOENT, ENOTTY, ENODEV: return operation == .openChip ? .chipMissing : .other
+        case ENOENT, ENOTTY, ENODEV:
+            guard operation == .openChip else { return .other }
+            return chipsOnMachine?.isEmpty == true ? .noChipsOnMachine : .chipMissing
         case EACCES, EPERM: return .permissionDenied
         case EINVAL: return operation == .findLine || operation == .request ? .noSuchLine : .other
         case EBUSY: return .lineBusy
@@ -77,8 +87,13 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         let chip = chipPath.split(separator: "/").last.map(String.init) ?? chipPath
         switch kind {
         case .chipMissing:
-            return "list the chips with `gpiodetect` (package gpiod) and pass the right one with --chip; on a Raspberry Pi "
+            let chips = chipsOnMachine.map { " (this machine has \($0.joined(separator: ", ")))" } ?? ""
+            return "list the chips with `gpiodetect` (package gpiod)\(chips) and pass the right one with --chip; on a Raspberry Pi "
                 + "the header's lines are on /dev/gpiochip0 (on a Pi 5 with an old kernel, /dev/gpiochip4)"
+        case .noChipsOnMachine:
+            return "this machine has no GPIO chip (no /dev/gpiochip*): a knob on GPIO lines needs a Raspberry Pi or a board "
+                + "like it; to try the pages here, run them in this terminal with --mock, or with bus = \"mock\" under "
+                + "[display] in the configuration file, and without --chip: the keys turn the crown"
         case .permissionDenied:
             return "add your user to the `gpio` group (`sudo usermod -aG gpio $USER`, then log in again), or install "
                 + "Hardware/99-crownpager-gpio.rules into /etc/udev/rules.d/; root is not needed"

@@ -67,9 +67,12 @@ public final class GPIOLines {
             case Int(CROWNPAGER_GPIO_STAGE_FIND_LINE.rawValue): operation = .findLine
             default: operation = .request
             }
+            let errno = Errno(rawValue: failure.error)
+            // Only a missing chip needs the machine's chips: they tell a wrong path from no GPIO at all.
+            let missing = GPIOError(operation: operation, chipPath: chipPath, offset: nil, errno: errno).kind == .chipMissing
             throw GPIOError(
                 operation: operation, chipPath: chipPath, offset: failure.has_offset != 0 ? failure.offset : nil,
-                chipLines: failure.chip_lines, errno: Errno(rawValue: failure.error))
+                chipLines: failure.chip_lines, errno: errno, chipsOnMachine: missing ? GPIOChips.present() : nil)
         }
         self.handle = handle
         kernelDebounces = crownpager_gpio_kernel_debounces(handle) != 0

@@ -39,28 +39,3 @@ public func describeFound(_ value: TOMLValue) -> String {
     case .table: return "a table"
     }
 }
-
-/// The known name closest to `name` (at most two edits away), for "did you mean".
-public func closestName(to name: String, among names: [String]) -> String? {
-    var best: (name: String, distance: Int)?
-    for candidate in names {
-        let distance = editDistance(Array(name.utf8), Array(candidate.utf8))
-        if distance <= 2, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
-    }
-    return best?.name
-}
-
-func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty, a.count < 256, b.count < 256 else { return max(a.count, b.count) }
-    var previous = Array(0...b.count)
-    var row = previous
-    for i in 1...a.count {
-        row[0] = i
-        for j in 1...b.count {
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &row)
-    }
-    return previous[b.count]
-}

@@ -37,11 +37,38 @@ public protocol I2CBus {
 }
 
 extension I2CAddress {
-    /// An address as people type it: `0x3c`, `3c`, `0x3D`; nil for anything else or above 0x7f.
+    /// The addresses a device may have: the I2C specification reserves 0x00-0x02 and 0x78-0x7f.
+    public static let usable: ClosedRange<UInt8> = 0x03...0x77
+
+    /// The one rule for writing an address, for every message about one (command line and file).
+    public static let rule =
+        "a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal"
+
+    /// An address as people type it, by `rule`: `0x3c`, `0X3C` and `3c` are hexadecimal (a `0x`
+    /// prefix or a letter a-f), `60` is decimal; nil for anything else or outside `usable`.
+    ///
+    /// Digits alone are decimal because that is how a number reads everywhere else, TOML's
+    /// `address = 60` included. The SSD1306's 3c and 3d carry a letter; an address copied from
+    /// i2cdetect's table without one, such as 48, needs its 0x.
     public init?(parsing text: String) {
-        let lowered = text.lowercased()
-        let digits = lowered.hasPrefix("0x") ? String(lowered.dropFirst(2)) : lowered
-        guard !digits.isEmpty, digits.count <= 2, let value = UInt8(digits, radix: 16) else { return nil }
-        self.init(value)
+        var digits = Substring(text)
+        var hexadecimal = false
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+            digits = digits.dropFirst(2)
+            hexadecimal = true
+        }
+        // Only ASCII digits and letters: Int(_:radix:) alone would also take a sign.
+        guard !digits.isEmpty, digits.unicodeScalars.allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
+        // Past '9' in ASCII, a hexadecimal digit is a letter.
+        if digits.unicodeScalars.contains(where: { $0.value > 0x39 }) { hexadecimal = true }
+        guard let value = Int64(digits, radix: hexadecimal ? 16 : 10) else { return nil }
+        self.init(usable: value)
+    }
+
+    /// The address a number names (a configuration's integer, which TOML already read as `60` or
+    /// `0x3c`); nil outside `usable`.
+    public init?(usable value: Int64) {
+        guard value >= Int64(Self.usable.lowerBound), value <= Int64(Self.usable.upperBound) else { return nil }
+        self.init(UInt8(value))
     }
 }

@@ -16,7 +16,7 @@ struct DoctorDisplayCommand: ParsableCommand {
     @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("The bus the display is on: /dev/i2c-<n>.", valueName: "n"))
     var i2cBus: Int = 1
 
-    @Option(help: "Only try this address (default: 0x3c, then 0x3d).")
+    @Option(help: "Only try this address (default: 0x3c, then 0x3d); \(addressSyntax).")
     var address: String?
 
     @Option(help: "The panel to draw for: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")) (default: from the status byte).")
@@ -30,9 +30,7 @@ struct DoctorDisplayCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...1023).contains(i2cBus) else { throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)") }
-        if let address, I2CAddress(parsing: address) == nil {
-            throw ValidationError("--address must be a 7-bit address such as 0x3c, not '\(address)'")
-        }
+        if let address { _ = try addressOption(address) }
         if let panel, SSD1306Panel.all.first(where: { $0.name == panel.lowercased() }) == nil {
             throw ValidationError("unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
         }

@@ -7,7 +7,7 @@ struct HardwareOptions: ParsableArguments {
     @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("Drive a real panel on /dev/i2c-<n> instead of the terminal mock.", valueName: "n"))
     var i2cBus: Int?
 
-    @Option(help: "The display's I2C address: 0x3c (most modules; default) or 0x3d.")
+    @Option(help: "The display's I2C address: 0x3c (most modules; default) or 0x3d; \(addressSyntax).")
     var address: String?
 
     @Option(help: "Rotate the picture by 0 or 180 degrees (a panel mounted upside down), through the controller's remaps.")
@@ -24,9 +24,7 @@ struct HardwareOptions: ParsableArguments {
 
     func validate() throws {
         if let i2cBus, !(0...1023).contains(i2cBus) { throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)") }
-        if let address, parsedAddress == nil {
-            throw ValidationError("--address must be a 7-bit address such as 0x3c, not '\(address)'")
-        }
+        if let address { _ = try addressOption(address) }
         if let rotate, DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0 or 180, not \(rotate)") }
         if let brightness, !(0...100).contains(brightness) {
             throw ValidationError("--brightness must be between 0 and 100, not \(brightness)")
@@ -45,4 +43,13 @@ struct HardwareOptions: ParsableArguments {
         overrides.contrast = contrast
         overrides.inverted = invert
     }
+}
+
+/// How `--address` is read, for the help of every command that takes it.
+let addressSyntax = "0x3c and 3c are hexadecimal, digits alone (60) decimal"
+
+/// The address `--address text` names, by `I2CAddress.rule`; the error states the rule.
+func addressOption(_ text: String) throws(ValidationError) -> I2CAddress {
+    guard let address = I2CAddress(parsing: text) else { throw ValidationError("--address must be \(I2CAddress.rule), not '\(text)'") }
+    return address
 }

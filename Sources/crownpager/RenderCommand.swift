@@ -21,7 +21,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder the frames go to; created if missing.", valueName: "dir"))
     var out: String
 
-    @Option(help: ArgumentHelp("Crown steps, e.g. \"+1,+1,-1,press\".", valueName: "steps"))
+    // Unconditional: the next word is the steps even when it starts with a dash, so that
+    // `--crown -1` is a turn back and not an unknown option -1.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Crown steps, e.g. \"+1,+1,-1,press\" or -1.", valueName: "steps"))
     var crown: String?
 
     @Option(help: ArgumentHelp("A crown script file with timed turns and presses.", valueName: "file"))

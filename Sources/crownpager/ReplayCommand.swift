@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")).")
     var panel: String = SSD1306Panel.ssd1306_128x64.name
 
-    @Option(help: "The address the emulated panel answers at (0x3c or 0x3d).")
+    @Option(help: "The address the emulated panel answers at: 0x3c or 0x3d; \(addressSyntax).")
     var address: String = "0x3c"
 
     @Option(help: ArgumentHelp("Write the glass as PBM and PNG files into this folder.", valueName: "dir"))
@@ -32,7 +32,7 @@ struct ReplayCommand: ParsableCommand {
         guard SSD1306Panel.all.contains(where: { $0.name == panel.lowercased() }) else {
             throw ValidationError("unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
         }
-        guard parsedAddress != nil else { throw ValidationError("--address must be a 7-bit address such as 0x3c, not '\(address)'") }
+        _ = try addressOption(address)
     }
 
     var parsedAddress: I2CAddress? {

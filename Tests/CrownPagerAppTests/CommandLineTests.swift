@@ -62,6 +62,9 @@ import Testing
         (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right', 'left' or 'bottom'"),
         (["render", "--out", "/tmp/x", "--crown", "+1", "--script", "a"], "give --crown or --script, not both"),
         (["--detents-per-page", "0"], "--detents-per-page must be between 1 and 20"),
+        (["run", "--address", "0x78"], "--address must be \(I2CAddress.rule), not '0x78'"),
+        (["replay", "/dev/null", "--address", "99x"], "--address must be \(I2CAddress.rule), not '99x'"),
+        (["doctor", "display", "--address", "3g"], "--address must be \(I2CAddress.rule), not '3g'"),
     ])
     func badInputExitsNonZeroWithAMessage(arguments: [String], message: String) throws {
         let run = try runCrownPager(arguments)
@@ -96,6 +99,37 @@ import Testing
         let refused = try runCrownPager(["replay", broken])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("broken.txt: line 2"), "\(refused.standardError)")
+    }
+
+    /// `--crown -1` is a turn back, not an unknown option: no `=` needed.
+    @Test(arguments: ["-1", "-1,+1", "-2,+1,press"])
+    func renderTakesStepsThatStartWithADash(steps: String) throws {
+        let scratch = try ScratchDirectory()
+        let out = scratch.path + "/frames"
+        let run = try runCrownPager(["render", "--crown", steps, "--out", out, "--frozen", "--steps-only", "--no-png"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 30)
+            .run(try CrownScript(parsing: steps)) { _ in demoPages(clock: SampleReadings.clock, system: SampleReadings.system) }
+            .frames.filter { !$0.name.contains("-frame-") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == expected.count)
+        for frame in expected {
+            let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + frame.name + ".pbm"))
+            #expect(try PBM.decode(Array(data)) == frame.glass, "\(frame.name)")
+        }
+    }
+
+    /// `--address` reads 0x3c, 3C and 60 as the same address, as the configuration file does.
+    @Test func replayReadsTheAddressByTheOneRule() throws {
+        let scratch = try ScratchDirectory()
+        let trace = scratch.path + "/trace.txt"
+        let render = try runCrownPager(["render", "--out", scratch.path + "/r", "--frozen", "--steps-only", "--no-png", "--trace", trace])
+        #expect(render.status == 0, "\(render.standardError)")
+        for address in ["0x3c", "0X3C", "3c", "3C", "60"] {
+            let replay = try runCrownPager(["replay", trace, "--address", address])
+            #expect(replay.status == 0 && replay.standardError.isEmpty, "\(address): \(replay.standardError)")
+        }
+        let elsewhere = try runCrownPager(["replay", trace, "--address", "61"])
+        #expect(elsewhere.standardError.contains("no device answers at 0x3c"), "\(elsewhere.standardError)")
     }
 
     @Test func anOutputFolderThatCannotBeMadeSaysWhy() throws {

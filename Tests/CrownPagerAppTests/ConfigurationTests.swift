@@ -24,6 +24,16 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
         #expect(configuration.crown.lineA == 17 && configuration.crown.lineB == 27 && configuration.crown.lineButton == 22)
     }
 
+    /// The file reads an address by the command line's rule: an integer as TOML wrote it, a string as `--address` would.
+    @Test func theAddressIsReadAsOnTheCommandLine() throws {
+        for value in ["60", "0x3c", "0x3C", "\"3c\"", "\"3C\"", "\"0x3c\"", "\"60\""] {
+            let configuration = try parseConfiguration("[display]\naddress = \(value)")
+            #expect(configuration.display.address == .ssd1306Primary, "\(value)")
+        }
+        #expect(try parseConfiguration("[display]\naddress = \"61\"").display.address == .ssd1306Secondary)
+        #expect(try parseConfiguration("[display]\naddress = 0x77").display.address.rawValue == 0x77)
+    }
+
     @Test func sectionsSetEverySetting() throws {
         let configuration = try parseConfiguration("""
             [display]

@@ -31,8 +31,8 @@ struct FakeBusRun {
     }
 
     /// Runs to the end; returns the status, standard output and standard error.
-    func run(_ arguments: [String], devices: String) throws -> (Int32, String, String) {
-        let run = try runCrownPager(arguments, environment: environment(devices: devices))
+    func run(_ arguments: [String], devices: String, extra: [String: String] = [:]) throws -> (Int32, String, String) {
+        let run = try runCrownPager(arguments, environment: environment(devices: devices).merging(extra) { $1 })
         return (run.status, run.standardOutput, run.standardError)
     }
 

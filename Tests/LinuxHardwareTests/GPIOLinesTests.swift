@@ -5,14 +5,14 @@ import LinuxHardware
 import PagerCore
 import Testing
 
-/// A fake kernel with `/dev/gpiochip0` (54 lines, as on a Raspberry Pi) under a fresh root.
+/// A fake kernel with `/dev/gpiochip0` (54 lines, as on a Raspberry Pi), or the chips given, under a fresh root.
 final class FakeGPIOMachine {
     let root: String
 
-    init(lines: UInt32 = 54) throws {
+    init(lines: UInt32 = 54, chips: [Int32] = [0]) throws {
         root = NSTemporaryDirectory() + "crownpager-fake-gpio-" + UUID().uuidString
         #expect(fake_kernel_enable(root) == 0)
-        #expect(fake_gpio_add_chip(0, lines) == 0)
+        for chip in chips { #expect(fake_gpio_add_chip(chip, lines) == 0) }
     }
 
     deinit {
@@ -87,8 +87,39 @@ final class FakeGPIOMachine {
         defer { withExtendedLifetime(machine) {} }
         let error = try requestError(chip: "/dev/gpiochip3")
         #expect(error.kind == .chipMissing && error.operation == .openChip && error.chipPath == "/dev/gpiochip3")
+        #expect(error.chipsOnMachine == ["/dev/gpiochip0"])
         #expect(error.description.hasPrefix("could not open /dev/gpiochip3: "))
         #expect(error.description.contains("gpiodetect") && error.description.contains("--chip"))
+        #expect(error.description.contains("this machine has /dev/gpiochip0") && !error.description.contains("no GPIO chip"))
+    }
+
+    @Test func aMachineWithoutGPIOSaysSoAndNamesTheMock() throws {
+        let machine = try FakeGPIOMachine(chips: [])
+        defer { withExtendedLifetime(machine) {} }
+        let error = try requestError()
+        #expect(error.kind == .noChipsOnMachine && error.chipsOnMachine == [] && error.chipPath == "/dev/gpiochip0")
+        #expect(error.description.hasPrefix("could not open /dev/gpiochip0: "))
+        for hint in ["this machine has no GPIO chip (no /dev/gpiochip*): ", "--mock", "bus = \"mock\" under [display]"] {
+            #expect(error.description.contains(hint), "\(hint)")
+        }
+        #expect(!error.description.contains("gpiodetect"), "no chip to detect")
+        // The kind follows the fact the error is handed; without it, the chip is only missing.
+        let unknown = GPIOError(operation: .openChip, chipPath: "/dev/gpiochip0", offset: nil, errno: .noSuchFileOrDirectory)
+        #expect(unknown.kind == .chipMissing && unknown.fix.contains("gpiodetect"))
+    }
+
+    @Test func theMachinesChipsAreTheKernelsInNumberOrder() throws {
+        do {
+            let machine = try FakeGPIOMachine(chips: [3, 0, 2])
+            defer { withExtendedLifetime(machine) {} }
+            #expect(GPIOChips.present() == ["/dev/gpiochip0", "/dev/gpiochip2", "/dev/gpiochip3"])
+            // A chip the kernel lists but whose node is not in /dev (a container given no devices) does not count.
+            #expect(unlink(machine.root + "/dev/gpiochip2") == 0)
+            #expect(GPIOChips.present() == ["/dev/gpiochip0", "/dev/gpiochip3"])
+        }
+        let empty = try FakeGPIOMachine(chips: [])
+        defer { withExtendedLifetime(empty) {} }
+        #expect(GPIOChips.present().isEmpty)
     }
 
     @Test func anOffsetPastTheLastLineNamesTheLineAndTheRange() throws {

@@ -1,0 +1,34 @@
+import Glibc
+
+/// The GPIO chips this machine has, as the kernel lists them.
+public enum GPIOChips {
+    /// The chips' device nodes in number order, e.g. `["/dev/gpiochip0"]`; [] on a machine without GPIO.
+    ///
+    /// The kernel lists its chips on the gpio bus, `/sys/bus/gpio/devices/gpiochipN` (where
+    /// libgpiod checks them too). A chip counts only when its node `/dev/gpiochipN` is there too,
+    /// which it is not in a container given no devices. No gpio bus at all (a kernel without
+    /// GPIO support, as on most desktops and virtual machines) means no chip.
+    public static func present() -> [String] {
+        // open(2), then fdopendir: opendir would open the folder without going through open(2),
+        // past the tests' fake kernel, which serves /sys/bus/gpio from a folder of its own.
+        let descriptor = open("/sys/bus/gpio/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return []
+        }
+        defer { closedir(directory) }
+        var numbers: [Int] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let digits = name.dropFirst("gpiochip".count)
+            guard name.hasPrefix("gpiochip"), !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                let number = Int(digits)
+            else { continue }
+            numbers.append(number)
+        }
+        return numbers.sorted().map { "/dev/gpiochip\($0)" }.filter { FileSystem.exists(atPath: $0) }
+    }
+}
