@@ -8,7 +8,7 @@
 #                                    so a cross build reports the target's libgpiod)
 set -euo pipefail
 case "${1:-}" in
-  -h|--help) sed -n '2,8p' "$0" | cut -c3-; exit 0 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   "") ;;
   *) echo "build-info: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
-  -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   prepare | build) ;;
   *) echo "cross-root: usage: Scripts/cross-root.sh prepare|build arm64 (try --help)" >&2; exit 2 ;;
 esac
@@ -52,7 +52,7 @@ if [ "$action" = prepare ]; then
   debian_root_say "unpacking the $arch sysroot: ${sysroot_packages[*]} linux-libc-dev"
   # linux-libc-dev is Architecture: all in trixie: asked for without :arm64.
   debian_root_run "$builder" bash -c "mkdir -p /tmp/sysroot-debs && cd /tmp/sysroot-debs && \
-    apt-get download -qq $(printf '%s:'"$arch"' ' "${sysroot_packages[@]}") linux-libc-dev && \
+    apt-get download -qq -o APT::Sandbox::User=root $(printf '%s:'"$arch"' ' "${sysroot_packages[@]}") linux-libc-dev && \
     rm -rf $sysroot && mkdir -p $sysroot && for deb in *.deb; do dpkg -x \"\$deb\" $sysroot; done && \
     ln -sfn usr/lib $sysroot/lib && ln -sfn usr/bin $sysroot/bin && rm -rf /tmp/sysroot-debs"
   printf '%s' "$wanted" >"$marker"

@@ -13,6 +13,7 @@
 # The mirror is the one this machine's apt sources use for Debian; no host is written down here.
 # A foreign architecture (arm64 on x86-64) runs under qemu-user-static through binfmt_misc.
 
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; fi
 CROWNPAGER_CACHE="${CROWNPAGER_CACHE:-/var/cache/crownpager}"
 debian_root_entered=()
 

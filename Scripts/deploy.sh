@@ -12,7 +12,7 @@
 # root here: the script asks for sudo then. SSH and sudo on the Pi may ask for passwords.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,12p' "$0" | cut -c3-; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 case "${1:-}" in
   -h|--help) usage; exit 0 ;;
   "" | -*) echo "deploy: give the Pi first: Scripts/deploy.sh user@host [options] (try --help)" >&2; exit 2 ;;

@@ -6,7 +6,7 @@
 #
 #   Scripts/docs.sh CROWNPAGER GENERATE_MANUAL DEST
 set -euo pipefail
-case "${1:-}" in -h|--help) sed -n '2,7p' "$0" | cut -c3-; exit 0 ;; esac
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 [ $# -eq 3 ] || { echo "docs: usage: Scripts/docs.sh CROWNPAGER GENERATE_MANUAL DEST (try --help)" >&2; exit 2; }
 binary=$1 manual_tool=$2 dest=$3
 cd "$(dirname "$0")/.."

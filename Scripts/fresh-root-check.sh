@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
     --suite) suite="${2:?--suite needs a name}"; shift 2 ;;
     --run-only) run_tests=0; shift ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "fresh-root: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --no-start) start_now=0; shift ;;
     --user) user_install=1; shift ;;
     --enable-i2c-only) i2c_only=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "install: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done

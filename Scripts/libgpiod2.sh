@@ -9,6 +9,7 @@
 # that serves the release's main suite. No host is written down here. Runs again safely: a
 # complete unpacked copy is reused.
 set -euo pipefail
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 say() { printf 'libgpiod2: %s\n' "$*" >&2; }
 

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --version) version="${2:?--version needs a version}"; shift 2 ;;
     --no-lintian) lint=0; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "package: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -120,7 +120,8 @@ for script in postinst prerm postrm; do install -m 0755 "Hardware/debian/$script
 
 # The man page and the completions, from the program's own help (Scripts/docs.sh).
 gzip -9n -c "$work/docs/man/crownpager.1" >"$tree/usr/share/man/man1/crownpager.1.gz"
-install -m 0644 "$work/docs/completions/crownpager.bash" "$tree/usr/share/bash-completion/completions/crownpager"
+# bash-completion sources the file: no #! line.
+sed '1{/^#!/d}' "$work/docs/completions/crownpager.bash" >"$tree/usr/share/bash-completion/completions/crownpager"
 install -m 0644 "$work/docs/completions/crownpager.zsh" "$tree/usr/share/zsh/vendor-completions/_crownpager"
 install -m 0644 "$work/docs/completions/crownpager.fish" "$tree/usr/share/fish/vendor_completions.d/crownpager.fish"
 
@@ -131,9 +132,13 @@ gzip -9n -c Hardware/ENCODER.md >"$doc/ENCODER.md.gz"
 maintainer="${DEBFULLNAME:-$(git config user.name || echo "CrownPager developers")} <${DEBEMAIL:-$(git config user.email || echo "crownpager@localhost")}>"
 changelog_date="$(git log -1 --format=%aD HEAD 2>/dev/null)" || changelog_date="$(date -R)"
 commit="$(git rev-parse --short=10 HEAD 2>/dev/null)" || commit="unknown"
-printf 'crownpager (%s) unstable; urgency=medium\n\n  * Built from commit %s; what changed is in the git history and README.md.\n\n -- %s  %s\n' \
+printf 'crownpager (%s) unstable; urgency=medium\n\n  * Built from commit %s; see README.md for what changed.\n\n -- %s  %s\n' \
   "$version" "$commit" "$maintainer" "$changelog_date" | gzip -9n >"$doc/changelog.gz"
 find "$tree" -type d -exec chmod 0755 {} +
+chmod 0644 "$tree/usr/share/bash-completion/completions/crownpager"
+# The commit's time for every file's date: the same commit packs the same .deb.
+SOURCE_DATE_EPOCH="$(git log -1 --format=%ct HEAD 2>/dev/null)" || SOURCE_DATE_EPOCH="$(date +%s)"
+export SOURCE_DATE_EPOCH
 
 installed_size="$(du -sk --exclude=DEBIAN "$tree" | cut -f1)"
 cat >"$tree/DEBIAN/control" <<EOF

@@ -17,7 +17,7 @@ for arg in "$@"; do
   case "$arg" in
     --test) want_test=1 ;;
     --packaging) want_packaging=1 ;;
-    -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -8,7 +8,7 @@
 #                          the package it lacks
 set -euo pipefail
 case "${1:-}" in
-  -h|--help) sed -n '2,10p' "$0" | cut -c3-; exit 0 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   "") ;;
   *) echo "test: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac

@@ -7,6 +7,7 @@
 # with the captured screen when a check fails.
 #   Scripts/tmux-smoke.sh [path/to/crownpager]
 set -euo pipefail
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 binary="${1:-$(swift build --show-bin-path)/crownpager}"
 [ -x "$binary" ] || { echo "tmux-smoke: no crownpager at $binary (build first)"; exit 1; }

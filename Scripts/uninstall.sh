@@ -11,7 +11,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --root) root="${2:?--root needs a folder}"; shift 2 ;;
     --purge) purge=1; shift ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "uninstall: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -2,6 +2,7 @@
 # Regenerates the Swift font files from the BDF sources in Sources/PagerGraphics/Fonts/BDF.
 # Idempotent: the output depends only on the BDF files and bdf2swift.py.
 set -eu
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fonts="$root/Sources/PagerGraphics/Fonts"
 
