@@ -41,10 +41,11 @@ let package = Package(
         .systemLibrary(name: "CLinuxInput", path: "Sources/CLinuxInput"),
         // libi2c (i2c-tools 4.3) ships no pkg-config file: the module map links `i2c` by name.
         .systemLibrary(name: "CI2C", path: "Sources/CI2C"),
-        // libgpiod through pkg-config: 1.6 from the system, or 2.x from PKG_CONFIG_PATH (Scripts/libgpiod2.sh).
-        .systemLibrary(name: "CGPIOD", path: "Sources/CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        // The shim that gives libgpiod's two major APIs one small interface.
-        .target(name: "CrownPagerGPIO", dependencies: ["CGPIOD"]),
+        // The shim that gives libgpiod's two major APIs one small interface. It links no libgpiod:
+        // it dlopens libgpiod.so.3 (2.x) or libgpiod.so.2 (1.x) at run time, so one binary runs on
+        // Debian 12 and 13 and the build needs no libgpiod headers. dlopen is in libc from glibc
+        // 2.34 on; older glibc keeps it in libdl.
+        .target(name: "CrownPagerGPIO", linkerSettings: [.linkedLibrary("dl")]),
         // The commit, compiler and libgpiod a build was made from (Scripts/build-info.sh), for --version.
         .target(name: "CrownPagerBuildInfo"),
         // Its system calls go through a small shim of its own (Errno, FileDescriptor) rather than Apple's

@@ -11,7 +11,7 @@
 # Scripts/package.sh --arch arm64 does both. The traps met on the way (in order of the flags
 # below): --sdk alone does not reach swiftc; the resource dir must be swift_static with a static
 # stdlib; lld by -use-ld (a toolset's linker path is read relative to the bundle); C targets need
-# -fPIC when cross-building; pkg-config must read the sysroot, not the host.
+# -fPIC when cross-building. libgpiod is not needed: the program loads it at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -26,10 +26,10 @@ triple=aarch64-unknown-linux-gnu
 multiarch=aarch64-linux-gnu
 sysroot="/sysroot-$arch"
 # What the builder root installs, and the target's packages unpacked into the sysroot.
-builder_packages=(swiftlang libc6-dev libstdc++-14-dev git ca-certificates pkg-config libi2c-dev
+builder_packages=(swiftlang libc6-dev libstdc++-14-dev git ca-certificates libi2c-dev
   binutils-aarch64-linux-gnu qemu-user-static file)
 sysroot_packages=(libc6 libc6-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
-  libatomic1 libswiftlang swiftlang libi2c-dev libi2c0 libgpiod-dev libgpiod3
+  libatomic1 libswiftlang swiftlang libi2c-dev libi2c0
   libasan8 libtsan2 liblsan0 libubsan1 libhwasan0 libitm1 libgomp1)
 
 if [ "$action" = prepare ]; then
@@ -63,9 +63,6 @@ fi
 
 # build: inside the builder root.
 [ -d "$sysroot/usr/lib/$multiarch" ] || { echo "cross-root: no sysroot at $sysroot: run 'prepare' (outside) first" >&2; exit 1; }
-export PKG_CONFIG_PATH="$sysroot/usr/lib/$multiarch/pkgconfig:$sysroot/usr/share/pkgconfig"
-export PKG_CONFIG_LIBDIR="$PKG_CONFIG_PATH"
-export PKG_CONFIG_SYSROOT_DIR="$sysroot"
 Scripts/build-info.sh
 out=".build-cross-$arch"
 swift build -c release --product crownpager --static-swift-stdlib --scratch-path ".build-$arch" \
@@ -75,7 +72,6 @@ swift build -c release --product crownpager --static-swift-stdlib --scratch-path
 rm -rf "$out" && mkdir -p "$out"
 "$multiarch-strip" --strip-unneeded -o "$out/crownpager" ".build-$arch/release/crownpager"
 # The docs come from the target's binary, run under qemu-user; generate-manual runs on the host.
-unset PKG_CONFIG_PATH PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
 swift build --product generate-manual --scratch-path .build-host
 QEMU_LD_PREFIX="$sysroot" Scripts/docs.sh "$out/crownpager" .build-host/debug/generate-manual "$out/docs"
 file "$out/crownpager" 2>/dev/null | grep -q 'ARM aarch64' || { echo "cross-root: $out/crownpager is not an aarch64 executable" >&2; exit 1; }

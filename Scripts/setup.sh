@@ -52,9 +52,9 @@ apt_install() {
 
 # Building: the C library's headers and start files (Scrt1.o, crti.o: gcc, which swiftlang
 # depends on, only recommends libc6-dev), git and CA certificates (SwiftPM fetches the
-# dependencies with git), pkg-config (finds libgpiod), libgpiod and libi2c (the crown over GPIO,
-# the display), i2c-tools (i2cdetect, i2ctransfer to replay traces).
-packages=(libc6-dev git ca-certificates pkg-config libgpiod-dev libi2c-dev i2c-tools)
+# dependencies with git), libi2c (the display) and i2c-tools (i2cdetect, i2ctransfer to replay
+# traces). libgpiod follows below: only its run-time library, which the program loads itself.
+packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools)
 # For the tests: tmux (the terminal mock's test), procps (pkill, in that test), systemd
 # (systemd-analyze verifies the unit file).
 [ "$want_test" -eq 1 ] && packages+=(tmux procps)
@@ -92,6 +92,14 @@ else
     exit 1
   fi
   say "swift installed: $(swift --version 2>/dev/null | head -n 1)"
+fi
+
+# libgpiod for a knob on GPIO, loaded at run time: libgpiod2 (1.6) where the archive has it
+# (Debian 12, Ubuntu 24.04), else libgpiod3 (2.x: Debian 13, current Raspberry Pi OS). Nothing to
+# do when either is installed.
+if command -v dpkg-query >/dev/null 2>&1 && [ -n "$(missing_packages libgpiod2)" ] && [ -n "$(missing_packages libgpiod3)" ]; then
+  if [ "$apt_updated" -eq 0 ] && [ "$sudo" != "__none__" ]; then $sudo apt-get update -qq; apt_updated=1; fi
+  if apt-cache show libgpiod2 >/dev/null 2>&1; then apt_install libgpiod2; else apt_install libgpiod3; fi
 fi
 
 # --static-swift-stdlib links the C++ runtime statically: libstdc++-N-dev, N the major version of

@@ -15,11 +15,7 @@
 #ifndef CROWNPAGER_BUILD_SWIFT_VERSION
 #define CROWNPAGER_BUILD_SWIFT_VERSION ""
 #endif
-#ifndef CROWNPAGER_BUILD_LIBGPIOD_VERSION
-#define CROWNPAGER_BUILD_LIBGPIOD_VERSION ""
-#endif
 
 const char *crownpager_build_commit(void) { return CROWNPAGER_BUILD_COMMIT; }
 const char *crownpager_build_commit_date(void) { return CROWNPAGER_BUILD_COMMIT_DATE; }
 const char *crownpager_build_swift_version(void) { return CROWNPAGER_BUILD_SWIFT_VERSION; }
-const char *crownpager_build_libgpiod_version(void) { return CROWNPAGER_BUILD_LIBGPIOD_VERSION; }

@@ -1,6 +1,10 @@
+import CrownPagerGPIO
 import Glibc
 
 /// Why GPIO lines could not be requested or read: the chip, the line, the operation, the errno, and the fix.
+///
+/// Also why libgpiod itself could not be loaded (`.loadLibrary`): the program dlopens it at run
+/// time, so a missing library is an error a request reports, not a crash at start.
 public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done.
     public enum Operation: String, Hashable, Sendable {
@@ -12,6 +16,8 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case request = "request"
         /// Reading levels or edge events.
         case read = "read"
+        /// Loading libgpiod (libgpiod.so.3 or libgpiod.so.2, or `CROWNPAGER_LIBGPIOD`'s library).
+        case loadLibrary = "load"
     }
 
     /// What the failure means for the operator.
@@ -26,6 +32,8 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case noSuchLine
         /// Another program, a driver or an overlay holds the line (EBUSY).
         case lineBusy
+        /// No libgpiod could be loaded: neither soname is installed, or `CROWNPAGER_LIBGPIOD` is wrong.
+        case libraryMissing
         /// Anything else.
         case other
     }
@@ -43,10 +51,15 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The GPIO chips this machine has (`GPIOChips.present()`), when they were looked up: after
     /// a missing chip, to tell a wrong chip from a machine without GPIO. Nil when not looked up.
     public let chipsOnMachine: [String]?
+    /// What the dynamic loader said (dlerror()) for each library tried, for `.loadLibrary`; empty otherwise.
+    public let loaderMessage: String
+    /// The `CROWNPAGER_LIBGPIOD` value tried instead of the two sonames, when it was set.
+    public let libraryOverride: String?
 
     /// An error, for comparing in tests.
     public init(
-        operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno, chipsOnMachine: [String]? = nil
+        operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno,
+        chipsOnMachine: [String]? = nil, loaderMessage: String = "", libraryOverride: String? = nil
     ) {
         self.operation = operation
         self.chipPath = chipPath
@@ -54,10 +67,13 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         self.chipLines = chipLines
         self.errno = errno
         self.chipsOnMachine = chipsOnMachine
+        self.loaderMessage = loaderMessage
+        self.libraryOverride = libraryOverride
     }
 
     /// The meaning of `errno` for this operation.
     public var kind: Kind {
+        if operation == .loadLibrary { return .libraryMissing }
         switch errno.rawValue {
         case ENOENT, ENOTTY, ENODEV:
             guard operation == .openChip else { return .other }
@@ -78,6 +94,12 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .findLine: what = "could not find\(line) on \(chipPath)"
         case .request: what = "could not request\(line.isEmpty ? " the lines" : line) on \(chipPath)"
         case .read: what = "could not read\(line.isEmpty ? " the lines" : line) of \(chipPath)"
+        case .loadLibrary:
+            // dlerror()'s text names each library tried and says more than ELIBACC's sentence would.
+            let (v2, v1) = (CROWNPAGER_GPIO_LIBRARY_V2, CROWNPAGER_GPIO_LIBRARY_V1)
+            let which = libraryOverride.map { "from \(Self.libraryVariable)=\($0) (instead of \(v2) or \(v1))" }
+                ?? "(neither \(v2), the 2.x API, nor \(v1), the 1.x API)"
+            return "could not load libgpiod \(which) for \(chipPath): \(loaderMessage); \(fix)"
         }
         return "\(what): \(errno.sentence); \(fix)"
     }
@@ -105,8 +127,15 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
             return "another program or a kernel driver holds the line: `gpioinfo \(chip)` shows its consumer; stop that "
                 + "program, or remove the overlay that claims it (e.g. dtoverlay=rotary-encoder or gpio-key in "
                 + "/boot/firmware/config.txt, which the --evdev way uses instead)"
+        case .libraryMissing:
+            let install = "install libgpiod: sudo apt install libgpiod3 (Debian 13) or libgpiod2 (Debian 12)"
+            guard libraryOverride != nil else { return install }
+            return install + ", or unset \(Self.libraryVariable) or point it at a libgpiod"
         case .other:
             return "check the wiring and `gpioinfo \(chip)`"
         }
     }
+
+    /// The environment variable that names a libgpiod to load instead of the sonames.
+    public static let libraryVariable = CROWNPAGER_GPIO_LIBRARY_VARIABLE
 }

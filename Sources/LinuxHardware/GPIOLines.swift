@@ -21,10 +21,12 @@ public struct GPIOEdge: Hashable, Sendable {
 
 /// Input lines of one GPIO chip, requested through libgpiod for edge events on both edges, with pull-ups.
 ///
-/// The same code runs on libgpiod 1.6 (Debian 12) and 2.x (Debian 13, current Raspberry Pi OS):
-/// the C shim `CrownPagerGPIO` chooses the API at compile time. With 2.x the kernel debounces
-/// the lines given a period; with 1.x it cannot, and `kernelDebounces` is false. With 1.x
-/// each line has its own event queue, and the shim merges them by the kernel's timestamps.
+/// The same binary runs on libgpiod 1.6 (Debian 12) and 2.x (Debian 13, current Raspberry Pi OS):
+/// the C shim `CrownPagerGPIO` loads whichever is installed, at run time (`CROWNPAGER_LIBGPIOD`
+/// names another), and speaks its API; with neither, a request throws `.loadLibrary`. With 2.x
+/// the kernel debounces the lines given a period; with 1.x it cannot, and `kernelDebounces` is
+/// false. With 1.x each line has its own event queue, and the shim merges them by the kernel's
+/// timestamps.
 public final class GPIOLines {
     /// The chip, e.g. `/dev/gpiochip0`.
     public let chipPath: String
@@ -34,9 +36,9 @@ public final class GPIOLines {
     public let kernelDebounces: Bool
     private var handle: OpaquePointer?
 
-    /// The libgpiod API major this program was built against: 1 or 2.
+    /// The API major of the libgpiod loaded: 1 or 2, or 0 when none could be loaded.
     public static var apiMajor: Int { Int(crownpager_gpio_api_major()) }
-    /// The libgpiod version, e.g. `1.6.3` or `2.1.3`.
+    /// The loaded libgpiod's version, e.g. `1.6.3` or `2.1.3`; `unknown` when none could be loaded.
     public static var libraryVersion: String {
         crownpager_gpio_library_version().map { String(cString: $0) } ?? "unknown"
     }
@@ -61,6 +63,12 @@ public final class GPIOLines {
             }
         }
         guard let handle else {
+            if Int(failure.stage) == Int(CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY.rawValue) {
+                throw GPIOError(
+                    operation: .loadLibrary, chipPath: chipPath, offset: nil, errno: Errno(rawValue: failure.error),
+                    loaderMessage: crownpager_gpio_load_error().map { String(cString: $0) } ?? "",
+                    libraryOverride: crownpager_gpio_library_override().map { String(cString: $0) })
+            }
             let operation: GPIOError.Operation
             switch Int(failure.stage) {
             case Int(CROWNPAGER_GPIO_STAGE_OPEN_CHIP.rawValue): operation = .openChip

@@ -2,6 +2,9 @@ import CrownPagerBuildInfo
 import LinuxHardware
 
 /// What `crownpager --version` prints: the release, the commit, the compiler and libgpiod.
+///
+/// libgpiod is loaded at run time (either major), so the version shown is the one this machine
+/// gives the program, not one fixed at build time.
 enum BuildVersion {
     /// The release number; Scripts/package.sh reads it from here for the .deb's version.
     static let number = "0.10.0"
@@ -10,13 +13,15 @@ enum BuildVersion {
     static var text: String {
         let commit = String(cString: crownpager_build_commit())
         let date = String(cString: crownpager_build_commit_date())
-        let gpiodHeaders = String(cString: crownpager_build_libgpiod_version())
-        let gpiodBuilt = gpiodHeaders.isEmpty ? "API \(GPIOLines.apiMajor).x" : "\(gpiodHeaders), API \(GPIOLines.apiMajor).x"
+        let gpiod =
+            GPIOLines.apiMajor == 0
+            ? "libgpiod: none found (install libgpiod3 or libgpiod2 for a GPIO knob)"
+            : "libgpiod \(GPIOLines.libraryVersion) (API \(GPIOLines.apiMajor).x, loaded at run time)"
         return """
             crownpager \(number)
             commit \(commit)\(date.isEmpty ? "" : " (\(date))")
             built with \(swiftVersion) for \(architecture)
-            libgpiod \(GPIOLines.libraryVersion) (built against \(gpiodBuilt))
+            \(gpiod)
             """
     }
 

@@ -6,7 +6,7 @@ import LinuxHardware
 import PagerCore
 import Testing
 
-/// `GPIOCrownSource` on a fake `/dev/gpiochip0`, through the real libgpiod of this build (1.6 or 2.x).
+/// `GPIOCrownSource` on a fake `/dev/gpiochip0`, through the real libgpiod this process loaded (1.6 or 2.x).
 @Suite(.serialized) struct GPIOCrownSourceTests {
     /// Runs `body` with a fake chip of 54 lines enabled, then disables it.
     func withFakeChip(_ body: () throws -> Void) throws {

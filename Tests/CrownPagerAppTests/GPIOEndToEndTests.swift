@@ -1,6 +1,7 @@
 import CrownPagerApp
 import Foundation
 import Glibc
+import LinuxHardware
 import PagerCore
 import PagerGraphics
 import SSD1306
@@ -52,7 +53,9 @@ struct FakeKnobRun {
         let shown = try knob.bus.waitForGlass(page)
         let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
-        #expect(messages.contains("the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod "), "\(messages)")
+        // The program loads the libgpiod this test process loaded (CROWNPAGER_LIBGPIOD passes down).
+        let crown = "the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod \(GPIOLines.libraryVersion), "
+        #expect(messages.contains(crown), "\(messages)")
         #expect(process.terminationStatus == 0)
     }
 
@@ -90,5 +93,26 @@ struct FakeKnobRun {
         #expect(same.status != 0 && same.standardError.contains("must be different offsets"))
         let twoSources = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--keyboard"])
         #expect(twoSources.status != 0 && twoSources.standardError.contains("only one of them"))
+    }
+
+    @Test func aLibgpiodThatCannotBeLoadedSaysWhatToInstall() throws {
+        let knob = try FakeKnobRun()
+        let environment = knob.bus.environment(devices: "1:0x3c").merging(["FAKE_GPIO_CHIPS": "0:54"]) { $1 }
+        let missing = knob.bus.scratch.path + "/nowhere/libgpiod.so.3"
+        let doctor = ["doctor", "crown", "--chip", "/dev/gpiochip0"]
+        for arguments in [doctor, ["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip0"]] {
+            let run = try runCrownPager(arguments, environment: environment.merging(["CROWNPAGER_LIBGPIOD": missing]) { $1 })
+            #expect(run.status == 1, "\(arguments): \(run.standardError)")
+            for part in [
+                "could not load libgpiod from CROWNPAGER_LIBGPIOD=\(missing) (instead of libgpiod.so.3 or libgpiod.so.2)",
+                "\(missing): cannot open shared object file",
+                "install libgpiod: sudo apt install libgpiod3 (Debian 13) or libgpiod2 (Debian 12)",
+            ] {
+                #expect(run.standardError.contains(part), "\(arguments): \(run.standardError)")
+            }
+        }
+        // A library that is no libgpiod: dlsym's message names the missing function.
+        let other = try runCrownPager(doctor, environment: environment.merging(["CROWNPAGER_LIBGPIOD": "libm.so.6"]) { $1 })
+        #expect(other.status == 1 && other.standardError.contains("undefined symbol: gpiod_"), "\(other.standardError)")
     }
 }

@@ -160,6 +160,26 @@ final class FakeGPIOMachine {
         }
     }
 
+    @Test func aMissingLibgpiodNamesBothSonamesTheLoaderAndTheFix() {
+        // The load itself happens once per process; GPIOEndToEndTests runs the program with a bad
+        // CROWNPAGER_LIBGPIOD. Here: the message built from what the shim reports.
+        let loader = "libgpiod.so.3: cannot open shared object file: No such file or directory; "
+            + "libgpiod.so.2: cannot open shared object file: No such file or directory"
+        let error = GPIOError(
+            operation: .loadLibrary, chipPath: "/dev/gpiochip0", offset: nil, errno: Errno(rawValue: ELIBACC),
+            loaderMessage: loader)
+        #expect(error.kind == .libraryMissing)
+        #expect(error.description == "could not load libgpiod (neither libgpiod.so.3, the 2.x API, nor libgpiod.so.2, "
+            + "the 1.x API) for /dev/gpiochip0: \(loader); install libgpiod: sudo apt install libgpiod3 (Debian 13) "
+            + "or libgpiod2 (Debian 12)")
+        let chosen = GPIOError(
+            operation: .loadLibrary, chipPath: "/dev/gpiochip0", offset: nil, errno: Errno(rawValue: ELIBACC),
+            loaderMessage: "/opt/x.so: cannot open shared object file", libraryOverride: "/opt/x.so")
+        #expect(chosen.description.hasPrefix("could not load libgpiod from CROWNPAGER_LIBGPIOD=/opt/x.so (instead of "
+            + "libgpiod.so.3 or libgpiod.so.2) for /dev/gpiochip0: /opt/x.so: cannot open shared object file; "))
+        #expect(chosen.fix.hasSuffix("or libgpiod2 (Debian 12), or unset CROWNPAGER_LIBGPIOD or point it at a libgpiod"))
+    }
+
     @Test func theChipLooksLikeTheKernelsToLibgpiod() throws {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
@@ -182,8 +202,8 @@ final class FakeGPIOMachine {
     }
 }
 
-/// Scripts/test.sh says which libgpiod each build must use: 1 for the system's on Debian 12, 2 for .build-gpiod2.
-@Test func theBuildUsesTheLibgpiodMajorTheScriptExpects() {
+/// Scripts/test.sh says which libgpiod the run must load: the system's, or CROWNPAGER_LIBGPIOD's (2.x on Debian 12).
+@Test func theLoadedLibgpiodIsTheMajorTheScriptExpects() {
     let expected = ProcessInfo.processInfo.environment["CROWNPAGER_EXPECT_GPIOD_MAJOR"].flatMap { Int($0) }
     #expect(GPIOLines.apiMajor == (expected ?? GPIOLines.apiMajor) && [1, 2].contains(GPIOLines.apiMajor))
     #expect(GPIOLines.libraryVersion.hasPrefix("\(GPIOLines.apiMajor)."))

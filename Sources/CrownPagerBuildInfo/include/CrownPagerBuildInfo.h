@@ -15,8 +15,6 @@ const char *crownpager_build_commit(void);
 const char *crownpager_build_commit_date(void);
 /// The first line of the compiler's `swift --version`, or "" when unknown.
 const char *crownpager_build_swift_version(void);
-/// `pkg-config --modversion libgpiod` at build time (the headers compiled against), or "" when unknown.
-const char *crownpager_build_libgpiod_version(void);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 // One small interface over libgpiod's two major APIs, so the Swift side is the same for both.
 //
 // libgpiod 1.x (Debian 12, Raspberry Pi OS bookworm) and 2.x (Debian 13, current Raspberry Pi
-// OS) share no request or event API. crownpager_gpio.c picks one at compile time (only 1.x
-// defines GPIOD_LINE_BULK_MAX_LINES) and exposes: request input lines with pull-ups for edge
+// OS) share no request or event API, nor a soname. The shim links neither: on first use it
+// dlopens libgpiod.so.3 (the 2.x API), else libgpiod.so.2 (the 1.x API), so one binary runs on
+// both releases. The environment variable CROWNPAGER_LIBGPIOD names a library to dlopen instead
+// (a path, e.g. an unpacked libgpiod.so.3, or a soname), for tests and unusual systems; the API
+// is then told by the library's symbols. It exposes: request input lines with pull-ups for edge
 // events on both edges (with a kernel debounce period where 2.x offers one), read the levels,
 // list the descriptors to poll, read the pending edges in time order, release.
 #ifndef CROWNPAGER_GPIO_H
@@ -17,6 +20,12 @@ extern "C" {
 
 /// The most lines one request takes.
 #define CROWNPAGER_GPIO_MAX_LINES 8
+/// The soname of libgpiod 2.x, tried first.
+#define CROWNPAGER_GPIO_LIBRARY_V2 "libgpiod.so.3"
+/// The soname of libgpiod 1.x (1.5, 1.6), tried second.
+#define CROWNPAGER_GPIO_LIBRARY_V1 "libgpiod.so.2"
+/// The environment variable naming a library to load instead of the two sonames.
+#define CROWNPAGER_GPIO_LIBRARY_VARIABLE "CROWNPAGER_LIBGPIOD"
 
 /// Which step failed, for the error message.
 enum crownpager_gpio_stage {
@@ -31,6 +40,8 @@ enum crownpager_gpio_stage {
     CROWNPAGER_GPIO_STAGE_READ_VALUES = 4,
     /// Anything else (out of memory, too many lines).
     CROWNPAGER_GPIO_STAGE_SETUP = 5,
+    /// Loading libgpiod itself (crownpager_gpio_load_error says why).
+    CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY = 6,
 };
 
 /// Why a request failed: the step, errno, the line concerned (when one is) and the chip's line count (0 if unknown).
@@ -52,14 +63,19 @@ struct crownpager_gpio_edge {
 /// The requested lines of one chip.
 struct crownpager_gpio;
 
-/// 1 or 2: the libgpiod API this build was compiled against.
+/// 1 or 2: the API of the libgpiod loaded (loading it now if need be); 0 when none could be loaded.
 int crownpager_gpio_api_major(void);
-/// The library's own version string, e.g. "1.6.3" or "2.1.3".
+/// The loaded library's own version string, e.g. "1.6.3" or "2.1.3"; NULL when none could be loaded.
 const char *crownpager_gpio_library_version(void);
+/// Why no libgpiod could be loaded: dlerror()'s text for each library tried; NULL when one is loaded.
+const char *crownpager_gpio_load_error(void);
+/// The CROWNPAGER_LIBGPIOD value tried instead of the sonames; NULL when it was unset or empty.
+const char *crownpager_gpio_library_override(void);
 
 /// Requests `count` lines of `chip_path` as inputs with pull-ups, for events on both edges.
 /// `debounce_us[i]` (may be NULL) asks the kernel to debounce line i (2.x only: 1.x ignores it).
-/// Returns NULL and fills `failure` when any step fails; nothing stays requested then.
+/// Returns NULL and fills `failure` when any step fails (CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY with
+/// ELIBACC when no libgpiod could be loaded); nothing stays requested then.
 struct crownpager_gpio *crownpager_gpio_request(
     const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
     size_t count, struct crownpager_gpio_failure *failure);
