@@ -29,6 +29,13 @@ render=(render --out /tmp/frames --crown "+1,+1,-1,press,+2" --frozen --no-png -
 in_root() { local dir=$1; shift; debian_root_run "$dir" bash -c "$*"; }
 apt_options="-y -qq -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold"
 
+# No Swift on the target: the runtime is inside the program.
+for deb in "$amd64_deb" ${arm64_deb:+"$arm64_deb"}; do
+  depends="$(dpkg-deb -f "$deb" Depends)"
+  say "$(basename "$deb") depends on: $depends"
+  if grep -qi swift <<<"$depends"; then fail "$(basename "$deb") depends on Swift"; fi
+done
+
 # 1. amd64: install, upgrade, remove, purge.
 root="$CROWNPAGER_CACHE/check-amd64"
 debian_root_copy "$(debian_root_base trixie amd64)" "$root"

@@ -143,4 +143,23 @@ import Testing
         #expect(run.status == 1)
         #expect(run.standardError.contains("standard input is not a terminal"), "\(run.standardError)")
     }
+
+    @Test func versionTellsTheReleaseCommitCompilerAndLibgpiod() throws {
+        let run = try runCrownPager(["--version"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.first?.hasPrefix("crownpager ") == true && lines.first?.split(separator: ".").count == 3, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("commit ") == true, "\(lines)")
+        #expect(lines.dropFirst(2).first?.hasPrefix("built with Swift") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("libgpiod") == true, "\(lines)")
+    }
+
+    @Test func versionNamesTheLibgpiodItLoadsOrSaysThatThereIsNone() throws {
+        let missing = try runCrownPager(["--version"], environment: ["CROWNPAGER_LIBGPIOD": "/nonexistent/libgpiod.so.3"])
+        #expect(missing.status == 0, "\(missing.standardError)")
+        #expect(missing.standardOutput.contains("libgpiod: none found (install libgpiod3 or libgpiod2"), "\(missing.standardOutput)")
+        let found = try runCrownPager(["--version"])
+        #expect(found.standardOutput.contains("loaded at run time"), "\(found.standardOutput)")
+    }
 }
