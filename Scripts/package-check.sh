@@ -57,8 +57,14 @@ echo '# edited by the owner' >>"$root/etc/crownpager/crownpager.toml"
 echo 'P1 1 1 1' >"$root/etc/crownpager/logo.pbm"
 edited="$(md5sum <"$root/etc/crownpager/crownpager.toml")"
 
-# The upgrade: the same build under a higher version, so only the version differs.
-say "amd64: upgrade over it"
+# The upgrade, over a running pager: the same build under a higher version, so only the version
+# differs. No systemd runs in a root (the postinst's restart is debhelper's usual snippet), so the
+# pager runs by hand, in the terminal mock on a pseudo-terminal (script(1)), as the old program.
+say "amd64: upgrade over a running pager"
+in_root "$root" "sleep 600 | script -qfc 'crownpager run --mock' /dev/null >/dev/null 2>&1 &"
+pager=""
+for _ in $(seq 1 50); do pager="$(pgrep -f "^crownpager run --mock" | head -n 1)" && [ -n "$pager" ] && break; sleep 0.1; done
+[ -n "$pager" ] || fail "the pager did not start before the upgrade"
 mkdir "$work/upgrade"
 dpkg-deb -R "$amd64_deb" "$work/upgrade/tree"
 sed -i 's/^Version: \(.*\)$/Version: \1+check1/' "$work/upgrade/tree/DEBIAN/control"
@@ -67,6 +73,12 @@ in_root "$root" "DEBIAN_FRONTEND=noninteractive apt-get install $apt_options /tm
 in_root "$root" "dpkg-query -W -f '\${Version}' crownpager | grep -q '+check1'" || fail "the upgrade did not install"
 [ "$(md5sum <"$root/etc/crownpager/crownpager.toml")" = "$edited" ] || fail "the upgrade changed the edited configuration"
 [ -f "$root/etc/crownpager/logo.pbm" ] || fail "the upgrade removed the owner's file"
+kill -0 "$pager" || fail "the running pager died in the upgrade"
+readlink "/proc/$pager/exe" | grep -q '(deleted)' || fail "the running pager's program was not replaced by a new file"
+kill -TERM "$pager"
+for _ in $(seq 1 50); do kill -0 "$pager" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pager" 2>/dev/null && fail "the old pager did not stop on SIGTERM after the upgrade"
+pkill -f "^sleep 600" || say "the helper sleep had gone already"
 
 say "amd64: remove, then purge"
 in_root "$root" "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq crownpager >/dev/null"

@@ -19,7 +19,9 @@ say() { printf 'uninstall: %s\n' "$*"; }
 if [ -z "$root" ]; then
   [ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/uninstall.sh), or give --root DIR"; exit 1; }
   if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
-    systemctl disable --now crownpager 2>/dev/null || true
+    if systemctl cat crownpager.service >/dev/null 2>&1; then
+      systemctl disable --now crownpager || say "could not stop and disable the service (above); removing its files anyway"
+    fi
   fi
 fi
 for file in /etc/systemd/system/crownpager.service /usr/local/bin/crownpager \
@@ -28,7 +30,7 @@ for file in /etc/systemd/system/crownpager.service /usr/local/bin/crownpager \
 done
 if [ "$purge" -eq 1 ]; then
   say "removing $root/etc/crownpager"; rm -rf "$root/etc/crownpager"
-  if [ -z "$root" ] && id crownpager >/dev/null 2>&1; then say "removing the user crownpager"; userdel crownpager || true; fi
+  if [ -z "$root" ] && id crownpager >/dev/null 2>&1; then say "removing the user crownpager"; userdel crownpager || say "could not remove the user crownpager (above)"; fi
 else
   [ -d "$root/etc/crownpager" ] && say "kept $root/etc/crownpager (--purge removes it)"
 fi

@@ -9,16 +9,7 @@ import Testing
         .deletingLastPathComponent()
 
     static func script(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repository.appendingPathComponent("Scripts/" + name).path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ScriptsTests.run("Scripts/" + name, arguments)
     }
 
     @Test func installIntoARootKeepsAnEditedConfigurationAndUninstallRemovesIt() throws {
