@@ -92,14 +92,12 @@ for library in $needed; do
       entry="libstdc++6${gcc:+ (>= $gcc)}" ;;
     libgcc_s.so.1) entry="libgcc-s1" ;;
     libi2c.so.0) entry="libi2c0" ;;
-    libgpiod.so.2) entry="libgpiod2" ;;
-    libgpiod.so.3) entry="libgpiod3" ;;
     *) say "the binary needs $library, which this script cannot name a package for"; exit 1 ;;
   esac
   case " ${depends[*]-} " in *" $entry,"* | *" $entry "*) ;; *) depends+=("$entry") ;; esac
 done
-# libgpiod is loaded when the crown is on GPIO, either major (Sources/CrownPagerGPIO).
-grep -q 'libgpiod' <<<"$needed" || depends+=("libgpiod3 | libgpiod2")
+# libgpiod is not linked: the program loads either major at run time (Sources/CrownPagerGPIO).
+depends+=("libgpiod3 | libgpiod2")
 depends+=("passwd")
 say "depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')"
 
@@ -167,7 +165,7 @@ dpkg-deb --root-owner-group -Zxz --build "$tree" "$deb" >&2
 say "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB, installed $installed_size KiB"
 if [ "$lint" -eq 1 ]; then
   # Errors fail the build; warnings are shown. The package is native and unsigned on purpose.
-  lintian --fail-on error --suppress-tags no-manual-page "$deb" >&2
+  lintian --fail-on error "$deb" >&2
   say "lintian: no errors"
 fi
 echo "$deb"
