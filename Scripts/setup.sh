@@ -35,17 +35,21 @@ missing_packages() {
 }
 
 apt_updated=0
+# The package lists, read once per run (apt-cache needs them too).
+apt_update_once() {
+  [ "$apt_updated" -eq 1 ] && return 0
+  [ "$sudo" != "__none__" ] || return 1
+  say "refreshing the package lists (apt-get update)"
+  $sudo apt-get update -qq
+  apt_updated=1
+}
 apt_install() {
   [ "$#" -gt 0 ] || return 0
   if ! command -v apt-get >/dev/null 2>&1; then
     say "no apt-get here: please install $* with your package manager"; return 1
   fi
   if [ "$sudo" = "__none__" ]; then say "cannot install $* without root"; return 1; fi
-  if [ "$apt_updated" -eq 0 ]; then
-    say "refreshing the package lists (apt-get update)"
-    $sudo apt-get update -qq
-    apt_updated=1
-  fi
+  apt_update_once
   say "installing: $*"
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
@@ -81,8 +85,7 @@ find_swift() {
 if find_swift; then
   say "swift present: $(swift --version 2>/dev/null | head -n 1)"
 else
-  if command -v apt-cache >/dev/null 2>&1 && { [ "$apt_updated" -eq 1 ] || $sudo apt-get update -qq; } \
-     && apt-cache show swiftlang >/dev/null 2>&1; then
+  if command -v apt-cache >/dev/null 2>&1 && apt_update_once && apt-cache show swiftlang >/dev/null 2>&1; then
     apt_install swiftlang
   fi
   if ! find_swift; then
@@ -98,7 +101,7 @@ fi
 # (Debian 12, Ubuntu 24.04), else libgpiod3 (2.x: Debian 13, current Raspberry Pi OS). Nothing to
 # do when either is installed.
 if command -v dpkg-query >/dev/null 2>&1 && [ -n "$(missing_packages libgpiod2)" ] && [ -n "$(missing_packages libgpiod3)" ]; then
-  if [ "$apt_updated" -eq 0 ] && [ "$sudo" != "__none__" ]; then $sudo apt-get update -qq; apt_updated=1; fi
+  apt_update_once || say "cannot read the package lists without root"
   if apt-cache show libgpiod2 >/dev/null 2>&1; then apt_install libgpiod2; else apt_install libgpiod3; fi
 fi
 
