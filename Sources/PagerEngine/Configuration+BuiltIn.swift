@@ -78,6 +78,6 @@ refresh = "1min"
     }()
 
     private init(parsingBuiltIn text: String) throws(ConfigError) {
-        try self.init(parsing: text, file: "built-in")
+        try self.init(parsing: text, file: "built-in", files: NoFiles())
     }
 }
