@@ -1,6 +1,7 @@
 import CrownInput
 import PagerConfig
 import PagerCore
+import PagerGraphics
 import SSD1306
 
 extension Configuration {
