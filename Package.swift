@@ -8,9 +8,11 @@
 //   CrownInput     quadrature decoding, button debouncing         (PagerCore)
 //   MockDisplay    terminal and file presenters of the glass      (pure: no OS imports)
 //   PagerConfig    TOML 1.0 reader, checked configuration tables  (standard library only)
+//   PagerEngine    what the device does: configuration, pages,    (the pure targets but MockDisplay:
+//                  pacing, screen saver, recovery, crown scripts   no Glibc, no Foundation)
 //   LinuxHardware  the only target that talks to Linux
-//   CrownPagerApp  demo pages, run loop, headless renderer
-//   crownpager     the command-line program
+//   CrownPagerApp  the shell: run loop, crown sources, readings    (PagerEngine, LinuxHardware, MockDisplay)
+//   crownpager     the command-line program                        (CrownPagerApp, ArgumentParser)
 import PackageDescription
 
 let package = Package(
@@ -31,7 +33,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
-        .target(name: "PagerCore", dependencies: ["PagerGraphics"]),
+        // Double.rounded() calls libm's round, floor and ceil on Linux. Glibc's import used to bring
+        // libm into every program; a program of pure targets alone (crownpager-bench) must name it.
+        .target(name: "PagerCore", dependencies: ["PagerGraphics"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["PagerCore"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
@@ -54,20 +58,25 @@ let package = Package(
             name: "LinuxHardware",
             dependencies: ["PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
         ),
+        // Everything that decides what the device does, from the pure targets alone: no Glibc, no
+        // Foundation, no LinuxHardware. Files, clocks and processes are the shells' business.
+        .target(name: "PagerEngine", dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
         .target(
             name: "CrownPagerApp",
-            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig"]
+            dependencies: [
+                "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig", "PagerEngine",
+            ]
         ),
         .executableTarget(
             name: "crownpager",
             dependencies: [
-                "CrownPagerApp", "LinuxHardware", "CrownPagerBuildInfo",
+                "CrownPagerApp", "PagerEngine", "LinuxHardware", "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "CrownPagerBenchmarks",
-            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "CrownPagerApp"]
+            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine"]
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
@@ -80,9 +89,10 @@ let package = Package(
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
         .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport", "FakeKernel"]),
+        .testTarget(name: "PagerEngineTests", dependencies: ["PagerEngine", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(
             name: "CrownPagerAppTests",
-            dependencies: ["CrownPagerApp", "crownpager", "TestSupport", "FakeKernel"],
+            dependencies: ["CrownPagerApp", "PagerEngine", "crownpager", "TestSupport", "FakeKernel"],
             exclude: ["Goldens", "Fixtures"]
         ),
     ],

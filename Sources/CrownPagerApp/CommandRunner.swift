@@ -1,5 +1,6 @@
 import LinuxHardware
 import PagerCore
+import PagerEngine
 
 /// What a command page's run produced.
 public struct CommandResult: Hashable, Sendable {

@@ -1,10 +1,17 @@
 import LinuxHardware
 import PagerConfig
 import PagerCore
+import PagerEngine
 
 extension Configuration {
     /// The usual place of the configuration file on a Pi.
     public static let systemPath = "/etc/crownpager/crownpager.toml"
+
+    /// Reads a configuration from TOML `text`, its pictures from the file system
+    /// (`init(parsing:file:directory:files:)`).
+    public init(parsing text: String, file: String, directory: String = ".") throws(ConfigError) {
+        try self.init(parsing: text, file: file, directory: directory, files: FileSystemFiles())
+    }
 
     /// Reads and checks the file at `path`; the error names the file, line and key. The file is only read.
     public static func load(path: String) throws(AppError) -> Configuration {

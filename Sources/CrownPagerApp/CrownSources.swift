@@ -2,6 +2,7 @@ import CrownInput
 import LinuxHardware
 import MockDisplay
 import PagerCore
+import PagerEngine
 
 /// Where crown facts come from: GPIO lines, the kernel's input device, or the keyboard.
 public protocol CrownEventSource {
@@ -98,5 +99,19 @@ public final class KeyboardCrownSource: CrownEventSource {
             }
         }
         return events
+    }
+}
+
+extension CrownChoice {
+    /// Opens the knob; nil for the keyboard. The error names the chip, line or device and the fix.
+    public func open() throws(AppError) -> (any PollableCrownSource)? {
+        switch self {
+        case .gpio(let wiring, let quadrature):
+            return try GPIOCrownSource(wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: quadrature))
+        case .evdev(let path, let inverted):
+            return try EvdevCrownSource(path: path, configuration: InputEventConfiguration(inverted: inverted))
+        case .keyboard:
+            return nil
+        }
     }
 }

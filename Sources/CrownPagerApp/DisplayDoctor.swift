@@ -1,4 +1,5 @@
 import LinuxHardware
+import PagerEngine
 import SSD1306
 
 /// `crownpager doctor display`: is the bus there, does a display answer, which controller,

@@ -1,5 +1,6 @@
 import LinuxHardware
 import MockDisplay
+import PagerEngine
 import SSD1306
 
 /// Writes headless frames to a folder: `<name>.pbm` and, optionally, `<name>.png`.

@@ -1,29 +1,7 @@
 import CrownInput
 import LinuxHardware
 import PagerCore
-
-/// Where the crown's three lines are: a GPIO chip and the offsets of A (CLK), B (DT) and the button (SW).
-public struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
-    /// The chip, e.g. `/dev/gpiochip0`.
-    public var chipPath: String
-    /// Encoder line A (CLK).
-    public var lineA: UInt32
-    /// Encoder line B (DT).
-    public var lineB: UInt32
-    /// The push button (SW).
-    public var button: UInt32
-
-    /// The wiring of Hardware/ENCODER.md: GPIO17, GPIO27 and GPIO22 on `/dev/gpiochip0`.
-    public init(chipPath: String = "/dev/gpiochip0", lineA: UInt32 = 17, lineB: UInt32 = 27, button: UInt32 = 22) {
-        self.chipPath = chipPath
-        self.lineA = lineA
-        self.lineB = lineB
-        self.button = button
-    }
-
-    /// `/dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)`.
-    public var description: String { "\(chipPath) lines \(lineA) (A), \(lineB) (B), \(button) (button)" }
-}
+import PagerEngine
 
 /// The knob read through libgpiod: the A, B and button lines' edges, decoded by `CrownDecoder`.
 ///

@@ -1,6 +1,7 @@
 import LinuxHardware
 import MockDisplay
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 

@@ -1,5 +1,6 @@
 import LinuxHardware
 import PagerCore
+import PagerEngine
 
 /// Readings of this machine for the demo pages: the local time and /proc.
 ///

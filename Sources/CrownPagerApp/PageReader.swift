@@ -1,5 +1,6 @@
 import LinuxHardware
 import PagerCore
+import PagerEngine
 
 /// Reads the values behind system, file and gauge pages from `/proc`, `/sys` and the C library.
 ///

@@ -2,6 +2,7 @@ import Glibc
 import LinuxHardware
 import MockDisplay
 import PagerCore
+import PagerEngine
 import SSD1306
 
 /// The glass a run drives.

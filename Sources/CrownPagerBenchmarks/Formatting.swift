@@ -1,4 +1,4 @@
-import CrownPagerApp
+import PagerEngine
 
 /// `value` with one digit after the point, rounded, for tables of figures.
 func fixed1(_ value: Double) -> String { fixed(value, 1) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import PagerEngine
 
 /// `crownpager check CONFIG`: validate a configuration without running it.
 struct CheckCommand: ParsableCommand {

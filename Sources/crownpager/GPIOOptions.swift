@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import PagerEngine
 
 /// The crown on GPIO lines read through libgpiod: the chip and the three offsets.
 struct GPIOOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import PagerEngine
 import SSD1306
 
 /// The real panel: which bus and address, and how to show the picture on it.

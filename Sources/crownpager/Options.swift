@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import PagerCore
+import PagerEngine
 import SSD1306
 
 /// Which panel to drive or emulate.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrownPagerApp
 import MockDisplay
 import PagerCore
+import PagerEngine
 
 /// `crownpager render`: the pager without a terminal, frames to files.
 struct RenderCommand: ParsableCommand {

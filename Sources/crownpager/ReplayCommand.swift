@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import MockDisplay
+import PagerEngine
 import SSD1306
 
 /// `crownpager replay`: a trace into the emulator, the glass out.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrownPagerApp
 import CrownInput
 import PagerCore
+import PagerEngine
 
 /// `crownpager run` (the default): the pager on the panel, or mocked in the terminal.
 struct RunCommand: ParsableCommand {

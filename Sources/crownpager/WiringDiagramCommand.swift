@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import LinuxHardware
+import PagerEngine
 import PagerGraphics
 
 /// `crownpager wiring-diagram --out FILE`: the wiring picture of Hardware/README.md, drawn by CrownPager itself.

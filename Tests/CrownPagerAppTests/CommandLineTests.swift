@@ -1,5 +1,6 @@
 import CrownPagerApp
 import Foundation
+import PagerEngine
 import PagerGraphics
 import SSD1306
 import TestSupport

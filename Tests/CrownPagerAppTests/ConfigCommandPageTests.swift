@@ -1,6 +1,7 @@
 import CrownPagerApp
 import Glibc
 import PagerCore
+import PagerEngine
 import SSD1306
 import Testing
 

@@ -1,5 +1,6 @@
 import CrownPagerApp
 import Foundation
+import PagerEngine
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CrownPagerApp
 import Foundation
 import PagerConfig
+import PagerEngine
 import TestSupport
 import Testing
 

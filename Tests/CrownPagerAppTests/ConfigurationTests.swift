@@ -2,6 +2,7 @@ import CrownPagerApp
 import Foundation
 import PagerConfig
 import PagerCore
+import PagerEngine
 import SSD1306
 import TestSupport
 import Testing

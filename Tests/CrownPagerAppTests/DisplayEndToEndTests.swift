@@ -1,6 +1,7 @@
 import CrownPagerApp
 import Foundation
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 import TestSupport

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import LinuxHardware
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 import Testing

@@ -3,6 +3,7 @@ import CrownPagerApp
 import Foundation
 import Glibc
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 import TestSupport

@@ -1,13 +1,15 @@
 import CrownInput
 import PagerConfig
 import PagerCore
+import PagerGraphics
 import SSD1306
 
 extension Configuration {
-    /// Reads a configuration from TOML `text`; `file` names it in errors, `directory` anchors relative paths.
+    /// Reads a configuration from TOML `text`; `file` names it in errors, `directory` anchors relative paths,
+    /// and `files` reads the pictures it names (image pages, indicator images), which are checked now.
     ///
     /// Sections and keys left out keep their defaults; an empty file means the built-in pages.
-    public init(parsing text: String, file: String, directory: String = ".") throws(ConfigError) {
+    public init(parsing text: String, file: String, directory: String = ".", files: some FileReading) throws(ConfigError) {
         let root: TOMLTable
         do {
             root = try TOMLParser.parse(text)
@@ -23,7 +25,7 @@ extension Configuration {
         if var table = try top.table("indicator") { indicator = try Self.indicator(&table) }
         if let tables = try top.tables("page") {
             guard !tables.isEmpty else { throw top.error("page", "expected at least one [[page]]") }
-            for var table in tables { pages.append(try PageSpec(reading: &table, directory: directory)) }
+            for var table in tables { pages.append(try PageSpec(reading: &table, directory: directory, files: files)) }
         } else {
             pages = Configuration.builtIn.pages
         }
@@ -31,7 +33,7 @@ extension Configuration {
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {
-            do { _ = try IndicatorImageFile.load(resolve(image), cell: cell) } catch {
+            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch {
                 var line = root["indicator"]?.line ?? 1
                 if case .table(let section)? = root["indicator"]?.value { line = section["image"]?.line ?? line }
                 throw ConfigError(file: file, line: line, key: "indicator.image", message: error.description)
@@ -39,7 +41,7 @@ extension Configuration {
         }
         for (index, page) in pages.enumerated() {
             guard let image = page.indicatorImage else { continue }
-            do { _ = try IndicatorImageFile.load(resolve(image), cell: cell) } catch {
+            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch {
                 throw ConfigError(file: file, line: page.line, key: "page[\(index + 1)].indicator_image", message: error.description)
             }
         }

@@ -1,5 +1,5 @@
-import CrownPagerApp
 import PagerCore
+import PagerEngine
 import Testing
 
 @Suite struct CrownScriptTests {

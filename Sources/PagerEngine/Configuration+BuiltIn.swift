@@ -65,7 +65,7 @@ refresh = "1min"
 
     /// The built-in configuration: a system overview, the clock and gauges on a Pi wired as in `Hardware/`.
     public static let builtIn: Configuration = {
-        do {
+        do throws(ConfigError) {
             var configuration = try Configuration(parsingBuiltIn: builtInText)
             configuration.file = "built-in"
             return configuration
@@ -78,6 +78,6 @@ refresh = "1min"
     }()
 
     private init(parsingBuiltIn text: String) throws(ConfigError) {
-        try self.init(parsing: text, file: "built-in")
+        try self.init(parsing: text, file: "built-in", files: NoFiles())
     }
 }

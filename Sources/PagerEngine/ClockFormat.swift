@@ -26,7 +26,10 @@ public struct ClockFormat: Hashable, Sendable {
     static func builtIn(_ pattern: String) -> ClockFormat { ClockFormat(pattern: pattern) }
 
     /// Whether the text changes every second (`%S`), so the page refreshes each second rather than each minute.
-    public var showsSeconds: Bool { pattern.contains("%S") }
+    public var showsSeconds: Bool {
+        // Two characters in a row rather than contains("%S"), which Embedded Swift's standard library lacks.
+        zip(pattern, pattern.dropFirst()).contains { $0 == "%" && $1 == "S" }
+    }
 
     /// The reading in this format.
     public func format(_ reading: ClockReading) -> String {

@@ -1,38 +1,37 @@
-import LinuxHardware
 import PagerCore
 import PagerGraphics
 
-/// Indicator images the user names on the command line: a built-in name or a PBM, XBM or PNG file.
+/// Indicator images the user names: a built-in name or a PBM, XBM or PNG file.
 public enum IndicatorImageFile {
-    /// The built-in image `spec` names, or the image in the file at path `spec`, checked to fit `cell`.
+    /// The built-in image `spec` names, or the image in the file at path `spec` (read by `files`), checked to fit `cell`.
     ///
     /// A name without a slash or a dot is a built-in (`location`, `house`, `bookmark`, `star`).
     /// A file starting with `P1` or `P4` is PBM, with the PNG signature PNG, anything else XBM. Every failure
     /// names the file and says what to do.
-    public static func load(_ spec: String, cell: Size) throws(AppError) -> IndicatorImage {
+    public static func load(_ spec: String, cell: Size, from files: some FileReading) throws(ImageFileError) -> IndicatorImage {
         let image: IndicatorImage
         if !spec.contains("/"), !spec.contains(".") {
             do throws(IndicatorImageError) {
                 image = try IndicatorImage.builtIn(named: spec)
             } catch {
-                throw AppError(error.description)
+                throw ImageFileError(error.description)
             }
         } else {
-            image = IndicatorImage(name: spec, bitmap: try decodeFile(spec))
+            image = IndicatorImage(name: spec, bitmap: try decodeFile(spec, from: files))
         }
         do throws(IndicatorImageError) {
             return try image.validated(fitting: cell)
         } catch {
-            throw AppError(error.description)
+            throw ImageFileError(error.description)
         }
     }
 
-    private static func decodeFile(_ path: String) throws(AppError) -> Bitmap {
+    private static func decodeFile(_ path: String, from files: some FileReading) throws(ImageFileError) -> Bitmap {
         let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readFile(atPath: path, maximumBytes: 1 << 16)
+        do throws(FileReadError) {
+            bytes = try files.bytes(atPath: path, maximumBytes: 1 << 16)
         } catch {
-            throw AppError("cannot read indicator image: \(error)")
+            throw ImageFileError("cannot read indicator image: " + error.description)
         }
         return try PageImageFile.decode(bytes, path: path)
     }

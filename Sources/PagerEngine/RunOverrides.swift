@@ -70,12 +70,4 @@ public struct RunOverrides: Sendable {
         if let pageDuration { result.pageDuration = pageDuration }
         return result
     }
-
-    /// The indicator style of `configuration` (already overridden), with the images given on the command line.
-    public func indicatorStyle(_ configuration: Configuration) throws(AppError) -> PageIndicatorStyle {
-        var style = try configuration.indicatorStyle()
-        if let indicatorImage { style.images.preferredIndicatorImage = indicatorImage }
-        for (page, image) in pageImages { style.images.setIndicatorImage(image, forPage: page) }
-        return style
-    }
 }

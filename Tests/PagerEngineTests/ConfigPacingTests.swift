@@ -1,6 +1,6 @@
-import CrownPagerApp
 import Foundation
 import PagerCore
+import PagerEngine
 import SSD1306
 import Testing
 

@@ -26,7 +26,7 @@ extension Configuration {
     public static func demo(pageCount: Int? = nil) -> Configuration {
         var configuration = builtIn
         configuration.file = "the demo"
-        configuration.pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pageCount).map(\.spec)
+        configuration.pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pageCount).map { $0.spec }
         return configuration
     }
 }

@@ -1,5 +1,5 @@
-import CrownPagerApp
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 import Testing

@@ -1,3 +1,4 @@
+import PagerCore
 import SSD1306
 
 /// Feeds a recorded I2C trace to an emulated panel: what would a panel have shown?

@@ -1,4 +1,3 @@
-import LinuxHardware
 import PagerConfig
 import PagerCore
 import PagerGraphics
@@ -7,8 +6,8 @@ extension PageSpec {
     /// The page kinds, as written in `kind = "..."`.
     public static let kinds = ["text", "clock", "system", "command", "file", "image", "gauge"]
 
-    /// Reads one `[[page]]` table.
-    init(reading table: inout ConfigTable, directory: String) throws(ConfigError) {
+    /// Reads one `[[page]]` table; `files` reads the pictures of image pages.
+    init(reading table: inout ConfigTable, directory: String, files: some FileReading) throws(ConfigError) {
         line = table.table.line
         let kindName = try table.choice("kind", among: Self.kinds)
         guard let kindName else { throw table.error("kind", "missing: say what the page shows, one of \(quotedList(Self.kinds))") }
@@ -43,8 +42,8 @@ extension PageSpec {
             try table.finish(known: common + ["path", "lines", "refresh"])
         case "image":
             let path = try table.requiredString("path", "a PBM, XBM or PNG file, e.g. path = \"logo.png\"")
-            do {
-                kind = .image(ImageSpec(path: path, bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory))))
+            do throws(ImageFileError) {
+                kind = .image(ImageSpec(path: path, bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory), from: files)))
             } catch {
                 throw table.error("path", error.description)
             }
@@ -159,13 +158,13 @@ extension PageSpec {
 
 /// Picture files for image pages: PBM (P1/P4), XBM or PNG.
 public enum PageImageFile {
-    /// The picture at `path`; errors name the file and say which formats work.
-    public static func load(_ path: String) throws(AppError) -> Bitmap {
+    /// The picture at `path`, read by `files`; errors name the file and say which formats work.
+    public static func load(_ path: String, from files: some FileReading) throws(ImageFileError) -> Bitmap {
         let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readFile(atPath: path, maximumBytes: 1 << 20)
+        do throws(FileReadError) {
+            bytes = try files.bytes(atPath: path, maximumBytes: 1 << 20)
         } catch {
-            throw AppError("cannot read the image: \(error)")
+            throw ImageFileError("cannot read the image: " + error.description)
         }
         return try decode(bytes, path: path)
     }
@@ -173,17 +172,17 @@ public enum PageImageFile {
     /// PBM when the bytes start with `P1` or `P4`, PNG when they start with its signature, XBM otherwise.
     ///
     /// A PNG's pixels are lit where their luminance over black is at least half (`PNG.decode`).
-    static func decode(_ bytes: [UInt8], path: String) throws(AppError) -> Bitmap {
+    static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Bitmap {
         if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
-            do { return try PBM.decode(bytes) } catch { throw AppError("\(path) is unreadable (PBM): \(error)") }
+            do throws(PBMError) { return try PBM.decode(bytes) } catch { throw ImageFileError("\(path) is unreadable (PBM): \(error)") }
         }
         if bytes.starts(with: PNG.signature) {
-            do { return try PNG.decode(bytes) } catch { throw AppError("\(path) is unreadable (PNG): \(error)") }
+            do throws(PNGDecodingError) { return try PNG.decode(bytes) } catch { throw ImageFileError("\(path) is unreadable (PNG): \(error)") }
         }
-        do {
+        do throws(XBMError) {
             return try XBM.decode(String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw AppError("\(path) is unreadable (neither PBM, PNG nor XBM): \(error)")
+            throw ImageFileError("\(path) is unreadable (neither PBM, PNG nor XBM): \(error)")
         }
     }
 }

@@ -1,0 +1,32 @@
+/// Reads the files a configuration names (the pictures of image pages and indicators) for the
+/// engine, which never touches a file system itself: the shell passes its own.
+public protocol FileReading {
+    /// At most `maximumBytes` of the file at `path`; the error says why not, for the operator.
+    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8]
+}
+
+/// Why a file could not be read: the shell's sentence, naming the file and the cause.
+public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The sentence shown to the operator.
+    public var description: String
+
+    /// An error with its explanation.
+    public init(_ description: String) { self.description = description }
+}
+
+/// Why a picture (an image page's, an indicator's) cannot be used: a sentence that names the
+/// file and says what to do.
+public struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The sentence shown to the operator.
+    public var description: String
+
+    /// An error with its explanation.
+    public init(_ description: String) { self.description = description }
+}
+
+/// No files at all: for text that names none, such as the built-in configuration.
+struct NoFiles: FileReading {
+    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
+        throw FileReadError("could not open \(path): no files are read here")
+    }
+}
