@@ -14,19 +14,19 @@ extension Configuration {
     }
 
     /// Reads and checks the file at `path`; the error names the file, line and key. The file is only read.
-    public static func load(path: String) throws(AppError) -> Configuration {
+    public static func load(path: String) throws(CrownPagerError) -> Configuration {
         let text = try TextFile.read(path, limit: 1 << 20)
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         do {
             return try Configuration(parsing: text, file: path, directory: directory.isEmpty ? "/" : directory)
         } catch {
-            throw AppError(error.description)
+            throw .configuration(error)
         }
     }
 
     /// The indicator's style, with its images loaded.
-    public func indicatorStyle() throws(AppError) -> PageIndicatorStyle {
+    public func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
         var style = PageIndicatorStyle(
             maximumVisibleDots: indicator.maximumDots, hidesForSinglePage: indicator.hidesForSinglePage,
             crownSide: crown.side, backgroundStyle: indicator.style)

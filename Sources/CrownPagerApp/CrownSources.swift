@@ -11,7 +11,7 @@ public protocol CrownEventSource {
     /// Glitches the source filtered so far.
     var glitchesFiltered: Int { get }
     /// Waits up to `timeoutMilliseconds` for facts; [] on timeout, nil when the user asked to stop.
-    mutating func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]?
+    mutating func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]?
 }
 
 /// A knob the run loop waits on with poll(2) beside its other descriptors: when one of
@@ -29,11 +29,11 @@ public final class EvdevCrownSource: PollableCrownSource {
     private var translator: InputEventTranslator
 
     /// Opens `path`; the error names the path and the fix (the `input` group, the overlays).
-    public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration()) throws(AppError) {
+    public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration()) throws(CrownPagerError) {
         do {
             device = try InputEventDevice(path: path)
         } catch {
-            throw AppError(error.description)
+            throw .inputDevice(error)
         }
         translator = InputEventTranslator(configuration: configuration)
     }
@@ -50,11 +50,11 @@ public final class EvdevCrownSource: PollableCrownSource {
     /// The kernel debounces and times the facts: nothing settles later.
     public var nextDeadline: Timestamp? { nil }
 
-    public func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
+    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
         do {
             return translator.translate(try device.read(timeoutMilliseconds: timeoutMilliseconds))
         } catch {
-            throw AppError(error.description)
+            throw .inputDevice(error)
         }
     }
 }
@@ -65,12 +65,12 @@ public final class KeyboardCrownSource: CrownEventSource {
     private var decoder = KeyDecoder()
 
     /// Puts the terminal in raw mode until `restore()`.
-    public init() throws(AppError) {
+    public init() throws(CrownPagerError) {
         do {
             terminal = try TerminalSession()
             try terminal.begin(enterSequence: "", leaveSequence: "")
         } catch {
-            throw AppError(error)
+            throw .terminal(error)
         }
     }
 
@@ -80,12 +80,12 @@ public final class KeyboardCrownSource: CrownEventSource {
     public var sourceDescription: String { "the keyboard (Down/j next, Up/k back, Enter press, q quits)" }
     public var glitchesFiltered: Int { 0 }
 
-    public func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
+    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
         let input: [UInt8]
         do {
             input = try terminal.readInput(timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            throw AppError(error)
+            throw .terminal(error)
         }
         let now = MonotonicClock.now()
         var events: [CrownEvent] = []
@@ -104,7 +104,7 @@ public final class KeyboardCrownSource: CrownEventSource {
 
 extension CrownChoice {
     /// Opens the knob; nil for the keyboard. The error names the chip, line or device and the fix.
-    public func open() throws(AppError) -> (any PollableCrownSource)? {
+    public func open() throws(CrownPagerError) -> (any PollableCrownSource)? {
         switch self {
         case .gpio(let wiring, let quadrature):
             return try GPIOCrownSource(wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: quadrature))

@@ -28,10 +28,11 @@ public struct DisplayDoctor {
         self.tracePath = tracePath
     }
 
-    /// Runs the checks, telling `say` each finding; throws the first problem with its fix.
-    public func run(say: (String) -> Void) throws(AppError) {
+    /// Runs the checks, telling `say` each finding; throws the first problem (`.display` with the
+    /// bus, address and errno, or `.writeFile` for the trace).
+    public func run(say: (String) -> Void) throws(CrownPagerError) {
         let bus: LinuxI2CBus
-        do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw AppError("\u{2717} " + error.description) }
+        do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw .display(error) }
         say("\u{2713} \(busPath) opens")
 
         var found: (address: I2CAddress, status: ControllerStatus)?
@@ -44,11 +45,11 @@ public struct DisplayDoctor {
                 say("\u{00B7} nothing answers at \(address)")
                 if firstMiss == nil { firstMiss = error }
             } catch {
-                throw AppError("\u{2717} " + error.description)
+                throw .display(error)
             }
         }
         guard let found else {
-            throw AppError("\u{2717} " + (firstMiss?.description ?? "no address to try"))
+            throw firstMiss.map(CrownPagerError.display) ?? CrownPagerError.usage("no address to try")
         }
         let status = found.status
         say("\u{2713} a display answers at \(found.address): status byte \(hex(status.rawValue)), display \(status.isDisplayOn ? "on" : "off")")
@@ -66,7 +67,7 @@ public struct DisplayDoctor {
             try driver.initialize()
             try driver.writeFrame(DisplayTestPattern.render(chosen))
         } catch {
-            throw AppError("\u{2717} " + error.description)
+            throw .display(error)
         }
         if let tracePath { try TraceFile.write(driver.bus.transfers, to: tracePath) }
         say("\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "

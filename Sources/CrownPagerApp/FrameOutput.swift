@@ -23,7 +23,7 @@ public struct FrameOutput {
     }
 
     /// Writes every frame, each file atomically, so an interrupted run leaves no half-written picture.
-    public func write(_ frames: [RenderedFrame]) throws(AppError) {
+    public func write(_ frames: [RenderedFrame]) throws(CrownPagerError) {
         do {
             try FileSystem.createDirectory(atPath: directory)
             for frame in frames {
@@ -35,7 +35,7 @@ public struct FrameOutput {
                 }
             }
         } catch {
-            throw AppError(error)
+            throw .writeFile(error)
         }
     }
 }
@@ -43,23 +43,23 @@ public struct FrameOutput {
 /// I2C traces on disk, in i2ctransfer's argument syntax.
 public enum TraceFile {
     /// Writes `transfers` to `path`, one transaction per line, replacing the file.
-    public static func write(_ transfers: [I2CTransfer], to path: String) throws(AppError) {
+    public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
         var text = "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
         for transfer in transfers { text += I2CTrace.format(transfer) + "\n" }
         do {
             try FileSystem.writeAtomically(text, toPath: path)
         } catch {
-            throw AppError(error)
+            throw .writeFile(error)
         }
     }
 
     /// Appends `transfers` to `path`, one line each: for a long terminal run that records as it goes.
-    public static func append(_ transfers: [I2CTransfer], to path: String) throws(AppError) {
+    public static func append(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
         guard !transfers.isEmpty else { return }
         do {
             try FileSystem.appendLines(transfers.map { I2CTrace.format($0) }, toPath: path)
         } catch {
-            throw AppError(error)
+            throw .writeFile(error)
         }
     }
 }

@@ -17,7 +17,7 @@ public final class GPIOCrownSource: PollableCrownSource {
     /// Requests the three lines; the error names the chip and the line, and says what to do.
     public init(
         wiring: GPIOCrownWiring = GPIOCrownWiring(), configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
-    ) throws(AppError) {
+    ) throws(CrownPagerError) {
         self.wiring = wiring
         do throws(GPIOError) {
             lines = try GPIOLines(
@@ -32,7 +32,7 @@ public final class GPIOCrownSource: PollableCrownSource {
             }
             decoder = CrownDecoder(configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
         } catch {
-            throw AppError(error.description)
+            throw .crown(error)
         }
     }
 
@@ -49,7 +49,7 @@ public final class GPIOCrownSource: PollableCrownSource {
     public var nextDeadline: Timestamp? { decoder.nextDeadline }
 
     /// Waits up to `timeoutMilliseconds` (less when a debounce settles sooner) for edges; their facts, oldest first.
-    public func nextEvents(timeoutMilliseconds: Int) throws(AppError) -> [CrownEvent]? {
+    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
         var timeout = timeoutMilliseconds
         if let deadline = decoder.nextDeadline {
             timeout = min(timeout, max(0, Int((deadline - MonotonicClock.now()).nanoseconds + 999_999) / 1_000_000))
@@ -58,7 +58,7 @@ public final class GPIOCrownSource: PollableCrownSource {
         do throws(GPIOError) {
             edges = try lines.waitForEdges(timeoutMilliseconds: timeout)
         } catch {
-            throw AppError(error.description)
+            throw .crown(error)
         }
         return facts(from: edges, now: MonotonicClock.now())
     }

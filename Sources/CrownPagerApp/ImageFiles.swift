@@ -18,18 +18,18 @@ struct FileSystemFiles: FileReading {
 extension IndicatorImageFile {
     /// The built-in image `spec` names, or the image in the file at path `spec`, checked to fit `cell`
     /// (`load(_:cell:from:)` with the file system).
-    public static func load(_ spec: String, cell: Size) throws(AppError) -> IndicatorImage {
+    public static func load(_ spec: String, cell: Size) throws(CrownPagerError) -> IndicatorImage {
         do throws(ImageFileError) {
             return try load(spec, cell: cell, from: FileSystemFiles())
         } catch {
-            throw AppError(error.description)
+            throw .image(error)
         }
     }
 }
 
 extension RunOverrides {
     /// The indicator style of `configuration` (already overridden), with the images given on the command line.
-    public func indicatorStyle(_ configuration: Configuration) throws(AppError) -> PageIndicatorStyle {
+    public func indicatorStyle(_ configuration: Configuration) throws(CrownPagerError) -> PageIndicatorStyle {
         var style = try configuration.indicatorStyle()
         if let indicatorImage { style.images.preferredIndicatorImage = indicatorImage }
         for (page, image) in pageImages { style.images.setIndicatorImage(image, forPage: page) }

@@ -72,9 +72,9 @@ public final class PagerRun {
     /// Runs until q, SIGINT or SIGTERM; only a panel that does not answer at start is an error.
     /// Returns the signal that ended the run, nil when q did.
     @discardableResult
-    public func run() throws(AppError) -> Int32? {
+    public func run() throws(CrownPagerError) -> Int32? {
         let signals: TerminationSignals
-        do { signals = try TerminationSignals() } catch { throw AppError(error.description) }
+        do { signals = try TerminationSignals() } catch { throw .system(error) }
         if let tracePath { try TraceFile.write([], to: tracePath) }
         switch target {
         case .emulator:
@@ -82,27 +82,27 @@ public final class PagerRun {
             return try loop(bus: SSD1306Emulator(panel: display.panel, address: display.address), signals: signals)
         case .panel(let busPath):
             let bus: LinuxI2CBus
-            do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw AppError(error.description) }
+            do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw .display(error) }
             return try loop(bus: bus, signals: signals)
         }
     }
 
     private var drawsGlass: Bool { target == .emulator }
 
-    private func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(AppError) -> PagerRunState<Base> {
+    private func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(CrownPagerError) -> PagerRunState<Base> {
         PagerRunState(
             configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration), clock: live.clock(at: now),
             start: now, wallOffset: wallOffset)
     }
 
-    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(AppError) -> Int32? {
+    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(CrownPagerError) -> Int32? where Base.Failure: DisplayFailure {
         var now = live.monotonicNow()
         var state = try makeState(bus, at: now)
         for warning in state.session.warnings { printError("crownpager: warning: \(warning)") }
         // A panel that does not answer at start is a wiring or address problem: say so and stop.
         do throws(Base.Failure) { try state.session.start() } catch {
             try appendTrace(state.session.display.bus.drainTransfers())
-            throw AppError("\(error)")
+            throw error.crownPagerError
         }
         let terminal = try beginTerminal()
         defer {
@@ -141,7 +141,7 @@ public final class PagerRun {
             do {
                 ready = try Readiness.wait(for: [signals.descriptor] + keys + crownDescriptors + commands.descriptors, timeoutMilliseconds: timeout)
             } catch {
-                throw AppError(error.description)
+                throw .system(error)
             }
             if ready[0], let signal = signals.next() {
                 guard signal == SIGHUP, path != nil else {
@@ -160,7 +160,7 @@ public final class PagerRun {
             }
             if let terminal, ready[1] {
                 let input: [UInt8]
-                do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw AppError(error) }
+                do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw .terminal(error) }
                 let instant = live.monotonicNow()
                 for command in input.isEmpty ? decoder.flush() : decoder.feed(input) {
                     switch command {
@@ -190,17 +190,17 @@ public final class PagerRun {
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.
-    private func beginTerminal() throws(AppError) -> TerminalSession? {
+    private func beginTerminal() throws(CrownPagerError) -> TerminalSession? {
         let terminal: TerminalSession
         do { terminal = try TerminalSession() } catch {
-            if drawsGlass { throw AppError(error) }
+            if drawsGlass { throw .terminal(error) }
             return nil
         }
         let enter = drawsGlass ? TerminalScreen.enterAlternateScreen + TerminalScreen.hideCursor + TerminalScreen.enableMouseReporting
             + TerminalScreen.clearScreen : ""
         let leave = drawsGlass ? TerminalScreen.disableMouseReporting + TerminalScreen.resetAttributes + TerminalScreen.showCursor
             + TerminalScreen.leaveAlternateScreen : ""
-        do { try terminal.begin(enterSequence: enter, leaveSequence: leave) } catch { throw AppError(error) }
+        do { try terminal.begin(enterSequence: enter, leaveSequence: leave) } catch { throw .terminal(error) }
         return terminal
     }
 
@@ -225,7 +225,7 @@ public final class PagerRun {
         }
     }
 
-    private func appendTrace(_ transfers: [I2CTransfer]) throws(AppError) {
+    private func appendTrace(_ transfers: [I2CTransfer]) throws(CrownPagerError) {
         if let tracePath, !transfers.isEmpty { try TraceFile.append(transfers, to: tracePath) }
     }
 
@@ -257,22 +257,22 @@ public final class PagerRun {
         return .number(number, text: PageReader.gaugeText(number, unit: gauge.unit))
     }
 
-    private func reload<Base: I2CBus>(_ state: inout PagerRunState<Base>) {
+    private func reload<Base: I2CBus>(_ state: inout PagerRunState<Base>) where Base.Failure: DisplayFailure {
         guard let path else { return }
-        do throws(AppError) {
+        do throws(CrownPagerError) {
             let fresh = overrides.applied(to: try Configuration.load(path: path))
             guard fresh.display.panel == configuration.display.panel, fresh.display.bus == configuration.display.bus,
                 fresh.display.address == configuration.display.address
             else {
-                throw AppError("the panel, bus or address changed: restart crownpager to use them")
+                throw .restartNeeded
             }
             commands.stopAll()
             let previous = configuration
             configuration = fresh
             let now = live.monotonicNow()
-            do throws(AppError) {
+            do throws(CrownPagerError) {
                 var next = try makeState(state.session.display.bus.base, at: now)
-                do throws(Base.Failure) { try next.session.start() } catch { throw AppError("the display does not answer: \(error)") }
+                do throws(Base.Failure) { try next.session.start() } catch { throw .displayNotAnswering(error.crownPagerError) }
                 state = next
             } catch {
                 configuration = previous

@@ -17,11 +17,24 @@ public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Why a picture (an image page's, an indicator's) cannot be used: a sentence that names the
 /// file and says what to do.
 public struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Whether the file could not be read at all, or was read and is no usable picture.
+    public enum Kind: Hashable, Sendable {
+        /// The file could not be read: missing, not permitted, too large.
+        case unreadable
+        /// The file (or the built-in name) is no picture that fits: bad PBM, PNG or XBM data, too big, unknown name.
+        case invalid
+    }
+
     /// The sentence shown to the operator.
     public var description: String
+    /// Whether the file could not be read or its contents are wrong.
+    public var kind: Kind
 
-    /// An error with its explanation.
-    public init(_ description: String) { self.description = description }
+    /// An error with its explanation; `kind` says whether the file could be read.
+    public init(_ description: String, kind: Kind = .invalid) {
+        self.description = description
+        self.kind = kind
+    }
 }
 
 /// No files at all: for text that names none, such as the built-in configuration.

@@ -31,7 +31,7 @@ public enum IndicatorImageFile {
         do throws(FileReadError) {
             bytes = try files.bytes(atPath: path, maximumBytes: 1 << 16)
         } catch {
-            throw ImageFileError("cannot read indicator image: " + error.description)
+            throw ImageFileError("cannot read indicator image: " + error.description, kind: .unreadable)
         }
         return try PageImageFile.decode(bytes, path: path)
     }

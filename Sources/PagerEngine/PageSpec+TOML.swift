@@ -164,7 +164,7 @@ public enum PageImageFile {
         do throws(FileReadError) {
             bytes = try files.bytes(atPath: path, maximumBytes: 1 << 20)
         } catch {
-            throw ImageFileError("cannot read the image: " + error.description)
+            throw ImageFileError("cannot read the image: " + error.description, kind: .unreadable)
         }
         return try decode(bytes, path: path)
     }

@@ -8,7 +8,8 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check a configuration file without running it: every error names the file, line and key.",
         discussion: """
-            Exits 0 and lists the pages when the file is good, 1 with the first error otherwise. \
+            Exits 0 and lists the pages when the file is good; otherwise prints the first error and exits 78 \
+            (66 when the file cannot be read). \
             The file is only read. Without a file, checks the built-in configuration; \
             --print-default prints it, to start a file of your own.
             """)

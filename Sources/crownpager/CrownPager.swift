@@ -10,6 +10,12 @@ struct CrownPager: ParsableCommand {
             On a Raspberry Pi wired as in Hardware/, `crownpager` runs the pager on the panel, turned by \
             the knob; on a desktop it runs in this terminal against an SSD1306 emulator: Down/j/wheel \
             turns to the next page, Up/k back, Enter or space presses the crown, q quits.
+
+            Exit statuses (sysexits.h): 0 success; 64 a wrong command line; 65 bad data (a PBM, PNG \
+            or XBM picture, a crown script, a trace); 66 an input file missing or unreadable; 69 a \
+            device unavailable (no panel answers, no GPIO chip or input device, no terminal for the \
+            mock); 74 an I/O error (a device failing midway, an output file); 78 a bad configuration \
+            file; 128 + N when signal N ends the terminal mock.
             """,
         version: BuildVersion.text,
         subcommands: [

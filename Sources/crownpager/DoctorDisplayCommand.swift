@@ -43,6 +43,6 @@ struct DoctorDisplayCommand: ParsableCommand {
             addresses: address.flatMap { I2CAddress(parsing: $0) }.map { [$0] } ?? [.ssd1306Primary, .ssd1306Secondary],
             panel: panel.flatMap { name in SSD1306Panel.all.first { $0.name == name.lowercased() } },
             settings: DisplaySettings(rotation: DisplayRotation(degrees: rotate) ?? .normal), tracePath: trace)
-        try report { try doctor.run { print($0) } }
+        try report(prefix: "\u{2717} ") { try doctor.run { print($0) } }
     }
 }

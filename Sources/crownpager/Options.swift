@@ -109,7 +109,7 @@ struct PagerOptions: ParsableArguments {
     var style: PageControlBackgroundStyle? { backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) } }
 
     /// The indicator's style, with its images loaded; a bad image file is a clear error.
-    func indicatorStyle() throws(AppError) -> PageIndicatorStyle {
+    func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
         var style = PageIndicatorStyle(
             maximumVisibleDots: maxDots, hidesForSinglePage: hidesForSinglePage, crownSide: side ?? .right,
             backgroundStyle: self.style ?? .automatic)
@@ -120,7 +120,7 @@ struct PagerOptions: ParsableArguments {
     }
 
     /// `--indicator-image` and `--page-image`, loaded (pages count from 0).
-    func images() throws(AppError) -> (IndicatorImage?, [(page: Int, image: IndicatorImage)]) {
+    func images() throws(CrownPagerError) -> (IndicatorImage?, [(page: Int, image: IndicatorImage)]) {
         let cell = PageIndicatorStyle().cellSize
         var pages: [(page: Int, image: IndicatorImage)] = []
         for spec in pageImage {
@@ -133,7 +133,7 @@ struct PagerOptions: ParsableArguments {
     }
 
     /// The flags given, laid over a configuration by `run`.
-    func apply(to overrides: inout RunOverrides) throws(AppError) {
+    func apply(to overrides: inout RunOverrides) throws(CrownPagerError) {
         overrides.wrap = wrap
         overrides.side = side
         overrides.detentsPerPage = detentsPerPage

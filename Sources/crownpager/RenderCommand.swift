@@ -69,7 +69,7 @@ struct RenderCommand: ParsableCommand {
         do {
             parsed = try CrownScript(parsing: scriptText)
         } catch {
-            throw fail("\(script.map { "\($0): " } ?? "--crown: ")\(error)")
+            throw fail(.crownScript(error, script: script))
         }
         var style = PageIndicatorStyle()
         try report { style = try pagerOptions.indicatorStyle() }

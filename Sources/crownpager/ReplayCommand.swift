@@ -49,7 +49,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             result = try TraceReplay(panel: panel, address: address).run(text, everyFrame: everyFrame)
         } catch {
-            throw fail("\(trace): \(error)")
+            throw fail(.trace(error, path: trace))
         }
         for diagnostic in result.diagnostics.prefix(20) { printError("crownpager: \(trace): \(diagnostic)") }
         if result.diagnostics.count > 20 { printError("crownpager: \(trace): \(result.diagnostics.count - 20) more problems") }

@@ -96,40 +96,15 @@ struct RunCommand: ParsableCommand {
     /// reads only the keys unless a flag names a knob: a desktop has no encoder on GPIO17.
     func openCrown(
         _ flag: CrownChoice?, configured: CrownSection, target: DisplayTarget, explicit: Bool
-    ) throws(AppError) -> (any PollableCrownSource)? {
+    ) throws(CrownPagerError) -> (any PollableCrownSource)? {
         if let flag { return try flag.open() }
         guard case .panel = target else { return nil }
-        do throws(AppError) {
+        do throws(CrownPagerError) {
             return try CrownChoice(configured).open()
         } catch {
-            guard !explicit else { throw AppError("[crown] source = \"\(configured.source)\": \(error)") }
+            guard !explicit else { throw .crownSource(source: configured.source, reason: error) }
             printError("crownpager: no knob (\(error)); the terminal's keys turn the crown")
             return nil
         }
     }
-}
-
-/// Runs `body`; an error the app explains becomes its message on standard error and exit status 1.
-func report(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as AppError {
-        throw fail(error.description)
-    }
-}
-
-/// Reads a whole text file the user named, or explains why not and exits with status 1.
-func readTextFile(_ path: String, what: String) throws -> String {
-    do throws(AppError) {
-        return try TextFile.read(path, limit: 1 << 20)
-    } catch {
-        throw fail("cannot read the \(what): \(error)")
-    }
-}
-
-/// Writes `message` to standard error and returns the exit status 1 to throw: for bad input
-/// found while running, where the usage text would only hide the message.
-func fail(_ message: String) -> ExitCode {
-    printError("crownpager: \(message)")
-    return ExitCode.failure
 }

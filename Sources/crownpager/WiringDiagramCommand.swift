@@ -26,7 +26,7 @@ struct WiringDiagramCommand: ParsableCommand {
         do throws(FileSystemError) {
             try FileSystem.writeAtomically(png, toPath: out)
         } catch {
-            throw fail("cannot write the wiring diagram: \(error)")
+            throw fail(.writeFile(error), prefix: "cannot write the wiring diagram: ")
         }
     }
 }

@@ -105,7 +105,7 @@ import Testing
         let broken = scratch.path + "/broken.txt"
         try "# a comment\nw2@0x3c 0x00\n".write(toFile: broken, atomically: true, encoding: .utf8)
         let refused = try runCrownPager(["replay", broken])
-        #expect(refused.status == 1)
+        #expect(refused.status == 65)  // EX_DATAERR: not a trace
         #expect(refused.standardError.contains("broken.txt: line 2"), "\(refused.standardError)")
     }
 
@@ -142,13 +142,13 @@ import Testing
 
     @Test func anOutputFolderThatCannotBeMadeSaysWhy() throws {
         let run = try runCrownPager(["render", "--out", "/proc/crownpager-frames", "--frozen"])
-        #expect(run.status == 1)
+        #expect(run.status == 74)  // EX_IOERR
         #expect(run.standardError.contains("/proc/crownpager-frames"), "\(run.standardError)")
     }
 
     @Test func theTerminalMockNeedsATerminal() throws {
         let run = try runCrownPager([])
-        #expect(run.status == 1)
+        #expect(run.status == 69)  // EX_UNAVAILABLE: no terminal to draw on
         #expect(run.standardError.contains("standard input is not a terminal"), "\(run.standardError)")
     }
 

@@ -88,21 +88,21 @@ import Testing
         let text = "[display]\nbrightness = 300\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let run = try runCrownPager(["check", path])
-        #expect(run.status == 1)
+        #expect(run.status == 78)  // EX_CONFIG
         #expect(run.standardError == "crownpager: \(path):2: display.brightness: expected an integer from 0 to 100, found the integer 300\n")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["crownpager.toml"])
 
         let good = try runCrownPager(["check", scratch.path + "/../" + (scratch.path as NSString).lastPathComponent + "/crownpager.toml"])
-        #expect(good.status == 1)
+        #expect(good.status == 78)
         let builtIn = try runCrownPager(["check"])
         #expect(builtIn.status == 0 && builtIn.standardOutput.contains("page 5: Disk / (gauge)"))
         let printed = try runCrownPager(["check", "--print-default"])
         #expect(printed.standardOutput == Configuration.builtInText + "\n")
         let missing = try runCrownPager(["check", scratch.path + "/nope.toml"])
-        #expect(missing.status == 1 && missing.standardError.contains("nope.toml: No such file or directory"))
+        #expect(missing.status == 66 && missing.standardError.contains("nope.toml: No such file or directory"))
         let runBad = try runCrownPager(["run", "--config", path])
-        #expect(runBad.status == 1 && runBad.standardError.contains(":2: display.brightness"))
+        #expect(runBad.status == 78 && runBad.standardError.contains(":2: display.brightness"))
     }
 
     @Test func mutatedConfigurationsNeverCrash() {

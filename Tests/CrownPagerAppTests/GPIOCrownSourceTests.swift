@@ -68,10 +68,15 @@ import Testing
     @Test func aBusyLineFailsWithTheChipTheLineAndTheFix() throws {
         try withFakeChip {
             #expect(fake_gpio_hold_line(0, 22, "gpio-keys") == 0)
-            do throws(AppError) {
+            do throws(CrownPagerError) {
                 _ = try GPIOCrownSource(wiring: GPIOCrownWiring(button: 22))
                 Issue.record("a busy line was requested")
             } catch {
+                guard case .crown(let gpio) = error else {
+                    Issue.record("expected .crown, got \(error)")
+                    return
+                }
+                #expect(gpio.operation == .request && gpio.chipPath == "/dev/gpiochip0" && gpio.offset == 22 && gpio.kind == .lineBusy)
                 #expect(error.description.contains("could not request line 22 on /dev/gpiochip0"))
                 #expect(error.description.contains("gpioinfo gpiochip0"))
             }

@@ -80,15 +80,15 @@ struct FakeKnobRun {
         let knob = try FakeKnobRun()
         let environment = knob.bus.environment(devices: "1:0x3c").merging(["FAKE_GPIO_CHIPS": "0:54"]) { $1 }
         let wrongLine = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-a", "60"], environment: environment)
-        #expect(wrongLine.status == 1)
+        #expect(wrongLine.status == 69)
         #expect(wrongLine.standardError.contains("could not find line 60 on /dev/gpiochip0"), "\(wrongLine.standardError)")
         #expect(wrongLine.standardError.contains("54 lines, 0 to 53"))
         let missing = try runCrownPager(["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip4"], environment: environment)
-        #expect(missing.status == 1 && missing.standardError.contains("could not open /dev/gpiochip4"))
+        #expect(missing.status == 69 && missing.standardError.contains("could not open /dev/gpiochip4"))
         #expect(missing.standardError.contains("gpiodetect"))
         let denied = try runCrownPager(
             ["doctor", "crown", "--chip", "/dev/gpiochip0"], environment: environment.merging(["FAKE_KERNEL_DENY": "/dev/gpiochip0"]) { $1 })
-        #expect(denied.status == 1 && denied.standardError.contains("usermod -aG gpio"))
+        #expect(denied.status == 69 && denied.standardError.contains("usermod -aG gpio"))
         let same = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-b", "17"])
         #expect(same.status != 0 && same.standardError.contains("must be different offsets"))
         let twoSources = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--keyboard"])
@@ -102,7 +102,7 @@ struct FakeKnobRun {
         let doctor = ["doctor", "crown", "--chip", "/dev/gpiochip0"]
         for arguments in [doctor, ["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip0"]] {
             let run = try runCrownPager(arguments, environment: environment.merging(["CROWNPAGER_LIBGPIOD": missing]) { $1 })
-            #expect(run.status == 1, "\(arguments): \(run.standardError)")
+            #expect(run.status == 69, "\(arguments): \(run.standardError)")
             for part in [
                 "could not load libgpiod from CROWNPAGER_LIBGPIOD=\(missing) (instead of libgpiod.so.3 or libgpiod.so.2)",
                 "\(missing): cannot open shared object file",
@@ -113,6 +113,6 @@ struct FakeKnobRun {
         }
         // A library that is no libgpiod: dlsym's message names the missing function.
         let other = try runCrownPager(doctor, environment: environment.merging(["CROWNPAGER_LIBGPIOD": "libm.so.6"]) { $1 })
-        #expect(other.status == 1 && other.standardError.contains("undefined symbol: gpiod_"), "\(other.standardError)")
+        #expect(other.status == 69 && other.standardError.contains("undefined symbol: gpiod_"), "\(other.standardError)")
     }
 }

@@ -45,7 +45,7 @@ import Testing
         damaged[damaged.count - 20] ^= 0xFF  // inside IDAT, before its CRC
         try Data(damaged).write(to: URL(fileURLWithPath: scratch.path + "/crown.png"))
         let bad = try runCrownPager(["check", config])
-        #expect(bad.status == 1)
+        #expect(bad.status == 78)  // EX_CONFIG: the file names a damaged picture
         #expect(bad.standardError.contains("crownpager.toml:3: page[1].path: \(scratch.path)/crown.png is unreadable (PNG): bad CRC in chunk IDAT at offset"),
                 "\(bad.standardError)")
         #expect(!bad.standardError.contains("netpbm"))
@@ -61,6 +61,6 @@ import Testing
         let big = scratch.path + "/big.png"
         try Data(PNG.encode(glyph, scale: 2)).write(to: URL(fileURLWithPath: big))
         let tooBig = try runCrownPager(["render", "--out", scratch.path + "/g", "--indicator-image", big])
-        #expect(tooBig.status == 1 && tooBig.standardError.contains("big.png is 10x10 pixels; it must be at most 7x7"), "\(tooBig.standardError)")
+        #expect(tooBig.status == 65 && tooBig.standardError.contains("big.png is 10x10 pixels; it must be at most 7x7"), "\(tooBig.standardError)")
     }
 }

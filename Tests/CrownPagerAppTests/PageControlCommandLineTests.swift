@@ -83,12 +83,12 @@ import Testing
         let big = scratch.path + "/big.pbm"
         try PBM.plain(Bitmap(rows: Array(repeating: "#########", count: 9))).write(toFile: big, atomically: true, encoding: .utf8)
         let large = try runCrownPager(["render", "--out", scratch.path + "/o", "--indicator-image", big])
-        #expect(large.status == 1)
+        #expect(large.status == 65)
         #expect(large.standardError.contains("big.pbm is 9x9 pixels; it must be at most 7x7"), "\(large.standardError)")
         let junk = scratch.path + "/junk.xbm"
         try "hello".write(toFile: junk, atomically: true, encoding: .utf8)
         let unreadable = try runCrownPager(["render", "--out", scratch.path + "/o", "--indicator-image", junk])
-        #expect(unreadable.status == 1)
+        #expect(unreadable.status == 65)
         #expect(unreadable.standardError.contains("junk.xbm is unreadable"), "\(unreadable.standardError)")
     }
 }

@@ -94,18 +94,18 @@ import Testing
         let gpio = try Self.file(in: fake, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip4\"")
         // The fake kernel has no GPIO chip, whatever this machine has: the run says there is none, and names the mock.
         let (status, _, error) = try fake.run(["run", "--config", gpio], devices: "1:0x3c")
-        #expect(status == 1)
+        #expect(status == 69)  // EX_UNAVAILABLE: the chip the file names is missing
         #expect(error.contains("[crown] source = \"gpio\": could not open /dev/gpiochip4"), "\(error)")
         #expect(error.contains("this machine has no GPIO chip (no /dev/gpiochip*): "), "\(error)")
         #expect(error.contains("--mock") && error.contains("bus = \"mock\"") && !error.contains("gpiodetect"), "\(error)")
         // With another chip the path is wrong: gpiodetect lists the chips.
         let (otherStatus, _, otherError) = try fake.run(["run", "--config", gpio], devices: "1:0x3c", extra: ["FAKE_GPIO_CHIPS": "0:54"])
-        #expect(otherStatus == 1)
+        #expect(otherStatus == 69)
         #expect(otherError.contains("could not open /dev/gpiochip4") && otherError.contains("gpiodetect"), "\(otherError)")
         #expect(otherError.contains("this machine has /dev/gpiochip0") && !otherError.contains("no GPIO chip"), "\(otherError)")
         let evdev = try Self.file(in: fake, crown: "[crown]\nsource = \"evdev\"\nevdev = \"/dev/input/event7\"")
         let (evdevStatus, _, evdevError) = try fake.run(["run", "--config", evdev], devices: "1:0x3c")
-        #expect(evdevStatus == 1)
+        #expect(evdevStatus == 69)
         #expect(evdevError.contains("[crown] source = \"evdev\": ") && evdevError.contains("/dev/input/event7"), "\(evdevError)")
         // The keyboard needs nothing; a flag overrides the file's knob.
         let keyboard = try Self.file(in: fake, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip4\"")

@@ -1,0 +1,93 @@
+import LinuxHardware
+import PagerConfig
+import PagerEngine
+import SSD1306
+
+/// Why crownpager stopped: the error of the layer that failed, carried whole (the file, line and
+/// key; the bus, address and errno; the chip, line and errno), so the command line can both
+/// explain it and choose the exit status.
+public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
+    /// The configuration file is wrong: its file, line, key and reason.
+    case configuration(ConfigError)
+    /// An indicator picture, named on the command line or in the configuration, cannot be used.
+    case image(ImageFileError)
+    /// A file the user named (a configuration, a crown script, a trace) could not be read.
+    case readFile(FileSystemError)
+    /// An output file (frames, a trace, the wiring diagram) could not be written.
+    case writeFile(FileSystemError)
+    /// The panel's I2C bus or address failed.
+    case display(I2CError)
+    /// The crown's GPIO lines could not be requested or read.
+    case crown(GPIOError)
+    /// The crown's kernel input device could not be opened or read.
+    case inputDevice(InputEventError)
+    /// The terminal could not be put in raw mode, read or written.
+    case terminal(TerminalError)
+    /// The run loop's own system calls (signal handling, poll) failed.
+    case system(I2CLoopError)
+    /// The knob the configuration's `[crown] source` names could not be opened.
+    indirect case crownSource(source: String, reason: CrownPagerError)
+    /// A crown script cannot be read: from the file `script`, or from `--crown` when nil.
+    case crownScript(CrownScriptError, script: String?)
+    /// The file `path` is no I2C trace.
+    case trace(I2CTraceError, path: String)
+    /// A reloaded configuration changes the panel, its bus or its address, which take a restart.
+    case restartNeeded
+    /// The display stopped answering while a reloaded configuration started it.
+    indirect case displayNotAnswering(CrownPagerError)
+    /// A use of the command line its parser cannot catch: what is wrong.
+    case usage(String)
+
+    /// A sentence for the operator: what failed, on which file or device, and how to fix it.
+    public var description: String {
+        switch self {
+        case .configuration(let error): return error.description
+        case .image(let error): return error.description
+        case .readFile(let error), .writeFile(let error): return error.description
+        case .display(let error): return error.description
+        case .crown(let error): return error.description
+        case .inputDevice(let error): return error.description
+        case .terminal(let error): return error.description
+        case .system(let error): return error.description
+        case .crownSource(let source, let reason): return "[crown] source = \"\(source)\": \(reason)"
+        case .crownScript(let error, let script): return "\(script.map { "\($0): " } ?? "--crown: ")\(error)"
+        case .trace(let error, let path): return "\(path): \(error)"
+        case .restartNeeded: return "the panel, bus or address changed: restart crownpager to use them"
+        case .displayNotAnswering(let reason): return "the display does not answer: \(reason)"
+        case .usage(let message): return message
+        }
+    }
+}
+
+/// A bus's failure as the app's error: a panel's `I2CError`; the emulator never fails.
+protocol DisplayFailure: Error {
+    /// The failure, as the app reports it.
+    var crownPagerError: CrownPagerError { get }
+}
+
+extension I2CError: DisplayFailure {
+    var crownPagerError: CrownPagerError { .display(self) }
+}
+
+extension Never: DisplayFailure {
+    var crownPagerError: CrownPagerError {
+        switch self {}
+    }
+}
+
+/// Writes a line to standard error.
+public func printError(_ text: String) {
+    StandardError.writeLine(text)
+}
+
+/// Reads whole text files the user names (scripts, configuration).
+public enum TextFile {
+    /// The text of the file at `path`, at most `limit` bytes; invalid UTF-8 is repaired, never fatal.
+    public static func read(_ path: String, limit: Int) throws(CrownPagerError) -> String {
+        do {
+            return try FileSystem.readText(atPath: path, maximumBytes: limit)
+        } catch {
+            throw .readFile(error)
+        }
+    }
+}
