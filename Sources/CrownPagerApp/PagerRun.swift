@@ -5,33 +5,15 @@ import PagerCore
 import PagerEngine
 import SSD1306
 
-/// The glass a run drives.
-public enum DisplayTarget: Hashable, Sendable {
-    /// The SSD1306 emulator, its glass drawn in this terminal: the mock.
-    case emulator
-    /// The real panel on this I2C adapter, e.g. `/dev/i2c-1`.
-    case panel(busPath: String)
-
-    /// The target for `display`: the panel on its bus, or the emulator when the bus is `"mock"`.
-    ///
-    /// `automatic` (no file, no `--i2c-bus`, no `--mock`) drives the panel only on a board with
-    /// a device tree (a Raspberry Pi) that has the bus: a desktop's `/dev/i2c-N` are its
-    /// monitors' DDC lines, which must not receive display commands.
-    public static func choose(for display: DisplaySection, automatic: Bool) -> DisplayTarget {
-        guard let bus = display.bus else { return .emulator }
-        let path = "/dev/i2c-\(bus)"
-        if automatic, !(FileSystem.exists(atPath: "/proc/device-tree") && FileSystem.exists(atPath: path)) { return .emulator }
-        return .panel(busPath: path)
-    }
-}
-
 /// The pager's one run loop: configured pages, on the emulator drawn in this terminal or on a
 /// real panel over I2C, turned by a knob (`PollableCrownSource`) and by the terminal's keys.
 ///
 /// The loop sleeps in poll(2) on the signals, the knob, the terminal and the running commands'
 /// pipes, with a timeout to the next deadline `PagerRunState` names (a refresh, a timer, the
 /// screen saver, the bus being free for the newest frame): an idle pager uses no CPU between
-/// refreshes. A panel that stops answering is retried with backoff and never ends the run.
+/// refreshes. Every pending input (knob, keys, signals) goes into the state before each frame,
+/// so no frame shows a state that input waiting beside it has made stale. A panel that stops
+/// answering is retried with backoff and never ends the run.
 /// SIGHUP reloads the configuration file (and ends a run without one: its terminal hung up);
 /// q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
 public final class PagerRun {
@@ -89,15 +71,15 @@ public final class PagerRun {
 
     private var drawsGlass: Bool { target == .emulator }
 
-    private func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(CrownPagerError) -> PagerRunState<Base> {
+    /// The run state of the configuration on `bus`, with time starting at `now`.
+    func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(CrownPagerError) -> PagerRunState<Base> {
         PagerRunState(
             configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration), clock: live.clock(at: now),
             start: now, wallOffset: wallOffset)
     }
 
     private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(CrownPagerError) -> Int32? where Base.Failure: DisplayFailure {
-        var now = live.monotonicNow()
-        var state = try makeState(bus, at: now)
+        var state = try makeState(bus, at: live.monotonicNow())
         for warning in state.session.warnings { printError("crownpager: warning: \(warning)") }
         // A panel that does not answer at start is a wiring or address problem: say so and stop.
         do throws(Base.Failure) { try state.session.start() } catch {
@@ -110,83 +92,104 @@ public final class PagerRun {
             commands.stopAll()
         }
         if case .panel(let busPath) = target { announce(busPath, keys: terminal != nil) }
-        var mirror = GlassMirror()
-        var decoder = KeyDecoder()
-        var health = DisplayHealth(policy: retryPolicy)
-        var endedBy: Int32?
-        loop: while true {
-            now = live.monotonicNow()
-            refresh(&state, at: now)
-            var wake: Timestamp?
-            switch state.decide(at: now, inputPending: false) {
-            case .drawFrame where health.nextAttempt.map({ $0 > now }) ?? false:
-                wake = health.nextAttempt  // the panel is lost: nothing to draw before the next attempt
-            case .drawFrame, .handleInput:
-                let (presentation, transfers) = state.presentRecovering(at: now, health: &health)
-                report(presentation, at: now)
-                try appendTrace(transfers)
-                if let terminal, let emulator = state.session.display.bus.base as? SSD1306Emulator {
-                    mirror.show(emulator.glass, state: state, terminal: terminal, at: now)
-                }
-                continue loop
-            case .wait(let until):
-                wake = [until, health.nextAttempt].compactMap { $0 }.min()
-            }
-            // A resized terminal is noticed within half a second (SIGWINCH is not polled).
-            let deadlines = [wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil]
-            let timeout = deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
-            let crownDescriptors = crown?.pollDescriptors ?? []
-            let keys = terminal.map { [$0.input.rawValue] } ?? []
-            let ready: [Bool]
-            do {
-                ready = try Readiness.wait(for: [signals.descriptor] + keys + crownDescriptors + commands.descriptors, timeoutMilliseconds: timeout)
-            } catch {
-                throw .system(error)
-            }
-            if ready[0], let signal = signals.next() {
-                guard signal == SIGHUP, path != nil else {
-                    endedBy = signal
-                    break loop
-                }
-                reload(&state)
-                continue
-            }
-            if let source = crown,
-                ready.dropFirst(1 + keys.count).prefix(crownDescriptors.count).contains(true) || source.nextDeadline.map({ $0 <= now }) ?? false
-            {
-                var knob = source
-                guard let events = try knob.nextEvents(timeoutMilliseconds: 0) else { break loop }
-                for event in events { state.handle(event) }
-            }
-            if let terminal, ready[1] {
-                let input: [UInt8]
-                do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw .terminal(error) }
-                let instant = live.monotonicNow()
-                for command in input.isEmpty ? decoder.flush() : decoder.feed(input) {
-                    switch command {
-                    case .quit: break loop
-                    case .redraw:
-                        state.session.display.invalidate()
-                        state.pacer.invalidate()
-                        mirror.invalidate()
-                    case .turn, .press, .longPress:
-                        let crown = state.configuration.crown.crownConfiguration
-                        for event in TerminalCrown.events(for: command, at: instant, longPressDuration: crown.longPressDuration) {
-                            state.handle(event)
-                        }
-                    }
-                }
-            } else if drawsGlass, let terminal, mirror.sizeChanged(terminal) {
-                state.pacer.invalidate()
-            }
-        }
+        var loop = PagerRunLoop(signals: signals, terminal: terminal, health: DisplayHealth(policy: retryPolicy))
+        var turn = RunTurn()
+        while !turn.ended { turn = try step(&state, &loop, at: live.monotonicNow()) }
         if case .panel = target, !persist {
             do throws(Base.Failure) { try state.session.display.shutDown() } catch {
                 printError("crownpager: could not switch the display off: \(error)")
             }
         }
         try appendTrace(state.session.display.bus.drainTransfers())
-        return endedBy
+        return turn.signal
+    }
+
+    /// One turn of the loop at `now`: every pending input into the state first, then a frame if
+    /// one is due, else a sleep in poll(2) until the next deadline or input.
+    ///
+    /// Input is looked for without waiting before each frame (unless the last sleep already
+    /// found it): a detent that came while the bus carried a frame is in the next one, not
+    /// queued behind a frame it makes stale.
+    func step<Base: I2CBus>(_ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError) -> RunTurn
+    where Base.Failure: DisplayFailure {
+        var turn = RunTurn()
+        refresh(&state, at: now)
+        let knobDescriptors = crown?.pollDescriptors ?? []
+        let inputs = loop.inputDescriptors(knob: knobDescriptors)
+        let ready: InputReadiness
+        if let found = loop.ready {
+            ready = found
+        } else {
+            ready = loop.readiness(try Self.wait(for: inputs, timeoutMilliseconds: 0), knobCount: knobDescriptors.count)
+        }
+        loop.ready = nil
+        let knobDue = crown?.nextDeadline.map { $0 <= now } ?? false
+        if state.decide(at: now, inputPending: ready.any || knobDue) == .handleInput {
+            turn.tookInput = true
+            if let end = try takeInput(ready, knobDue: knobDue, &state, &loop, at: now) { return end }
+        }
+        var wake: Timestamp?
+        switch state.decide(at: now, inputPending: false) {
+        case .drawFrame where loop.health.nextAttempt.map({ $0 > now }) ?? false:
+            wake = loop.health.nextAttempt  // the panel is lost: nothing to draw before the next attempt
+        case .drawFrame, .handleInput:
+            let (presentation, transfers) = state.presentRecovering(at: now, health: &loop.health)
+            report(presentation, at: now)
+            try appendTrace(transfers)
+            if let terminal = loop.terminal, let emulator = state.session.display.bus.base as? SSD1306Emulator {
+                loop.mirror.show(emulator.glass, state: state, terminal: terminal, at: now)
+            }
+            turn.drewFrame = true
+            return turn
+        case .wait(let until):
+            wake = [until, loop.health.nextAttempt].compactMap { $0 }.min()
+        }
+        // A resized terminal is noticed within half a second (SIGWINCH is not polled).
+        let deadlines = [wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil]
+        let timeout = deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
+        let found = loop.readiness(try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout), knobCount: knobDescriptors.count)
+        loop.ready = found
+        if drawsGlass, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal) { state.pacer.invalidate() }
+        return turn
+    }
+
+    /// Which of `descriptors` are readable within `timeoutMilliseconds`.
+    private static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(CrownPagerError) -> [Bool] {
+        do { return try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds) } catch { throw .system(error) }
+    }
+
+    /// Reads every input `ready` marks (and the knob when `knobDue`) into `state`; the turn's end when one ends the run.
+    private func takeInput<Base: I2CBus>(
+        _ ready: InputReadiness, knobDue: Bool, _ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp
+    ) throws(CrownPagerError) -> RunTurn? where Base.Failure: DisplayFailure {
+        let end = RunTurn(tookInput: true, ended: true)
+        if ready.signal, let signal = loop.signals?.next() {
+            guard signal == SIGHUP, path != nil else { return RunTurn(tookInput: true, ended: true, signal: signal) }
+            reload(&state)
+        }
+        if let source = crown, ready.knob || knobDue {
+            var knob = source
+            guard let events = try knob.nextEvents(timeoutMilliseconds: 0) else { return end }
+            for event in events { state.handle(event) }
+        }
+        guard let terminal = loop.terminal, ready.keys else { return nil }
+        let input: [UInt8]
+        do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw .terminal(error) }
+        for command in input.isEmpty ? loop.decoder.flush() : loop.decoder.feed(input) {
+            switch command {
+            case .quit: return end
+            case .redraw:
+                state.session.display.invalidate()
+                state.pacer.invalidate()
+                loop.mirror.invalidate()
+            case .turn, .press, .longPress:
+                let crown = state.configuration.crown.crownConfiguration
+                for event in TerminalCrown.events(for: command, at: now, longPressDuration: crown.longPressDuration) {
+                    state.handle(event)
+                }
+            }
+        }
+        return nil
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.

@@ -9,9 +9,24 @@ public enum GPIOChips {
     /// which it is not in a container given no devices. No gpio bus at all (a kernel without
     /// GPIO support, as on most desktops and virtual machines) means no chip.
     public static func present() -> [String] {
+        FileSystem.numberedEntries(in: "/sys/bus/gpio/devices", prefix: "gpiochip")
+            .map { "/dev/gpiochip\($0)" }.filter { FileSystem.exists(atPath: $0) }
+    }
+}
+
+/// The I2C adapters this machine has.
+public enum I2CAdapters {
+    /// The numbers of the adapters' device nodes, `/dev/i2c-N`, in order; [] without the i2c-dev driver.
+    public static func present() -> [Int] { FileSystem.numberedEntries(in: "/dev", prefix: "i2c-") }
+}
+
+extension FileSystem {
+    /// The numbers N of the entries named `prefix` followed by N's digits in `folder`, in order;
+    /// [] when the folder cannot be read.
+    public static func numberedEntries(in folder: String, prefix: String) -> [Int] {
         // open(2), then fdopendir: opendir would open the folder without going through open(2),
         // past the tests' fake kernel, which serves /sys/bus/gpio from a folder of its own.
-        let descriptor = open("/sys/bus/gpio/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return [] }
         guard let directory = fdopendir(descriptor) else {
             close(descriptor)
@@ -23,12 +38,12 @@ public enum GPIOChips {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            let digits = name.dropFirst("gpiochip".count)
-            guard name.hasPrefix("gpiochip"), !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            let digits = name.dropFirst(prefix.count)
+            guard name.hasPrefix(prefix), !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                 let number = Int(digits)
             else { continue }
             numbers.append(number)
         }
-        return numbers.sorted().map { "/dev/gpiochip\($0)" }.filter { FileSystem.exists(atPath: $0) }
+        return numbers.sorted()
     }
 }

@@ -44,11 +44,14 @@ public final class TerminationSignals {
 
 /// Waiting for any of several descriptors, with a timeout.
 public enum Readiness {
-    /// Which of `descriptors` are readable (or hung up) within `timeoutMilliseconds`; all false on
-    /// timeout or when a signal interrupted the wait.
+    /// Which of `descriptors` are readable (or hung up) within `timeoutMilliseconds` (negative:
+    /// no timeout); all false on timeout or when a signal interrupted the wait.
     public static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(I2CLoopError) -> [Bool] {
         var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let ready = poll(&requests, nfds_t(requests.count), Int32(clamping: max(0, timeoutMilliseconds)))
+        // A negative timeout is poll(2)'s "wait until something happens": a loop with no deadline
+        // sleeps until an event instead of spinning.
+        let timeout = timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds)
+        let ready = poll(&requests, nfds_t(requests.count), timeout)
         if ready < 0 {
             guard Glibc.errno == EINTR else { throw .system(operation: "poll", errno: Errno(rawValue: Glibc.errno)) }
             return descriptors.map { _ in false }

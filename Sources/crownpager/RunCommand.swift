@@ -77,7 +77,7 @@ struct RunCommand: ParsableCommand {
         if let file { try report { configuration = try Configuration.load(path: file) } }
         if demo || pagerOptions.pages != nil { configuration = Configuration.demo(pageCount: pagerOptions.pages) }
         let automatic = config == nil && hardware.i2cBus == nil && !mock
-        let target = DisplayTarget.choose(for: overrides.applied(to: configuration).display, automatic: automatic)
+        let target = DisplayTarget.choose(for: overrides.applied(to: configuration).display, automatic: automatic, board: .current())
         let run = PagerRun(
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)

@@ -43,10 +43,9 @@ import Testing
         #expect(run.display.panel == .ssd1306_128x32 && run.display.brightness == 40 && run.crown.wrap)
         #expect(run.display.bus == nil && run.display.rotation == .rotated180 && run.crown.detentsPerPage == 3)
         #expect(run.display.settings.contrast == 200)
-        #expect(DisplayTarget.choose(for: run.display, automatic: false) == .emulator)
-        // Without a device tree (this machine), no file and no flag mean the mock.
-        #expect(DisplayTarget.choose(for: file.display, automatic: true) == .emulator)
-        #expect(DisplayTarget.choose(for: file.display, automatic: false) == .panel(busPath: "/dev/i2c-1"))
+        let pi = BoardFacts(hasDeviceTree: true, i2cBuses: [1])
+        #expect(DisplayTarget.choose(for: run.display, automatic: false, board: pi) == .emulator)
+        #expect(DisplayTarget.choose(for: file.display, automatic: true, board: pi) == .panel(busPath: "/dev/i2c-1"))
     }
 
     @Test func theMockAppliesTheDisplaySettingsThroughTheEmulator() {

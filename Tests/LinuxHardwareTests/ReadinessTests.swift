@@ -1,0 +1,34 @@
+import Foundation
+import Glibc
+import LinuxHardware
+import Testing
+
+/// `Readiness.wait`, the run loop's poll(2).
+@Suite struct ReadinessTests {
+    @Test func withoutATimeoutItWaitsForTheEventInsteadOfReturningAtOnce() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writer = ends[1]
+        // The byte comes a moment after the wait began; a wait that does not block (the loop that
+        // spun at 100% CPU with nothing scheduled) returns before it, with nothing ready.
+        Thread.detachNewThread {
+            usleep(100_000)
+            var byte: UInt8 = 1
+            _ = write(writer, &byte, 1)
+            close(writer)
+        }
+        let ready = try Readiness.wait(for: [ends[0]], timeoutMilliseconds: -1)
+        #expect(ready == [true])
+    }
+
+    @Test func aZeroTimeoutOnlyLooks() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(try Readiness.wait(for: [ends[0]], timeoutMilliseconds: 0) == [false])
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try Readiness.wait(for: [ends[0]], timeoutMilliseconds: 0) == [true])
+    }
+}
