@@ -29,13 +29,15 @@ let package = Package(
     dependencies: [
         // Lower bounds a Swift 6.0 toolchain can resolve: SwiftPM skips releases whose
         // manifest needs a newer tools version and settles on an older one.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
         // Double.rounded() calls libm's round, floor and ceil on Linux. Glibc's import used to bring
         // libm into every program; a program of pure targets alone (crownpager-bench) must name it.
-        .target(name: "PagerCore", dependencies: ["PagerGraphics"], linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        .target(
+            name: "PagerCore", dependencies: ["PagerGraphics"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["PagerCore"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
@@ -60,11 +62,13 @@ let package = Package(
         ),
         // Everything that decides what the device does, from the pure targets alone: no Glibc, no
         // Foundation, no LinuxHardware. Files, clocks and processes are the shells' business.
-        .target(name: "PagerEngine", dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
+        .target(
+            name: "PagerEngine", dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
         .target(
             name: "CrownPagerApp",
             dependencies: [
-                "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig", "PagerEngine",
+                "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig",
+                "PagerEngine",
             ]
         ),
         .executableTarget(
@@ -82,7 +86,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
         // A fake Linux kernel for the tests: /dev/i2c-N and /dev/gpiochipN under a test-chosen root.
         .target(name: "FakeKernel", path: "Tests/FakeKernel"),
-        .testTarget(name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"], exclude: ["Goldens", "Fixtures"]),
+        .testTarget(
+            name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"],
+            exclude: ["Goldens", "Fixtures"]),
         .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),

@@ -25,6 +25,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "test: cannot run, missing: ${missing[*]}; Scripts/setup.sh --test installs them" >&2
   exit 1
 fi
+# The house format (.swift-format). swift-format comes with swift.org's toolchains; Debian's
+# swiftlang 6.0.3 has none, and there the check is left to a machine that has it (CI's).
+if swift format --version >/dev/null 2>&1; then
+  echo "test: swift format lint (.swift-format)"
+  swift format lint --strict --recursive --parallel Sources Tests Package.swift
+else
+  echo "test: this Swift toolchain has no swift-format: the format check runs where one does (CI)"
+fi
 Scripts/build-info.sh
 echo "test: building"
 swift build --build-tests

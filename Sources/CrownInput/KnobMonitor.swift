@@ -76,7 +76,8 @@ public struct KnobMonitor: Sendable {
     public func summary(at instant: Timestamp) -> String {
         let speed = speedTenths(at: instant)
         let net = netDetents > 0 ? "+\(netDetents)" : "\(netDetents)"
-        var text = "detents \(net) (cw \(clockwiseDetents), ccw \(counterclockwiseDetents)) \u{B7} last \(directionName)"
+        var text =
+            "detents \(net) (cw \(clockwiseDetents), ccw \(counterclockwiseDetents)) \u{B7} last \(directionName)"
         text += " \u{B7} \(speed / 10).\(speed % 10)/s \u{B7} presses \(presses) (\(isPressed ? "down" : "up")"
         if let duration = lastPressDuration, !isPressed { text += ", last \(duration.milliseconds) ms" }
         text += ") \u{B7} glitches filtered \(glitchesFiltered)"

@@ -32,7 +32,8 @@ public struct QuadratureConfiguration: Hashable, Sendable {
     public var inverted: Bool
 
     /// A configuration; the defaults fit a KY-040 with A on CLK and B on DT.
-    public init(stepping: QuadratureStepping = .full, restingState: QuadratureState = .bothHigh, inverted: Bool = false) {
+    public init(stepping: QuadratureStepping = .full, restingState: QuadratureState = .bothHigh, inverted: Bool = false)
+    {
         self.stepping = stepping
         self.restingState = restingState
         self.inverted = inverted

@@ -60,7 +60,9 @@ public final class CommandRunner {
     /// exited) when to look again.
     public func nextDeadline(after now: Timestamp) -> Timestamp? {
         var deadlines = running.values.map { $0.startedAt + $0.spec.timeout }
-        if running.values.contains(where: { $0.process.outputDescriptor < 0 }) || !unreaped.isEmpty || !finishedNow.isEmpty {
+        if running.values.contains(where: { $0.process.outputDescriptor < 0 }) || !unreaped.isEmpty
+            || !finishedNow.isEmpty
+        {
             deadlines.append(now + .milliseconds(10))
         }
         return deadlines.min()
@@ -77,18 +79,22 @@ public final class CommandRunner {
             let outputDone = process.readAvailable()
             if outputDone, let exit = process.reap() {
                 running[page] = nil
-                finished.append((page, Self.result(process, status: Self.status(exit, capped: process.isOutputCapped, process))))
+                finished.append(
+                    (page, Self.result(process, status: Self.status(exit, capped: process.isOutputCapped, process))))
             } else if now >= run.startedAt + run.spec.timeout {
                 process.killGroup()
                 running[page] = nil
                 unreaped.append(process)
-                let seconds = fixed(Double(run.spec.timeout.nanoseconds) / 1e9, run.spec.timeout.nanoseconds % 1_000_000_000 == 0 ? 0 : 1)
+                let seconds = fixed(
+                    Double(run.spec.timeout.nanoseconds) / 1e9,
+                    run.spec.timeout.nanoseconds % 1_000_000_000 == 0 ? 0 : 1)
                 finished.append((page, Self.result(process, status: "timed out after \(seconds)s: killed")))
             } else if outputDone, process.isOutputCapped {
                 // Capped: the group was killed; report now, reap later.
                 running[page] = nil
                 unreaped.append(process)
-                finished.append((page, Self.result(process, status: "output cut at \(process.maximumOutputBytes) bytes")))
+                finished.append(
+                    (page, Self.result(process, status: "output cut at \(process.maximumOutputBytes) bytes")))
             }
         }
         unreaped.removeAll { $0.reap() != nil }

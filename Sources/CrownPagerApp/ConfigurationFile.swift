@@ -35,7 +35,8 @@ extension Configuration {
         }
         for (index, page) in pages.enumerated() {
             guard let image = page.indicatorImage else { continue }
-            style.images.setIndicatorImage(try IndicatorImageFile.load(resolve(image), cell: style.cellSize), forPage: index)
+            style.images.setIndicatorImage(
+                try IndicatorImageFile.load(resolve(image), cell: style.cellSize), forPage: index)
         }
         return style
     }
@@ -44,7 +45,8 @@ extension Configuration {
     public var summary: [String] {
         var lines = [
             "\(file): ok",
-            "display: \(display.panel.name) at \(display.address) on " + (display.bus.map { "/dev/i2c-\($0)" } ?? "the terminal mock")
+            "display: \(display.panel.name) at \(display.address) on "
+                + (display.bus.map { "/dev/i2c-\($0)" } ?? "the terminal mock")
                 + ", brightness \(display.brightness)",
             "crown: \(crown.source) \(crown.source == "gpio" ? "\(crown.chip) lines \(crown.lineA)/\(crown.lineB)/\(crown.lineButton)" : crown.source == "evdev" ? crown.evdevPath : "")",
         ]

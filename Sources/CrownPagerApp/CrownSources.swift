@@ -29,7 +29,9 @@ public final class EvdevCrownSource: PollableCrownSource {
     private var translator: InputEventTranslator
 
     /// Opens `path`; the error names the path and the fix (the `input` group, the overlays).
-    public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration()) throws(CrownPagerError) {
+    public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration())
+        throws(CrownPagerError)
+    {
         do {
             device = try InputEventDevice(path: path)
         } catch {

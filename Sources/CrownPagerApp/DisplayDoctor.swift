@@ -41,7 +41,7 @@ public struct DisplayDoctor {
             do throws(I2CError) {
                 found = (address, ControllerStatus(rawValue: try bus.readByte(from: address)))
                 break
-            } catch where error.kind == .noAcknowledge {
+            } catch  where error.kind == .noAcknowledge {
                 say("\u{00B7} nothing answers at \(address)")
                 if firstMiss == nil { firstMiss = error }
             } catch {
@@ -52,7 +52,9 @@ public struct DisplayDoctor {
             throw firstMiss.map(CrownPagerError.display) ?? CrownPagerError.usage("no address to try")
         }
         let status = found.status
-        say("\u{2713} a display answers at \(found.address): status byte \(hex(status.rawValue)), display \(status.isDisplayOn ? "on" : "off")")
+        say(
+            "\u{2713} a display answers at \(found.address): status byte \(hex(status.rawValue)), display \(status.isDisplayOn ? "on" : "off")"
+        )
         let guess = status.likelyController
         switch guess {
         case .sh1106?: say("\u{2713} the status byte suggests an SH1106 (a 1.3-inch module): use --panel sh1106-128x64")
@@ -70,8 +72,9 @@ public struct DisplayDoctor {
             throw .display(error)
         }
         if let tracePath { try TraceFile.write(driver.bus.transfers, to: tracePath) }
-        say("\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "
-            + "top left, a hollow one bottom right, '\(chosen.name)' in the middle")
+        say(
+            "\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "
+                + "top left, a hollow one bottom right, '\(chosen.name)' in the middle")
         for line in advice(for: chosen, address: found.address) { say(line) }
     }
 

@@ -31,7 +31,8 @@ public struct FrameOutput {
                 let comment = "\(frame.name) at \(frame.time.milliseconds) ms"
                 try FileSystem.writeAtomically(FrameFiles.pbm(frame.glass, comment: comment), toPath: stem + ".pbm")
                 if png {
-                    try FileSystem.writeAtomically(FrameFiles.png(frame.glass, scale: scale, palette: palette), toPath: stem + ".png")
+                    try FileSystem.writeAtomically(
+                        FrameFiles.png(frame.glass, scale: scale, palette: palette), toPath: stem + ".png")
                 }
             }
         } catch {

@@ -16,7 +16,8 @@ public final class GPIOCrownSource: PollableCrownSource {
 
     /// Requests the three lines; the error names the chip and the line, and says what to do.
     public init(
-        wiring: GPIOCrownWiring = GPIOCrownWiring(), configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
+        wiring: GPIOCrownWiring = GPIOCrownWiring(),
+        configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
     ) throws(CrownPagerError) {
         self.wiring = wiring
         do throws(GPIOError) {
@@ -30,7 +31,8 @@ public final class GPIOCrownSource: PollableCrownSource {
                 settings.lineDebounce = .zero
                 settings.buttonDebounce = .zero
             }
-            decoder = CrownDecoder(configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
+            decoder = CrownDecoder(
+                configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
         } catch {
             throw .crown(error)
         }

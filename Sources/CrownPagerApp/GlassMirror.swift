@@ -23,7 +23,9 @@ struct GlassMirror {
     }
 
     /// Draws `glass` and the status line of `state` at `now`.
-    mutating func show<Base: I2CBus>(_ glass: Bitmap, state: PagerRunState<Base>, terminal: TerminalSession, at now: Timestamp) {
+    mutating func show<Base: I2CBus>(
+        _ glass: Bitmap, state: PagerRunState<Base>, terminal: TerminalSession, at now: Timestamp
+    ) {
         let size = terminal.windowSize()
         if size != lastSize {
             lastSize = size
@@ -37,7 +39,9 @@ struct GlassMirror {
     }
 
     /// `page 2/5 · Clock · none · 128x64 half-block · keys`, cut to the terminal's width.
-    static func statusLine<Base: I2CBus>(_ state: PagerRunState<Base>, layout: GlassLayout, columns: Int, at now: Timestamp) -> String {
+    static func statusLine<Base: I2CBus>(
+        _ state: PagerRunState<Base>, layout: GlassLayout, columns: Int, at now: Timestamp
+    ) -> String {
         let session = state.session
         let pager = session.pager
         let page = pager.displayedPage(at: now)
@@ -45,7 +49,8 @@ struct GlassMirror {
         let interaction = session.controller.overview != nil ? "list" : session.controller.interactionState.rawValue
         let display = state.configuration.display
         let rotation = display.rotation == .normal ? "" : " \(display.rotation.degrees)\u{B0}"
-        let text = "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(interaction) \u{B7} "
+        let text =
+            "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(interaction) \u{B7} "
             + "\(display.panel.name)\(rotation) \(layout.mode.name) \u{B7} " + TerminalCommand.keyHelp
         return String(text.unicodeScalars.prefix(max(0, columns - 1)).map(Character.init))
     }

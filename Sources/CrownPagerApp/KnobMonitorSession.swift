@@ -24,7 +24,9 @@ public struct KnobMonitorSession {
 
     /// Watches `source` until a stop condition; returns the final figures.
     @discardableResult
-    public func run<Source: CrownEventSource>(_ source: inout Source, write: (String) -> Void = StandardOutput.write) throws(CrownPagerError) -> KnobMonitor {
+    public func run<Source: CrownEventSource>(_ source: inout Source, write: (String) -> Void = StandardOutput.write)
+        throws(CrownPagerError) -> KnobMonitor
+    {
         var monitor = KnobMonitor()
         let start = MonotonicClock.now()
         let stopAt = duration.map { start + $0 }

@@ -31,17 +31,24 @@ public struct PageReader: Sendable {
         case .load:
             guard let load = try? proc.loadAverage() else { return ("?", nil) }
             let one = Double(load.oneMinuteHundredths) / 100
-            return ("\(fixed(one, 2)) \(fixed(Double(load.fiveMinutesHundredths) / 100, 2)) \(fixed(Double(load.fifteenMinutesHundredths) / 100, 2))", one)
+            return (
+                "\(fixed(one, 2)) \(fixed(Double(load.fiveMinutesHundredths) / 100, 2)) \(fixed(Double(load.fifteenMinutesHundredths) / 100, 2))",
+                one
+            )
         case .memory:
             guard let memory = try? proc.memory(), memory.totalBytes > 0 else { return ("?", nil) }
             let percent = Double(memory.usedBytes) * 100 / Double(memory.totalBytes)
             let gib = 1024.0 * 1024 * 1024
-            return ("\(fixed(Double(memory.usedBytes) / gib, 1))/\(fixed(Double(memory.totalBytes) / gib, 1))G \(fixed(percent, 0))%", percent)
+            return (
+                "\(fixed(Double(memory.usedBytes) / gib, 1))/\(fixed(Double(memory.totalBytes) / gib, 1))G \(fixed(percent, 0))%",
+                percent
+            )
         case .uptime:
             guard let uptime = try? proc.uptime() else { return ("?", nil) }
             let seconds = uptime.nanoseconds / 1_000_000_000
             let reading = SystemReading(
-                hostname: "", load1: 0, load5: 0, load15: 0, memoryTotalBytes: 0, memoryAvailableBytes: 0, uptimeSeconds: seconds)
+                hostname: "", load1: 0, load5: 0, load15: 0, memoryTotalBytes: 0, memoryAvailableBytes: 0,
+                uptimeSeconds: seconds)
             return (reading.uptimeText, Double(seconds) / 3600)
         case .disk(let path):
             guard let usage = try? HostReadings.diskUsage(path: path) else { return ("no \(path)", nil) }

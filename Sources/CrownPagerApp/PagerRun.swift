@@ -36,7 +36,8 @@ public final class PagerRun {
     private let reader = PageReader()
     private let commands = CommandRunner()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
-    private let wallOffset = (WallClock.nanosecondsSinceEpoch() &- MonotonicClock.now().nanoseconds) % 86_400_000_000_000
+    private let wallOffset =
+        (WallClock.nanosecondsSinceEpoch() &- MonotonicClock.now().nanoseconds) % 86_400_000_000_000
 
     /// A run of `configuration` (read from `path`, for reloads) with `overrides` laid over it, on `target`.
     public init(
@@ -74,11 +75,13 @@ public final class PagerRun {
     /// The run state of the configuration on `bus`, with time starting at `now`.
     func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(CrownPagerError) -> PagerRunState<Base> {
         PagerRunState(
-            configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration), clock: live.clock(at: now),
+            configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration),
+            clock: live.clock(at: now),
             start: now, wallOffset: wallOffset)
     }
 
-    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(CrownPagerError) -> Int32? where Base.Failure: DisplayFailure {
+    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(CrownPagerError) -> Int32?
+    where Base.Failure: DisplayFailure {
         var state = try makeState(bus, at: live.monotonicNow())
         for warning in state.session.warnings { printError("crownpager: warning: \(warning)") }
         // A panel that does not answer at start is a wiring or address problem: say so and stop.
@@ -110,7 +113,8 @@ public final class PagerRun {
     /// Input is looked for without waiting before each frame (unless the last sleep already
     /// found it): a detent that came while the bus carried a frame is in the next one, not
     /// queued behind a frame it makes stale.
-    func step<Base: I2CBus>(_ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError) -> RunTurn
+    func step<Base: I2CBus>(_ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp)
+        throws(CrownPagerError) -> RunTurn
     where Base.Failure: DisplayFailure {
         var turn = RunTurn()
         refresh(&state, at: now)
@@ -145,22 +149,32 @@ public final class PagerRun {
             wake = [until, loop.health.nextAttempt].compactMap { $0 }.min()
         }
         // A resized terminal is noticed within half a second (SIGWINCH is not polled).
-        let deadlines = [wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil]
-        let timeout = deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
-        let found = loop.readiness(try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout), knobCount: knobDescriptors.count)
+        let deadlines = [
+            wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil,
+        ]
+        let timeout =
+            deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
+        let found = loop.readiness(
+            try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout),
+            knobCount: knobDescriptors.count)
         loop.ready = found
-        if drawsGlass, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal) { state.pacer.invalidate() }
+        if drawsGlass, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal) {
+            state.pacer.invalidate()
+        }
         return turn
     }
 
     /// Which of `descriptors` are readable within `timeoutMilliseconds`.
     private static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(CrownPagerError) -> [Bool] {
-        do { return try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds) } catch { throw .system(error) }
+        do { return try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds) } catch {
+            throw .system(error)
+        }
     }
 
     /// Reads every input `ready` marks (and the knob when `knobDue`) into `state`; the turn's end when one ends the run.
     private func takeInput<Base: I2CBus>(
-        _ ready: InputReadiness, knobDue: Bool, _ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp
+        _ ready: InputReadiness, knobDue: Bool, _ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop,
+        at now: Timestamp
     ) throws(CrownPagerError) -> RunTurn? where Base.Failure: DisplayFailure {
         let end = RunTurn(tookInput: true, ended: true)
         if ready.signal, let signal = loop.signals?.next() {
@@ -199,10 +213,14 @@ public final class PagerRun {
             if drawsGlass { throw .terminal(error) }
             return nil
         }
-        let enter = drawsGlass ? TerminalScreen.enterAlternateScreen + TerminalScreen.hideCursor + TerminalScreen.enableMouseReporting
-            + TerminalScreen.clearScreen : ""
-        let leave = drawsGlass ? TerminalScreen.disableMouseReporting + TerminalScreen.resetAttributes + TerminalScreen.showCursor
-            + TerminalScreen.leaveAlternateScreen : ""
+        let enter =
+            drawsGlass
+            ? TerminalScreen.enterAlternateScreen + TerminalScreen.hideCursor + TerminalScreen.enableMouseReporting
+                + TerminalScreen.clearScreen : ""
+        let leave =
+            drawsGlass
+            ? TerminalScreen.disableMouseReporting + TerminalScreen.resetAttributes + TerminalScreen.showCursor
+                + TerminalScreen.leaveAlternateScreen : ""
         do { try terminal.begin(enterSequence: enter, leaveSequence: leave) } catch { throw .terminal(error) }
         return terminal
     }
@@ -220,9 +238,12 @@ public final class PagerRun {
     private func report<Failure: Error>(_ presentation: DisplayPresentation<Failure>, at now: Timestamp) {
         switch presentation {
         case .lost(let error, let retryAt):
-            printError("crownpager: the display stopped answering (\(error)); retrying in \((retryAt - now).milliseconds) ms")
+            printError(
+                "crownpager: the display stopped answering (\(error)); retrying in \((retryAt - now).milliseconds) ms")
         case .recovered(let attempts):
-            printError("crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent")
+            printError(
+                "crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent"
+            )
         case .sent, .unchanged, .waiting, .stillLost:
             break
         }
@@ -275,7 +296,9 @@ public final class PagerRun {
             let now = live.monotonicNow()
             do throws(CrownPagerError) {
                 var next = try makeState(state.session.display.bus.base, at: now)
-                do throws(Base.Failure) { try next.session.start() } catch { throw .displayNotAnswering(error.crownPagerError) }
+                do throws(Base.Failure) { try next.session.start() } catch {
+                    throw .displayNotAnswering(error.crownPagerError)
+                }
                 state = next
             } catch {
                 configuration = previous

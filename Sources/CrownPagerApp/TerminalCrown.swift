@@ -8,7 +8,8 @@ enum TerminalCrown {
     ///
     /// A terminal reports no key-up, so a press is a short one, and the long-press key stands
     /// for a press that began a long-press time ago.
-    static func events(for command: TerminalCommand, at instant: Timestamp, longPressDuration: TimeSpan) -> [CrownEvent] {
+    static func events(for command: TerminalCommand, at instant: Timestamp, longPressDuration: TimeSpan) -> [CrownEvent]
+    {
         switch command {
         case .turn(let detents): return [.rotated(detents: detents, at: instant)]
         case .press: return [.pressed(at: instant), .released(at: instant)]

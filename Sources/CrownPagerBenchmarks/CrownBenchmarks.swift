@@ -17,11 +17,15 @@ func runCrownBenchmarks() {
         let elapsed = clock.measure { result = run(stream, configuration) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let edges = stream.edges.count
-        print("  \(name): \(edges) edges (\(stream.detentEdges.count) detents, \(edges - stream.cleanEdges) chatter) in \(fixed2(seconds * 1000)) ms"
-            + " = \(fixed2(Double(edges) / seconds / 1e6)) M edges/s, \(fixed2(seconds / Double(edges) * 1e9)) ns per edge")
-        print("    detents decoded: \(result.detents) (turned: \(stream.detentEdges.count)), pages moved: \(result.pages) (scrubbing accelerates);"
-            + " last edge to decision: mean \(fixed2(result.meanLatencyMicroseconds)) us, max \(fixed2(result.maxLatencyMicroseconds)) us"
-            + (configuration.lineDebounce > .zero ? " (lines debounced \(configuration.lineDebounce.milliseconds) ms)" : ""))
+        print(
+            "  \(name): \(edges) edges (\(stream.detentEdges.count) detents, \(edges - stream.cleanEdges) chatter) in \(fixed2(seconds * 1000)) ms"
+                + " = \(fixed2(Double(edges) / seconds / 1e6)) M edges/s, \(fixed2(seconds / Double(edges) * 1e9)) ns per edge"
+        )
+        print(
+            "    detents decoded: \(result.detents) (turned: \(stream.detentEdges.count)), pages moved: \(result.pages) (scrubbing accelerates);"
+                + " last edge to decision: mean \(fixed2(result.meanLatencyMicroseconds)) us, max \(fixed2(result.maxLatencyMicroseconds)) us"
+                + (configuration.lineDebounce > .zero
+                    ? " (lines debounced \(configuration.lineDebounce.milliseconds) ms)" : ""))
     }
 }
 
@@ -32,7 +36,9 @@ struct BenchmarkRun {
     /// Pages the interpreter moved by, steps and scrubs together (acceleration makes it more than the detents).
     var pages = 0
     var latencies: [Int64] = []
-    var meanLatencyMicroseconds: Double { latencies.isEmpty ? 0 : Double(latencies.reduce(0, +)) / Double(latencies.count) / 1000 }
+    var meanLatencyMicroseconds: Double {
+        latencies.isEmpty ? 0 : Double(latencies.reduce(0, +)) / Double(latencies.count) / 1000
+    }
     var maxLatencyMicroseconds: Double { Double(latencies.max() ?? 0) / 1000 }
 }
 
@@ -65,7 +71,9 @@ func run(_ stream: SimulatedKnob, _ configuration: CrownDecoderConfiguration) ->
         }
     }
     for edge in stream.edges {
-        while let deadline = decoder.nextDeadline, deadline < edge.at { decide(decoder.advance(to: deadline), at: deadline) }
+        while let deadline = decoder.nextDeadline, deadline < edge.at {
+            decide(decoder.advance(to: deadline), at: deadline)
+        }
         decide(decoder.feed(edge), at: edge.at)
     }
     if let deadline = decoder.nextDeadline { decide(decoder.advance(to: deadline), at: deadline) }

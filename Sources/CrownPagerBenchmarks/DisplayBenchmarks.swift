@@ -31,7 +31,8 @@ func runDisplayBenchmarks() {
                 print(
                     pad(name, 23) + " " + pad(panel.name, 14) + " " + pad(method, 8)
                         + leftPad(String(load.transactions), 14) + leftPad(String(load.bytes), 9)
-                        + [100_000, 400_000, 1_000_000].map { leftPad(fixed1(load.milliseconds(at: $0)) + " ms", 10) }.joined())
+                        + [100_000, 400_000, 1_000_000].map { leftPad(fixed1(load.milliseconds(at: $0)) + " ms", 10) }
+                        .joined())
             }
         }
     }
@@ -62,7 +63,8 @@ private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
         slideBaseline.bytes += fullFrame.bytes
         instant = instant + frameSpan
     } while session.isAnimating(at: instant - frameSpan)
-    results.append(("page slide (\(slideBaseline.transactions / max(1, fullFrame.transactions)) frames)", slide, slideBaseline))
+    results.append(
+        ("page slide (\(slideBaseline.transactions / max(1, fullFrame.transactions)) frames)", slide, slideBaseline))
 
     // The clock page's second turns over.
     var clock = SampleReadings.clock
@@ -92,7 +94,6 @@ private func fullFrameLoad(_ panel: SSD1306Panel) -> BusLoad {
     load.add(driver.bus.transfers)
     return load
 }
-
 
 private func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)

@@ -16,8 +16,13 @@ func runImageBenchmarks() {
                 do throws(PNGDecodingError) { lit += try PNG.decode(png).litPixelCount } catch { failure = error }
             }
         }
-        if let failure { print("  \(128 * scale)x\(64 * scale): \(failure)"); continue }
+        if let failure {
+            print("  \(128 * scale)x\(64 * scale): \(failure)")
+            continue
+        }
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        print("  \(128 * scale)x\(64 * scale), \(png.count) bytes: \(fixed2(milliseconds / Double(runs))) ms a decode (\(lit / runs) lit pixels)")
+        print(
+            "  \(128 * scale)x\(64 * scale), \(png.count) bytes: \(fixed2(milliseconds / Double(runs))) ms a decode (\(lit / runs) lit pixels)"
+        )
     }
 }

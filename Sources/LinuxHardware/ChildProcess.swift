@@ -28,7 +28,8 @@ public final class ChildProcess {
     }
 
     /// Starts `argv`; the error says whether the program is missing, not executable, or the system refused.
-    public static func spawn(_ argv: [String], maximumOutputBytes: Int = 4096) throws(ChildProcessError) -> ChildProcess {
+    public static func spawn(_ argv: [String], maximumOutputBytes: Int = 4096) throws(ChildProcessError) -> ChildProcess
+    {
         guard let program = argv.first, !program.isEmpty else { throw .notFound(program: "") }
         var pipeEnds: [Int32] = [-1, -1]
         // pipe2 needs _GNU_SOURCE, which Swift's Glibc does not define: pipe, then close-on-exec.
@@ -59,11 +60,12 @@ public final class ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)  // a group of its own, led by the child
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var pid: pid_t = 0
         let arguments = argv.map { strdup($0) }
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         let status = (arguments + [nil]).withUnsafeBufferPointer { argvPointer -> Int32 in
             guard let base = argvPointer.baseAddress else { return EINVAL }
             return posix_spawnp(&pid, program, &actions, &attributes, base, environ)

@@ -11,9 +11,11 @@ public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .notFound(let program):
-            return "\(program): not found" + (program.contains("/") ? "" : " on PATH (give the full path, e.g. /usr/bin/\(program))")
+            return "\(program): not found"
+                + (program.contains("/") ? "" : " on PATH (give the full path, e.g. /usr/bin/\(program))")
         case .notExecutable(let program, let errno):
-            return "\(program): cannot run: \(errno.sentence)" + (errno == .permissionDenied ? " (chmod +x, or check the service user's rights)" : "")
+            return "\(program): cannot run: \(errno.sentence)"
+                + (errno == .permissionDenied ? " (chmod +x, or check the service user's rights)" : "")
         case .system(let operation, let errno):
             return "\(operation) failed: \(errno.sentence)"
         }

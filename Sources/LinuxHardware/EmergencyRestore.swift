@@ -89,7 +89,8 @@ func installEmergencyHandlers() {
     for number in emergencySignals {
         var previous = sigaction()
         guard sigaction(number, nil, &previous) == 0 else { continue }
-        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        {
             continue
         }
         emergencySignalNumbers[index] = number

@@ -39,9 +39,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Opens `path`, retrying after signals; open(2) reads `permissions` only when it creates the file.
     static func open(
-        _ path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: mode_t = 0, retryOnInterrupt: Bool = true
+        _ path: String, _ mode: AccessMode, options: OpenOptions = [], permissions: mode_t = 0,
+        retryOnInterrupt: Bool = true
     ) throws(Errno) -> FileDescriptor {
-        let descriptor = try checked(retryOnInterrupt) { Glibc.open(path, mode.rawValue | options.rawValue, permissions) }
+        let descriptor = try checked(retryOnInterrupt) {
+            Glibc.open(path, mode.rawValue | options.rawValue, permissions)
+        }
         return FileDescriptor(rawValue: descriptor)
     }
 
@@ -83,7 +86,9 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// The result of `call`, a system call that returns -1 and sets errno when it fails;
     /// called again after EINTR when `retryOnInterrupt` is true.
-    private static func checked<Value: BinaryInteger>(_ retryOnInterrupt: Bool, _ call: () -> Value) throws(Errno) -> Value {
+    private static func checked<Value: BinaryInteger>(_ retryOnInterrupt: Bool, _ call: () -> Value) throws(Errno)
+        -> Value
+    {
         while true {
             let value = call()
             if value >= 0 { return value }

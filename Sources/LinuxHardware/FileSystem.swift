@@ -55,7 +55,9 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
 public enum FileSystem {
     /// Creates the directory at `path` and any missing parents; an existing directory is fine.
     public static func createDirectory(atPath path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
-        guard !path.isEmpty else { throw .failed(operation: .createDirectory, path: path, errno: .noSuchFileOrDirectory) }
+        guard !path.isEmpty else {
+            throw .failed(operation: .createDirectory, path: path, errno: .noSuchFileOrDirectory)
+        }
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
@@ -88,7 +90,9 @@ public enum FileSystem {
         let file = try open(temporary, .writeOnly, options: [.create, .exclusiveCreate], permissions: permissions)
         do throws(FileSystemError) {
             try attempt(.write, temporary) { _ = try file.writeAll(bytes) }
-            if durable, fsync(file.rawValue) != 0 { throw FileSystemError.failed(operation: .sync, path: temporary, errno: .current) }
+            if durable, fsync(file.rawValue) != 0 {
+                throw FileSystemError.failed(operation: .sync, path: temporary, errno: .current)
+            }
             try attempt(.close, temporary) { try file.close() }
         } catch {
             _ = try? file.close()
@@ -103,12 +107,16 @@ public enum FileSystem {
     }
 
     /// Writes `text` to `path` atomically, as UTF-8.
-    public static func writeAtomically(_ text: String, toPath path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
+    public static func writeAtomically(_ text: String, toPath path: String, permissions: UInt32 = 0o644)
+        throws(FileSystemError)
+    {
         try writeAtomically(Array(text.utf8), toPath: path, permissions: permissions)
     }
 
     /// Appends each of `lines` and a newline to `path`, creating the file if needed, in one write.
-    public static func appendLines(_ lines: [String], toPath path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
+    public static func appendLines(_ lines: [String], toPath path: String, permissions: UInt32 = 0o644)
+        throws(FileSystemError)
+    {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines {
@@ -138,7 +146,9 @@ public enum FileSystem {
                     try chunk.withUnsafeMutableBytes { try file.read(into: $0, retryOnInterrupt: true) }
                 }
                 if count == 0 { break }
-                guard contents.count + count <= maximumBytes else { throw FileSystemError.tooLarge(path: path, limit: maximumBytes) }
+                guard contents.count + count <= maximumBytes else {
+                    throw FileSystemError.tooLarge(path: path, limit: maximumBytes)
+                }
                 contents += chunk[..<count]
             }
         } catch {
@@ -172,7 +182,9 @@ public enum FileSystem {
     }
 
     /// Runs `FileDescriptor` calls, naming `operation` and `path` in the error it throws.
-    private static func attempt<T>(_ operation: FileOperation, _ path: String, _ body: () throws -> T) throws(FileSystemError) -> T {
+    private static func attempt<T>(_ operation: FileOperation, _ path: String, _ body: () throws -> T)
+        throws(FileSystemError) -> T
+    {
         do {
             return try body()
         } catch let error as FileSystemError {

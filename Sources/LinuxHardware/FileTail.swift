@@ -15,7 +15,9 @@ extension FileSystem {
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while contents.count < maximumBytes {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, maximumBytes - contents.count)) }
+            let count = chunk.withUnsafeMutableBytes {
+                read(fd, $0.baseAddress, min($0.count, maximumBytes - contents.count))
+            }
             if count == 0 { break }
             if count < 0 {
                 if Errno.current == .interrupted { continue }

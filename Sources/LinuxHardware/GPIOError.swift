@@ -97,7 +97,8 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .loadLibrary:
             // dlerror()'s text names each library tried and says more than ELIBACC's sentence would.
             let (v2, v1) = (CROWNPAGER_GPIO_LIBRARY_V2, CROWNPAGER_GPIO_LIBRARY_V1)
-            let which = libraryOverride.map { "from \(Self.libraryVariable)=\($0) (instead of \(v2) or \(v1))" }
+            let which =
+                libraryOverride.map { "from \(Self.libraryVariable)=\($0) (instead of \(v2) or \(v1))" }
                 ?? "(neither \(v2), the 2.x API, nor \(v1), the 1.x API)"
             return "could not load libgpiod \(which) for \(chipPath): \(loaderMessage); \(fix)"
         }
@@ -110,10 +111,12 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .chipMissing:
             let chips = chipsOnMachine.map { " (this machine has \($0.joined(separator: ", ")))" } ?? ""
-            return "list the chips with `gpiodetect` (package gpiod)\(chips) and pass the right one with --chip; on a Raspberry Pi "
+            return
+                "list the chips with `gpiodetect` (package gpiod)\(chips) and pass the right one with --chip; on a Raspberry Pi "
                 + "the header's lines are on /dev/gpiochip0 (on a Pi 5 with an old kernel, /dev/gpiochip4)"
         case .noChipsOnMachine:
-            return "this machine has no GPIO chip (no /dev/gpiochip*): a knob on GPIO lines needs a Raspberry Pi or a board "
+            return
+                "this machine has no GPIO chip (no /dev/gpiochip*): a knob on GPIO lines needs a Raspberry Pi or a board "
                 + "like it; to try the pages here, run them in this terminal with --mock, or with bus = \"mock\" under "
                 + "[display] in the configuration file, and without --chip: the keys turn the crown"
         case .permissionDenied:
@@ -121,10 +124,12 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "Hardware/99-crownpager-gpio.rules into /etc/udev/rules.d/; root is not needed"
         case .noSuchLine:
             let range = chipLines > 0 ? " (it has \(chipLines) lines, 0 to \(chipLines - 1))" : ""
-            return "the offset is past the last line of \(chipPath)\(range): the offsets are GPIO numbers (BCM), not pin "
+            return
+                "the offset is past the last line of \(chipPath)\(range): the offsets are GPIO numbers (BCM), not pin "
                 + "numbers; `gpioinfo \(chip)` lists the lines"
         case .lineBusy:
-            return "another program or a kernel driver holds the line: `gpioinfo \(chip)` shows its consumer; stop that "
+            return
+                "another program or a kernel driver holds the line: `gpioinfo \(chip)` shows its consumer; stop that "
                 + "program, or remove the overlay that claims it (e.g. dtoverlay=rotary-encoder or gpio-key in "
                 + "/boot/firmware/config.txt, which the --evdev way uses instead)"
         case .libraryMissing:

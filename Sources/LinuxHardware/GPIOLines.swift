@@ -49,7 +49,8 @@ public final class GPIOLines {
     ) throws(GPIOError) {
         self.chipPath = chipPath
         self.offsets = offsets
-        guard !offsets.isEmpty, offsets.count <= Int(CROWNPAGER_GPIO_MAX_LINES), Set(offsets).count == offsets.count else {
+        guard !offsets.isEmpty, offsets.count <= Int(CROWNPAGER_GPIO_MAX_LINES), Set(offsets).count == offsets.count
+        else {
             throw GPIOError(operation: .request, chipPath: chipPath, offset: nil, errno: .invalidArgument)
         }
         let periods = offsets.indices.map { index -> UInt32 in
@@ -59,7 +60,8 @@ public final class GPIOLines {
         var failure = crownpager_gpio_failure()
         let handle = offsets.map { CUnsignedInt($0) }.withUnsafeBufferPointer { lines in
             periods.withUnsafeBufferPointer { periods in
-                crownpager_gpio_request(chipPath, consumer, lines.baseAddress, periods.baseAddress, lines.count, &failure)
+                crownpager_gpio_request(
+                    chipPath, consumer, lines.baseAddress, periods.baseAddress, lines.count, &failure)
             }
         }
         guard let handle else {
@@ -77,7 +79,8 @@ public final class GPIOLines {
             }
             let errno = Errno(rawValue: failure.error)
             // Only a missing chip needs the machine's chips: they tell a wrong path from no GPIO at all.
-            let missing = GPIOError(operation: operation, chipPath: chipPath, offset: nil, errno: errno).kind == .chipMissing
+            let missing =
+                GPIOError(operation: operation, chipPath: chipPath, offset: nil, errno: errno).kind == .chipMissing
             throw GPIOError(
                 operation: operation, chipPath: chipPath, offset: failure.has_offset != 0 ? failure.offset : nil,
                 chipLines: failure.chip_lines, errno: errno, chipsOnMachine: missing ? GPIOChips.present() : nil)
@@ -120,9 +123,10 @@ public final class GPIOLines {
             let count = crownpager_gpio_read_edges(handle, &buffer, buffer.count)
             guard count >= 0 else { throw readError(.current) }
             for edge in buffer.prefix(Int(count)) {
-                edges.append(GPIOEdge(
-                    offset: edge.offset, rising: edge.rising != 0,
-                    timestamp: Timestamp(nanoseconds: Int64(clamping: edge.timestamp_ns))))
+                edges.append(
+                    GPIOEdge(
+                        offset: edge.offset, rising: edge.rising != 0,
+                        timestamp: Timestamp(nanoseconds: Int64(clamping: edge.timestamp_ns))))
             }
             if Int(count) < buffer.count { return edges }
         }

@@ -21,12 +21,15 @@ public struct HostReadings: Sendable {
             throw .unreadable(error)
         }
         let trimmed = text.split(whereSeparator: { $0 == "\n" || $0 == " " }).first.map(String.init) ?? ""
-        guard let millidegrees = Int(trimmed) else { throw .malformed(path: path, detail: "'\(trimmed)' is not millidegrees") }
+        guard let millidegrees = Int(trimmed) else {
+            throw .malformed(path: path, detail: "'\(trimmed)' is not millidegrees")
+        }
         return Double(millidegrees) / 1000
     }
 
     /// The used share of the file system holding `path`, 0 to 1, as `df` counts it (blocks for unprivileged users).
-    public static func diskUsage(path: String) throws(SystemReadingError) -> (usedFraction: Double, totalBytes: UInt64) {
+    public static func diskUsage(path: String) throws(SystemReadingError) -> (usedFraction: Double, totalBytes: UInt64)
+    {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else {
             throw .unreadable(.failed(operation: .open, path: path, errno: Errno(rawValue: Glibc.errno)))
@@ -44,7 +47,9 @@ public struct HostReadings: Sendable {
         var cursor: UnsafeMutablePointer<ifaddrs>? = first
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else {
+                continue
+            }
             let name = String(cString: entry.pointee.ifa_name)
             let flags = Int32(bitPattern: entry.pointee.ifa_flags)
             if let interface {

@@ -63,11 +63,15 @@ public final class LinuxI2CBus: I2CBus {
             }
             guard written >= 0 else { throw failure(.write, address) }
             // i2c-dev sends a message whole or not at all, but caps it at 8192 bytes.
-            guard written == bytes.count else { throw I2CError(operation: .write, path: path, address: address, errno: .messageTooLong) }
+            guard written == bytes.count else {
+                throw I2CError(operation: .write, path: path, address: address, errno: .messageTooLong)
+            }
         case .rdwr:
             var copy = bytes
             let result = copy.withUnsafeMutableBufferPointer { buffer in
-                var message = i2c_msg(addr: UInt16(address.rawValue), flags: 0, len: UInt16(clamping: buffer.count), buf: buffer.baseAddress)
+                var message = i2c_msg(
+                    addr: UInt16(address.rawValue), flags: 0, len: UInt16(clamping: buffer.count),
+                    buf: buffer.baseAddress)
                 return withUnsafeMutablePointer(to: &message) { messages in
                     var request = i2c_rdwr_ioctl_data(msgs: messages, nmsgs: 1)
                     return retryingInterrupts { Int(crownpager_i2c_rdwr(descriptor, &request)) }

@@ -31,7 +31,8 @@ public final class InputEventDevice {
             descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
         } catch {
             switch error {
-            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice: throw .notFound(path: path)
+            case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
+                throw .notFound(path: path)
             case .permissionDenied, .notPermitted: throw .permissionDenied(path: path)
             default: throw .system(operation: "open", path: path, errno: error)
             }
@@ -42,7 +43,9 @@ public final class InputEventDevice {
         usesMonotonicClock = ioctl(descriptor.rawValue, crownpager_eviocsclockid(), &clock) == 0
         var buffer = [CChar](repeating: 0, count: 256)
         let length = ioctl(descriptor.rawValue, crownpager_eviocgname(UInt32(buffer.count - 1)), &buffer)
-        name = length > 0 ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        name =
+            length > 0
+            ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     deinit { close() }
@@ -59,7 +62,9 @@ public final class InputEventDevice {
         guard !isClosed else { throw .disconnected(path: path) }
         var events: Int16 = 0
         do {
-            guard try descriptor.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else { return [] }
+            guard try descriptor.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else {
+                return []
+            }
         } catch {
             throw .system(operation: "poll", path: path, errno: error)
         }
@@ -110,7 +115,8 @@ public final class InputEventDevice {
         for record in records {
             let nanoseconds = record.timestamp.nanoseconds
             var event = crownpager_input_event(
-                nanoseconds / 1_000_000_000, (nanoseconds % 1_000_000_000) / 1000, record.type, record.code, record.value)
+                nanoseconds / 1_000_000_000, (nanoseconds % 1_000_000_000) / 1000, record.type, record.code,
+                record.value)
             withUnsafeBytes(of: &event) { bytes += $0 }
         }
         return bytes

@@ -12,7 +12,8 @@ public enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The device concerned.
     public var path: String {
         switch self {
-        case .notFound(let path), .permissionDenied(let path), .disconnected(let path), .system(_, let path, _): return path
+        case .notFound(let path), .permissionDenied(let path), .disconnected(let path), .system(_, let path, _):
+            return path
         }
     }
 

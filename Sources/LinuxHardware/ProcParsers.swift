@@ -56,7 +56,9 @@ public enum SystemReadingError: Error, Hashable, Sendable, CustomStringConvertib
 /// Pure parsers of /proc files: text in, values or a typed error out.
 public enum ProcParsers {
     /// The load averages from /proc/loadavg, e.g. `0.52 0.58 0.59 1/467 12345`.
-    public static func loadAverage(_ text: String, path: String = "/proc/loadavg") throws(SystemReadingError) -> LoadAverage {
+    public static func loadAverage(_ text: String, path: String = "/proc/loadavg") throws(SystemReadingError)
+        -> LoadAverage
+    {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard fields.count >= 3 else {
             throw .malformed(path: path, detail: "expected three load averages, found \(fields.count) fields")
@@ -68,13 +70,16 @@ public enum ProcParsers {
             }
             values.append(Int(value))
         }
-        return LoadAverage(oneMinuteHundredths: values[0], fiveMinutesHundredths: values[1], fifteenMinutesHundredths: values[2])
+        return LoadAverage(
+            oneMinuteHundredths: values[0], fiveMinutesHundredths: values[1], fifteenMinutesHundredths: values[2])
     }
 
     /// MemTotal and MemAvailable from /proc/meminfo (`MemTotal:  16318412 kB` lines).
     ///
     /// Kernels before 3.14 have no MemAvailable; MemFree + Buffers + Cached stands in, as `free` does.
-    public static func memory(_ text: String, path: String = "/proc/meminfo") throws(SystemReadingError) -> MemoryReading {
+    public static func memory(_ text: String, path: String = "/proc/meminfo") throws(SystemReadingError)
+        -> MemoryReading
+    {
         var kibibytes: [Substring: Int] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -89,7 +94,8 @@ public enum ProcParsers {
         let available: Int
         if let reported = kibibytes["MemAvailable"] {
             available = reported
-        } else if let free = kibibytes["MemFree"], let buffers = kibibytes["Buffers"], let cached = kibibytes["Cached"] {
+        } else if let free = kibibytes["MemFree"], let buffers = kibibytes["Buffers"], let cached = kibibytes["Cached"]
+        {
             available = free + buffers + cached
         } else {
             throw .malformed(path: path, detail: "no MemAvailable line, nor MemFree, Buffers and Cached")
@@ -114,12 +120,16 @@ public enum ProcParsers {
     /// (extra digits are cut off); nil if it is not one or too big.
     static func fixedPoint(_ text: Substring, fractionDigits: Int) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 15, whole.allSatisfy(\.isASCIIDigit) else { return nil }
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 15, whole.allSatisfy(\.isASCIIDigit) else {
+            return nil
+        }
         var fraction = parts.count > 1 ? parts[1] : ""
         guard fraction.allSatisfy(\.isASCIIDigit) else { return nil }
         fraction = fraction.prefix(fractionDigits)
         let padded = String(fraction) + String(repeating: "0", count: fractionDigits - fraction.count)
-        guard let wholeValue = Int64(whole), let fractionValue = Int64(padded.isEmpty ? "0" : padded) else { return nil }
+        guard let wholeValue = Int64(whole), let fractionValue = Int64(padded.isEmpty ? "0" : padded) else {
+            return nil
+        }
         var scale: Int64 = 1
         for _ in 0..<fractionDigits { scale *= 10 }
         return wholeValue * scale + fractionValue

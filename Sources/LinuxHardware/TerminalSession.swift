@@ -31,7 +31,8 @@ public final class TerminalSession {
 
     /// A session on the given descriptors (a pseudo-terminal in tests); throws when either is not a terminal.
     public init(input: FileDescriptor, output: FileDescriptor) throws(TerminalError) {
-        for (descriptor, name) in [(input, "standard input"), (output, "standard output")] where isatty(descriptor.rawValue) != 1 {
+        for (descriptor, name) in [(input, "standard input"), (output, "standard output")]
+        where isatty(descriptor.rawValue) != 1 {
             let stream = descriptor.rawValue <= 2 ? name : "\(name) (descriptor \(descriptor.rawValue))"
             throw .notATerminal(stream: stream)
         }
@@ -45,7 +46,8 @@ public final class TerminalSession {
     ///
     /// `leaveSequence` is written by `restore()` and by the signal handler, which is installed
     /// when `restoreOnSignals` is true (only one such session may be active at a time).
-    public func begin(enterSequence: String, leaveSequence: String, restoreOnSignals: Bool = true) throws(TerminalError) {
+    public func begin(enterSequence: String, leaveSequence: String, restoreOnSignals: Bool = true) throws(TerminalError)
+    {
         guard !isRaw else { return }
         if restoreOnSignals, emergencyState.pointee.armed != 0 { throw .anotherSessionActive }
         guard tcgetattr(input.rawValue, &original) == 0 else {
@@ -92,7 +94,9 @@ public final class TerminalSession {
     public func readInput(timeoutMilliseconds: Int) throws(TerminalError) -> [UInt8] {
         var events: Int16 = 0
         do {
-            guard try input.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else { return [] }
+            guard try input.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else {
+                return []
+            }
         } catch {
             throw .system(operation: "poll", errno: error)
         }

@@ -18,5 +18,6 @@ public enum TerminalCommand: Hashable, Sendable {
 
 extension TerminalCommand {
     /// The keys in one line, for the mock's status line.
-    public static let keyHelp = "Down/j/wheel next  Up/k previous  PgDn/PgUp 5  Enter/space press  l long press  r redraw  q quit"
+    public static let keyHelp =
+        "Down/j/wheel next  Up/k previous  PgDn/PgUp 5  Enter/space press  l long press  r redraw  q quit"
 }

@@ -43,7 +43,9 @@ public struct ConfigTable {
     /// A string.
     public mutating func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else { throw error(key, "expected a string in quotes, found \(describeFound(value))") }
+        guard case .string(let text) = value else {
+            throw error(key, "expected a string in quotes, found \(describeFound(value))")
+        }
         return text
     }
 
@@ -67,7 +69,9 @@ public struct ConfigTable {
     public mutating func integer(_ key: String, in range: ClosedRange<Int64>) throws(ConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .integer(let number) = value, range.contains(number) else {
-            throw error(key, "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
+            throw error(
+                key,
+                "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
         }
         return Int(number)
     }
@@ -82,7 +86,8 @@ public struct ConfigTable {
         default: throw error(key, "expected a number, found \(describeFound(value))")
         }
         guard range.contains(number) else {
-            throw error(key, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
+            throw error(
+                key, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
         }
         return number
     }
@@ -90,7 +95,9 @@ public struct ConfigTable {
     /// `true` or `false`.
     public mutating func boolean(_ key: String) throws(ConfigError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .boolean(let flag) = value else { throw error(key, "expected true or false, found \(describeFound(value))") }
+        guard case .boolean(let flag) = value else {
+            throw error(key, "expected true or false, found \(describeFound(value))")
+        }
         return flag
     }
 
@@ -117,7 +124,10 @@ public struct ConfigTable {
     public mutating func duration(_ key: String, minimumMilliseconds minimum: Int64 = 0) throws(ConfigError) -> Int64? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value, let milliseconds = parseDuration(text) else {
-            throw error(key, "expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found \(describeFound(value))")
+            throw error(
+                key,
+                "expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found \(describeFound(value))"
+            )
         }
         guard milliseconds >= minimum else { throw error(key, "expected at least \(minimum) ms, found \"\(text)\"") }
         return milliseconds
@@ -135,7 +145,9 @@ public struct ConfigTable {
     /// An array of tables (`[[key]]`), each named `key[n]` from 1.
     public mutating func tables(_ key: String) throws(ConfigError) -> [ConfigTable]? {
         guard let value = value(key) else { return nil }
-        guard case .array(let elements) = value else { throw error(key, "expected [[\(name(key))]] tables, found \(describeFound(value))") }
+        guard case .array(let elements) = value else {
+            throw error(key, "expected [[\(name(key))]] tables, found \(describeFound(value))")
+        }
         var tables: [ConfigTable] = []
         for (index, element) in elements.enumerated() {
             guard case .table(let table) = element else {

@@ -1,7 +1,10 @@
 /// The parser's mutable tree, which knows how each table came to be so that TOML's rules on
 /// defining a table twice can be enforced; frozen into `TOMLTable` at the end.
 final class TOMLNode {
-    enum Kind { case value(TOMLValue), table, array, tableArray }
+    enum Kind {
+        case value(TOMLValue)
+        case table, array, tableArray
+    }
     /// How a table was made: implicitly on the way to another, by a `[header]` (or inline), or by a dotted key.
     enum Definition { case implicit, header, dotted }
 
@@ -47,13 +50,17 @@ final class TOMLNode {
             if let existing = node.child(component) {
                 switch existing.kind {
                 case .table:
-                    guard !existing.isSealed else { throw scanner.error("[\(path)] is an inline table and cannot be extended", line: line) }
+                    guard !existing.isSealed else {
+                        throw scanner.error("[\(path)] is an inline table and cannot be extended", line: line)
+                    }
                     node = existing
                 case .tableArray:
                     guard let last = existing.elements.last else { throw scanner.error("\(path) is empty", line: line) }
                     node = last
                 case .value, .array:
-                    throw scanner.error("'\(path)' is already a value (line \(node.children[component]?.line ?? 0)), not a table", line: line)
+                    throw scanner.error(
+                        "'\(path)' is already a value (line \(node.children[component]?.line ?? 0)), not a table",
+                        line: line)
                 }
             } else {
                 let table = TOMLNode(table: line)
@@ -117,7 +124,8 @@ final class TOMLNode {
             if let existing = node.child(component) {
                 guard existing.isTable, !existing.isSealed, existing.definition == .dotted else {
                     let previous = node.children[component]?.line ?? 0
-                    throw scanner.error("'\(path)' is already defined on line \(previous); a dotted key cannot add to it", line: line)
+                    throw scanner.error(
+                        "'\(path)' is already defined on line \(previous); a dotted key cannot add to it", line: line)
                 }
                 node = existing
             } else {

@@ -4,8 +4,9 @@ extension TOMLScanner {
     /// Reads a bare value: a boolean, a number, or (refused) a date or time.
     mutating func readBareValue() throws(TOMLError) -> TOMLValue {
         let start = position
-        while let byte = current, isBareKeyByte(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
-            || byte == UInt8(ascii: ":")
+        while let byte = current,
+            isBareKeyByte(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: ":")
         {
             position += 1
         }
@@ -13,7 +14,8 @@ extension TOMLScanner {
         let token = Array(bytes[start..<end])
         if looksLikeDateOrTime(token) {
             position = start
-            throw error("dates and times are not supported in this configuration: write the value as a string, e.g. \"07:30\"")
+            throw error(
+                "dates and times are not supported in this configuration: write the value as a string, e.g. \"07:30\"")
         }
         let text = String(decoding: token, as: UTF8.self)
         switch text {
@@ -26,7 +28,9 @@ extension TOMLScanner {
         }
         position = start
         guard !token.isEmpty else {
-            throw error("expected a value (a string in quotes, a number, true, false, [array] or {table}), found \(describe(current))")
+            throw error(
+                "expected a value (a string in quotes, a number, true, false, [array] or {table}), found \(describe(current))"
+            )
         }
         if let value = try integer(token) {
             position = end
@@ -69,26 +73,36 @@ extension TOMLScanner {
             default: break
             }
             if radix != 10 {
-                guard body.count == token.count else { throw error("a hexadecimal, octal or binary integer takes no sign") }
+                guard body.count == token.count else {
+                    throw error("a hexadecimal, octal or binary integer takes no sign")
+                }
                 body = body.dropFirst(2)
             }
         }
         guard let digits = try digitsWithUnderscores(body, radix: radix) else { return nil }
         if radix == 10, digits.count > 1, digits.first == 0 {
-            throw error("leading zeros are not allowed in a decimal integer: write \(String(decoding: token, as: UTF8.self).drop { $0 == "0" })")
+            throw error(
+                "leading zeros are not allowed in a decimal integer: write \(String(decoding: token, as: UTF8.self).drop { $0 == "0" })"
+            )
         }
         var magnitude: UInt64 = 0
         for digit in digits {
             let (times, overflowA) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, overflowB) = times.addingReportingOverflow(UInt64(digit))
-            guard !overflowA, !overflowB else { throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer") }
+            guard !overflowA, !overflowB else {
+                throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer")
+            }
             magnitude = sum
         }
         if negative {
-            guard magnitude <= UInt64(Int64.max) + 1 else { throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer") }
+            guard magnitude <= UInt64(Int64.max) + 1 else {
+                throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer")
+            }
             return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
         }
-        guard magnitude <= UInt64(Int64.max) else { throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer") }
+        guard magnitude <= UInt64(Int64.max) else {
+            throw error("\(String(decoding: token, as: UTF8.self)) does not fit in a 64-bit integer")
+        }
         return Int64(magnitude)
     }
 
@@ -143,7 +157,9 @@ extension TOMLScanner {
                 exponentNegative = first == UInt8(ascii: "-")
                 exponentBody = exponentBody.dropFirst()
             }
-            guard let digits = try digitsWithUnderscores(exponentBody, radix: 10) else { throw error("a float's exponent needs digits") }
+            guard let digits = try digitsWithUnderscores(exponentBody, radix: 10) else {
+                throw error("a float's exponent needs digits")
+            }
             for digit in digits where exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
             if exponentNegative { exponent = -exponent }
         }

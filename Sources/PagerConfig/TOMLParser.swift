@@ -25,10 +25,12 @@ public enum TOMLParser {
                 let key = try readKey(&scanner)
                 scanner.skipBlanks()
                 guard scanner.current == UInt8(ascii: "]"), !isArray || scanner.peek(1) == UInt8(ascii: "]") else {
-                    throw scanner.error("expected '\(isArray ? "]]" : "]")' to close the header [\(isArray ? "[" : "")\(join(key))")
+                    throw scanner.error(
+                        "expected '\(isArray ? "]]" : "]")' to close the header [\(isArray ? "[" : "")\(join(key))")
                 }
                 scanner.position += isArray ? 2 : 1
-                current = try isArray
+                current =
+                    try isArray
                     ? root.openTableArray(key, line: line, scanner: scanner)
                     : root.openTable(key, line: line, scanner: scanner)
                 try scanner.expectEndOfLine(after: "the header")
@@ -69,11 +71,15 @@ public enum TOMLParser {
                 let start = scanner.position
                 while let next = scanner.current, isBareKeyByte(next) { scanner.position += 1 }
                 guard scanner.position > start else {
-                    throw scanner.error("expected a key (letters, digits, _ and -, or a quoted string), found \(scanner.describe(byte))")
+                    throw scanner.error(
+                        "expected a key (letters, digits, _ and -, or a quoted string), found \(scanner.describe(byte))"
+                    )
                 }
                 components.append(String(decoding: scanner.bytes[start..<scanner.position], as: UTF8.self))
             }
-            guard components.count <= maximumDepth else { throw scanner.error("a key with more than \(maximumDepth) parts") }
+            guard components.count <= maximumDepth else {
+                throw scanner.error("a key with more than \(maximumDepth) parts")
+            }
             scanner.skipBlanks()
             guard scanner.current == UInt8(ascii: ".") else { return components }
             scanner.position += 1
@@ -116,7 +122,9 @@ public enum TOMLParser {
             } else if scanner.current == nil {
                 throw scanner.error("unterminated array opened on line \(startLine): add ']'", line: startLine)
             } else if scanner.current != UInt8(ascii: "]") {
-                throw scanner.error("expected ',' or ']' in the array opened on line \(startLine), found \(scanner.describe(scanner.current))")
+                throw scanner.error(
+                    "expected ',' or ']' in the array opened on line \(startLine), found \(scanner.describe(scanner.current))"
+                )
             }
         }
     }
@@ -141,13 +149,18 @@ public enum TOMLParser {
                 return node
             }
             guard scanner.current == UInt8(ascii: ",") else {
-                throw scanner.error("expected ',' or '}' in the inline table (an inline table must stay on one line), found \(scanner.describe(scanner.current))")
+                throw scanner.error(
+                    "expected ',' or '}' in the inline table (an inline table must stay on one line), found \(scanner.describe(scanner.current))"
+                )
             }
             scanner.position += 1
             scanner.skipBlanks()
             if scanner.current == UInt8(ascii: "}") { throw scanner.error("an inline table takes no comma before '}'") }
-            if scanner.current == nil || scanner.current == 0x0A || scanner.current == 0x0D || scanner.current == UInt8(ascii: "#") {
-                throw scanner.error("an inline table must stay on one line: close it with '}' on this line, or use a [table]")
+            if scanner.current == nil || scanner.current == 0x0A || scanner.current == 0x0D
+                || scanner.current == UInt8(ascii: "#")
+            {
+                throw scanner.error(
+                    "an inline table must stay on one line: close it with '}' on this line, or use a [table]")
             }
         }
     }

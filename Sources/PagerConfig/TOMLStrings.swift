@@ -68,7 +68,8 @@ extension TOMLScanner {
     private mutating func skipLineEndingBackslash() throws(TOMLError) -> Bool {
         var probe = position + 1
         while probe < bytes.count, bytes[probe] == 0x20 || bytes[probe] == 0x09 { probe += 1 }
-        guard probe < bytes.count, bytes[probe] == 0x0A || (bytes[probe] == 0x0D && probe + 1 < bytes.count && bytes[probe + 1] == 0x0A)
+        guard probe < bytes.count,
+            bytes[probe] == 0x0A || (bytes[probe] == 0x0D && probe + 1 < bytes.count && bytes[probe + 1] == 0x0A)
         else { return false }
         position = probe
         while true {
@@ -99,7 +100,9 @@ extension TOMLScanner {
         case UInt8(ascii: "U"): out += try readUnicodeEscape(digits: 8)
         default:
             position -= 1
-            throw error("unknown escape '\\\(describe(byte).filter { $0 != "'" })': use \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX or \\UXXXXXXXX")
+            throw error(
+                "unknown escape '\\\(describe(byte).filter { $0 != "'" })': use \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX or \\UXXXXXXXX"
+            )
         }
     }
 

@@ -57,7 +57,10 @@ public struct CrownInterpreter: Sendable {
             longPressReported = false
             return []
         case .released(let at):
-            defer { pressStart = nil; longPressReported = false }
+            defer {
+                pressStart = nil
+                longPressReported = false
+            }
             guard let start = pressStart, !longPressReported else { return [] }
             if at - start >= configuration.longPressDuration { return [.longPress(at: at)] }
             return [.shortPress(at: at)]
@@ -115,7 +118,7 @@ public struct CrownInterpreter: Sendable {
     /// How many detents each detent counts for: more the faster the crown turns, only while scrubbing.
     private func acceleration(interval: TimeSpan?) -> Int {
         guard interactionState == .continuous, let threshold = configuration.accelerationInterval,
-              let interval, interval < threshold
+            let interval, interval < threshold
         else { return 1 }
         return interval.nanoseconds * 2 < threshold.nanoseconds ? 4 : 2
     }

@@ -44,7 +44,9 @@ extension Bitmap {
                 ? images.currentPageIndicatorImage(forPage: dot.page) : images.indicatorImage(forPage: dot.page)
             {
                 let glyph = dot.isCurrent ? image.bitmap : image.outline
-                blit(glyph, at: Point(x: dot.center.x - (glyph.width - 1) / 2, y: dot.center.y - (glyph.height - 1) / 2), ink: ink)
+                blit(
+                    glyph, at: Point(x: dot.center.x - (glyph.width - 1) / 2, y: dot.center.y - (glyph.height - 1) / 2),
+                    ink: ink)
             } else if dot.isCurrent, let progress = decoration.progress {
                 drawProgressDot(dot, progress: progress, ink: ink)
             } else if dot.isCurrent {
@@ -61,7 +63,8 @@ extension Bitmap {
         let radius = (dot.diameter - 1) / 2
         strokeRoundedRect(bounds, radius: radius, ink: ink)
         let travel = Int((min(max(fraction, 0), 1) * Double(dot.stretch)).rounded())
-        let knob = dot.isVertical
+        let knob =
+            dot.isVertical
             ? Rect(x: bounds.x, y: bounds.y + travel, width: dot.diameter, height: dot.diameter)
             : Rect(x: bounds.x + travel, y: bounds.y, width: dot.diameter, height: dot.diameter)
         fillRoundedRect(knob, radius: radius, ink: ink)
@@ -75,7 +78,8 @@ extension Bitmap {
         guard filled > 0 else { return }
         let bounds = dot.bounds
         let saved = clip
-        clip = dot.isVertical
+        clip =
+            dot.isVertical
             ? Rect(x: bounds.x, y: bounds.maxY - filled, width: bounds.width, height: filled).intersection(saved)
             : Rect(x: bounds.x, y: bounds.y, width: filled, height: bounds.height).intersection(saved)
         fillCircle(center: dot.center, radius: radius, ink: ink)

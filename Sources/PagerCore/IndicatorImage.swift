@@ -19,7 +19,8 @@ public enum IndicatorImageError: Error, Hashable, Sendable, CustomStringConverti
             return "indicator image \(name) has no lit pixels; draw the glyph in 1s (PBM) or set bits (XBM)"
         case .unknownBuiltIn(let name):
             return "no built-in indicator image '\(name)': choose one of "
-                + IndicatorImage.builtIns.map { $0.name }.joined(separator: ", ") + ", or give a .pbm, .xbm or .png file"
+                + IndicatorImage.builtIns.map { $0.name }.joined(separator: ", ")
+                + ", or give a .pbm, .xbm or .png file"
         }
     }
 }
@@ -56,7 +57,8 @@ public struct IndicatorImage: Hashable, Sendable {
         var result = Bitmap(width: bitmap.width, height: bitmap.height)
         for y in 0..<bitmap.height {
             for x in 0..<bitmap.width where bitmap[x, y] {
-                let inside = x > 0 && y > 0 && x < bitmap.width - 1 && y < bitmap.height - 1
+                let inside =
+                    x > 0 && y > 0 && x < bitmap.width - 1 && y < bitmap.height - 1
                     && bitmap[x - 1, y] && bitmap[x + 1, y] && bitmap[x, y - 1] && bitmap[x, y + 1]
                 if !inside { result.plot(x: x, y: y) }
             }
@@ -71,21 +73,29 @@ public struct IndicatorImage: Hashable, Sendable {
     }
 
     /// Weather's `location.fill`: a navigation arrow pointing up and right.
-    public static let location = IndicatorImage(name: "location", bitmap: Bitmap(rows: [
-        ".....##", "...####", ".######", "######.", "...###.", "...##..", "...#...",
-    ]))
+    public static let location = IndicatorImage(
+        name: "location",
+        bitmap: Bitmap(rows: [
+            ".....##", "...####", ".######", "######.", "...###.", "...##..", "...#...",
+        ]))
     /// `house.fill`: a roof and a solid wall.
-    public static let house = IndicatorImage(name: "house", bitmap: Bitmap(rows: [
-        "...#...", "..###..", ".#####.", "#######", ".#####.", ".#####.", ".#####.",
-    ]))
+    public static let house = IndicatorImage(
+        name: "house",
+        bitmap: Bitmap(rows: [
+            "...#...", "..###..", ".#####.", "#######", ".#####.", ".#####.", ".#####.",
+        ]))
     /// `bookmark.fill`: a ribbon with a notch.
-    public static let bookmark = IndicatorImage(name: "bookmark", bitmap: Bitmap(rows: [
-        ".#####.", ".#####.", ".#####.", ".#####.", ".#####.", ".##.##.", ".#...#.",
-    ]))
+    public static let bookmark = IndicatorImage(
+        name: "bookmark",
+        bitmap: Bitmap(rows: [
+            ".#####.", ".#####.", ".#####.", ".#####.", ".#####.", ".##.##.", ".#...#.",
+        ]))
     /// `star.fill`: a five-pointed star.
-    public static let star = IndicatorImage(name: "star", bitmap: Bitmap(rows: [
-        "...#...", "...#...", "#######", ".#####.", "..###..", ".##.##.", ".#...#.",
-    ]))
+    public static let star = IndicatorImage(
+        name: "star",
+        bitmap: Bitmap(rows: [
+            "...#...", "...#...", "#######", ".#####.", "..###..", ".##.##.", ".#...#.",
+        ]))
 
     /// Every built-in image.
     public static let builtIns: [IndicatorImage] = [location, house, bookmark, star]

@@ -11,7 +11,9 @@ public struct PageIndicatorImages: Hashable, Sendable {
     public private(set) var currentPageImages: [Int: IndicatorImage] = [:]
 
     /// No custom images: dots everywhere.
-    public init(preferredIndicatorImage: IndicatorImage? = nil, preferredCurrentPageIndicatorImage: IndicatorImage? = nil) {
+    public init(
+        preferredIndicatorImage: IndicatorImage? = nil, preferredCurrentPageIndicatorImage: IndicatorImage? = nil
+    ) {
         self.preferredIndicatorImage = preferredIndicatorImage
         self.preferredCurrentPageIndicatorImage = preferredCurrentPageIndicatorImage
     }

@@ -38,7 +38,9 @@ extension Bitmap {
             let line = Rect(x: area.x, y: area.y + row * font.lineHeight, width: area.width, height: font.lineHeight)
             let selected = page == overview.selection
             if selected { fillRect(line) }
-            drawText("\(page + 1) \(titles[page])", at: Point(x: line.x + 1, y: line.y), font: font, ink: selected ? .off : .on)
+            drawText(
+                "\(page + 1) \(titles[page])", at: Point(x: line.x + 1, y: line.y), font: font,
+                ink: selected ? .off : .on)
         }
         clip = saved
     }

@@ -7,7 +7,9 @@ extension PagerController {
             backgroundHiddenReported = true
             events.append(.backgroundHidden(at: hidden))
         }
-        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration), instant >= due {
+        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration),
+            instant >= due
+        {
             // After the last page the timer starts again at the first (UIKit's resetsToInitialPageAfterEnd).
             let next = currentPage + 1 < pager.numberOfPages ? currentPage + 1 : 0
             _ = show(next, at: due, animated: true, interaction: .none)
@@ -33,7 +35,9 @@ extension PagerController {
             let rows = Int64(max(1, style.dotDiameter))
             let elapsed = instant - timer.pageStart
             let row = elapsed.nanoseconds * rows / max(1, duration.nanoseconds) + 1
-            if row < rows { deadlines.append(timer.pageStart + TimeSpan(nanoseconds: duration.nanoseconds * row / rows)) }
+            if row < rows {
+                deadlines.append(timer.pageStart + TimeSpan(nanoseconds: duration.nanoseconds * row / rows))
+            }
         }
         return deadlines.filter { $0 > instant }.min()
     }

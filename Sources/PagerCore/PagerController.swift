@@ -110,7 +110,8 @@ public struct PagerController<Page: PageContent> {
         case .shortPress(let at):
             if let overview {
                 self.overview = nil
-                return [.overviewClosed(at: at)] + show(overview.selection, at: at, animated: false, interaction: .discrete)
+                return [.overviewClosed(at: at)]
+                    + show(overview.selection, at: at, animated: false, interaction: .discrete)
             }
             if pager.pages.indices.contains(currentPage), pager.pages[currentPage].hasPressAction {
                 return [.pageAction(page: currentPage, at: at)]
@@ -146,7 +147,9 @@ public struct PagerController<Page: PageContent> {
         return .bounced(direction: direction, at: instant)
     }
 
-    mutating func show(_ page: Int, at instant: Timestamp, animated: Bool, interaction: InteractionState) -> [PagerEvent] {
+    mutating func show(_ page: Int, at instant: Timestamp, animated: Bool, interaction: InteractionState)
+        -> [PagerEvent]
+    {
         guard pager.show(page: page, at: instant, animated: animated) else { return [] }
         scroll = pageScroll(for: currentPage, atEnd: false)
         rubberBand = nil

@@ -22,7 +22,8 @@ public struct PagerRenderer: Hashable, Sendable {
         let thickness = indicatorStyle.columnWidth + 1
         switch indicatorStyle.crownSide {
         case .right: return Rect(x: 0, y: 0, width: max(0, size.width - thickness), height: size.height)
-        case .left: return Rect(x: min(size.width, thickness), y: 0, width: max(0, size.width - thickness), height: size.height)
+        case .left:
+            return Rect(x: min(size.width, thickness), y: 0, width: max(0, size.width - thickness), height: size.height)
         case .bottom: return Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - thickness))
         }
     }
@@ -65,7 +66,8 @@ public struct PagerRenderer: Hashable, Sendable {
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
         if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
-        drawIndicator(pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
+        drawIndicator(
+            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
         return frame
     }
 
@@ -116,7 +118,8 @@ public struct PagerRenderer: Hashable, Sendable {
         let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
         var canvas = Bitmap(width: content.width, height: height)
         page.draw(into: &canvas, at: instant)
-        let origin = indicatorStyle.crownSide.isVertical
+        let origin =
+            indicatorStyle.crownSide.isVertical
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
         frame.blit(canvas, at: origin, opaque: true)

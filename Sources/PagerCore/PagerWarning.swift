@@ -28,8 +28,9 @@ public enum PagerWarning: Hashable, Sendable, CustomStringConvertible {
         let kinds = images.kinds(numberOfPages: pages.count)
         if kinds.count > 2 {
             let special = kinds.specialPages
-            warnings.append(.tooManyIndicatorImages(
-                kinds: kinds.count, pages: special, titles: special.map { pages[$0].title }))
+            warnings.append(
+                .tooManyIndicatorImages(
+                    kinds: kinds.count, pages: special, titles: special.map { pages[$0].title }))
         }
         return warnings
     }

@@ -56,6 +56,8 @@ public struct TimeSpan: Hashable, Comparable, Sendable {
     public var milliseconds: Int64 { nanoseconds / 1_000_000 }
 
     public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-    public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds) }
+    public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+        TimeSpan(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds)
+    }
     public static func * (lhs: TimeSpan, rhs: Int64) -> TimeSpan { TimeSpan(nanoseconds: lhs.nanoseconds &* rhs) }
 }

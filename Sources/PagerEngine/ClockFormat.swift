@@ -14,7 +14,9 @@ public struct ClockFormat: Hashable, Sendable {
         while let character = characters.next() {
             guard character == "%" else { continue }
             guard let directive = characters.next() else { return .failure(ClockFormatError(directive: "%")) }
-            guard "HIMSpdemyYaAbB%".contains(directive) else { return .failure(ClockFormatError(directive: "%" + String(directive))) }
+            guard "HIMSpdemyYaAbB%".contains(directive) else {
+                return .failure(ClockFormatError(directive: "%" + String(directive)))
+            }
         }
         return .success(ClockFormat(pattern: pattern))
     }
@@ -34,8 +36,10 @@ public struct ClockFormat: Hashable, Sendable {
     /// The reading in this format.
     public func format(_ reading: ClockReading) -> String {
         let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-                      "October", "November", "December"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September",
+            "October", "November", "December",
+        ]
         let day = days.indices.contains(reading.weekday) ? days[reading.weekday] : "?"
         let month = months.indices.contains(reading.month - 1) ? months[reading.month - 1] : "?"
         var out = ""

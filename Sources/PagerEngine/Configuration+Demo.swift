@@ -10,7 +10,8 @@ extension DemoPage {
         case .clock:
             return PageSpec(title: title, kind: .clock(time: .builtIn("%H:%M:%S"), date: .builtIn("%a %e %b %Y")))
         case .system:
-            return PageSpec(title: "System", kind: .system([.hostname, .load, .memory, .uptime], refresh: .milliseconds(1000)))
+            return PageSpec(
+                title: "System", kind: .system([.hostname, .load, .memory, .uptime], refresh: .milliseconds(1000)))
         case .text(let title, let body), .tall(let title, let body):
             return PageSpec(title: title, kind: .text(body))
         case .numbered(let number):
@@ -26,7 +27,8 @@ extension Configuration {
     public static func demo(pageCount: Int? = nil) -> Configuration {
         var configuration = builtIn
         configuration.file = "the demo"
-        configuration.pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pageCount).map { $0.spec }
+        configuration.pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pageCount)
+            .map { $0.spec }
         return configuration
     }
 }

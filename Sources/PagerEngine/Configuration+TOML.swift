@@ -9,7 +9,9 @@ extension Configuration {
     /// and `files` reads the pictures it names (image pages, indicator images), which are checked now.
     ///
     /// Sections and keys left out keep their defaults; an empty file means the built-in pages.
-    public init(parsing text: String, file: String, directory: String = ".", files: some FileReading) throws(ConfigError) {
+    public init(parsing text: String, file: String, directory: String = ".", files: some FileReading)
+        throws(ConfigError)
+    {
         let root: TOMLTable
         do {
             root = try TOMLParser.parse(text)
@@ -33,7 +35,8 @@ extension Configuration {
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {
-            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch {
+            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch
+            {
                 var line = root["indicator"]?.line ?? 1
                 if case .table(let section)? = root["indicator"]?.value { line = section["image"]?.line ?? line }
                 throw ConfigError(file: file, line: line, key: "indicator.image", message: error.description)
@@ -41,8 +44,10 @@ extension Configuration {
         }
         for (index, page) in pages.enumerated() {
             guard let image = page.indicatorImage else { continue }
-            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch {
-                throw ConfigError(file: file, line: page.line, key: "page[\(index + 1)].indicator_image", message: error.description)
+            do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch
+            {
+                throw ConfigError(
+                    file: file, line: page.line, key: "page[\(index + 1)].indicator_image", message: error.description)
             }
         }
     }
@@ -67,12 +72,17 @@ extension Configuration {
             switch value {
             case .integer(let bus) where (0...1023).contains(bus): display.bus = Int(bus)
             case .string("mock"): display.bus = nil
-            default: throw table.error("bus", "expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found \(describeFound(value))")
+            default:
+                throw table.error(
+                    "bus",
+                    "expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found \(describeFound(value))")
             }
         }
         if let value = table.value("address") { display.address = try address(value, table: table) }
         if let rotation = try table.integer("rotation", in: 0...180) {
-            guard let parsed = DisplayRotation(degrees: rotation) else { throw table.error("rotation", "expected 0 or 180, found \(rotation)") }
+            guard let parsed = DisplayRotation(degrees: rotation) else {
+                throw table.error("rotation", "expected 0 or 180, found \(rotation)")
+            }
             display.rotation = parsed
         }
         if let brightness = try table.integer("brightness", in: 0...100) { display.brightness = brightness }
@@ -127,7 +137,10 @@ extension Configuration {
             crown.lineButton = try lines.integer("button", in: 0...511) ?? crown.lineButton
             try lines.finish(known: ["a", "b", "button"])
             if Set([crown.lineA, crown.lineB, crown.lineButton]).count < 3 {
-                throw table.error("lines", "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)")
+                throw table.error(
+                    "lines",
+                    "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)"
+                )
             }
         }
         if let steps = try table.integer("steps_per_detent", in: 1...4) {

@@ -62,7 +62,8 @@ public struct DisplaySection: Hashable, Sendable {
     /// The settings the driver applies at start.
     public var settings: DisplaySettings {
         DisplaySettings(
-            rotation: rotation, brightness: DisplayBrightness(percent: brightness), contrast: contrast.map { UInt8(clamping: $0) },
+            rotation: rotation, brightness: DisplayBrightness(percent: brightness),
+            contrast: contrast.map { UInt8(clamping: $0) },
             isInverted: isInverted)
     }
 }

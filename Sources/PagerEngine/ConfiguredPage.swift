@@ -71,13 +71,17 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         case .clock(let time, let date):
             let big = BitmapFont.fixed10x20
             let timeTop = area.y + max(0, (area.height - big.lineHeight - font.lineHeight - 2) / 2)
-            canvas.drawText(time, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight), font: big, alignment: .center)
-            canvas.drawText(date, in: Rect(x: 0, y: timeTop + big.lineHeight + 2, width: canvas.width, height: font.lineHeight),
-                            font: font, alignment: .center)
+            canvas.drawText(
+                time, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight), font: big,
+                alignment: .center)
+            canvas.drawText(
+                date, in: Rect(x: 0, y: timeTop + big.lineHeight + 2, width: canvas.width, height: font.lineHeight),
+                font: font, alignment: .center)
         case .image(let bitmap):
             // Centred, and clipped to the area so a large image never covers the title.
             canvas.clip = area
-            canvas.blit(bitmap, at: Point(x: (canvas.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2))
+            canvas.blit(
+                bitmap, at: Point(x: (canvas.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2))
             canvas.clip = canvas.bounds
         case .gauge(let fraction, let text, let isDial):
             if isDial {
@@ -136,7 +140,8 @@ enum GaugeDrawing {
         let textFont = area.height >= 40 ? font : BitmapFont.fixed6x10
         let barHeight = max(4, min(12, area.height - textHeight - 4))
         let top = area.y + max(0, (area.height - textHeight - barHeight - 3) / 2)
-        canvas.drawText(text, in: Rect(x: 0, y: top, width: area.width, height: textHeight), font: textFont, alignment: .center)
+        canvas.drawText(
+            text, in: Rect(x: 0, y: top, width: area.width, height: textHeight), font: textFont, alignment: .center)
         let bar = Rect(x: 2, y: top + textHeight + 3, width: area.width - 4, height: barHeight)
         canvas.strokeRect(bar)
         if let fraction {
@@ -153,7 +158,9 @@ enum GaugeDrawing {
         let steps = radius * 4
         for step in 0...steps {
             let angle = Double.pi * Double(step) / Double(steps)
-            canvas[centre.x - Int((Double(radius) * cosine(angle)).rounded()), centre.y - Int((Double(radius) * sine(angle)).rounded())] = true
+            canvas[
+                centre.x - Int((Double(radius) * cosine(angle)).rounded()),
+                centre.y - Int((Double(radius) * sine(angle)).rounded())] = true
         }
         if let fraction {
             let angle = Double.pi * min(max(fraction, 0), 1)
@@ -162,7 +169,9 @@ enum GaugeDrawing {
                 y: centre.y - Int((Double(radius - 2) * sine(angle)).rounded()))
             canvas.drawLine(from: centre, to: tip)
         }
-        canvas.drawText(text, in: Rect(x: 0, y: centre.y + 3, width: area.width, height: font.lineHeight), font: font, alignment: .center)
+        canvas.drawText(
+            text, in: Rect(x: 0, y: centre.y + 3, width: area.width, height: font.lineHeight), font: font,
+            alignment: .center)
     }
 
     /// Taylor series, so the pure drawing needs no libm (good to a pixel on a 64-pixel dial).

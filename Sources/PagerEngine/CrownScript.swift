@@ -74,7 +74,8 @@ public struct CrownScript: Hashable, Sendable {
                         throw CrownScriptError(line: line, token: head, expected: "an action after the time")
                     }
                     if let last = steps.last, time < last.at {
-                        throw CrownScriptError(line: line, token: head, expected: "a time no earlier than the step before")
+                        throw CrownScriptError(
+                            line: line, token: head, expected: "a time no earlier than the step before")
                     }
                     cursor = time
                 }
@@ -117,10 +118,14 @@ public struct CrownScript: Hashable, Sendable {
         case "long-press", "longpress":
             return .hold(longPressHold)
         case "hold":
-            guard words.count == 2 else { throw CrownScriptError(line: line, token: word, expected: "hold <duration>, e.g. hold 1s") }
+            guard words.count == 2 else {
+                throw CrownScriptError(line: line, token: word, expected: "hold <duration>, e.g. hold 1s")
+            }
             return .hold(try duration(words[1], line: line))
         case "wait":
-            guard words.count == 2 else { throw CrownScriptError(line: line, token: word, expected: "wait <duration>, e.g. wait 500ms") }
+            guard words.count == 2 else {
+                throw CrownScriptError(line: line, token: word, expected: "wait <duration>, e.g. wait 500ms")
+            }
             return .wait(try duration(words[1], line: line))
         default:
             guard words.count == 1, let first = word.first, first == "+" || first == "-",

@@ -48,10 +48,12 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         case .text(let title, let body), .tall(let title, let body):
             drawText(title: title, body: body, into: &canvas, tall: tall)
         case .numbered(let number):
-            canvas.drawText("Page", in: Rect(x: 0, y: tall ? 6 : 0, width: canvas.width, height: 10),
-                            font: .fixed6x10, alignment: .center)
-            canvas.drawText(String(number), in: Rect(x: 0, y: tall ? 24 : 11, width: canvas.width, height: 20),
-                            font: .fixed10x20, alignment: .center)
+            canvas.drawText(
+                "Page", in: Rect(x: 0, y: tall ? 6 : 0, width: canvas.width, height: 10),
+                font: .fixed6x10, alignment: .center)
+            canvas.drawText(
+                String(number), in: Rect(x: 0, y: tall ? 24 : 11, width: canvas.width, height: 20),
+                font: .fixed10x20, alignment: .center)
         }
     }
 
@@ -61,8 +63,9 @@ public enum DemoPage: PageContent, Hashable, Sendable {
     private func drawWelcome(into canvas: inout Bitmap, tall: Bool) {
         let titleFont = tall ? BitmapFont.fixed10x20 : BitmapFont.fixed6x10
         let body = BitmapFont.fixed6x10
-        canvas.drawText("CrownPager", in: Rect(x: 0, y: tall ? 2 : 0, width: canvas.width, height: titleFont.lineHeight),
-                        font: titleFont, alignment: .center)
+        canvas.drawText(
+            "CrownPager", in: Rect(x: 0, y: tall ? 2 : 0, width: canvas.width, height: titleFont.lineHeight),
+            font: titleFont, alignment: .center)
         var y = tall ? 26 : 11
         let lines = tall ? Self.welcomeLines : ["Turn: page \u{2193}\u{2191}", "Press: first page"]
         for line in lines {
@@ -75,14 +78,16 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         let big = BitmapFont.fixed10x20
         let small = BitmapFont.fixed6x10
         let timeTop = tall ? 12 : 0
-        canvas.drawText(reading.timeText, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight),
-                        font: big, alignment: .center)
+        canvas.drawText(
+            reading.timeText, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight),
+            font: big, alignment: .center)
         let dateTop = timeTop + big.lineHeight + (tall ? 6 : 1)
         // In a short content area (the row of dots at the bottom of a 32-row panel) the date
         // does not fit: leave it out rather than show a sliver of it.
         if dateTop + small.lineHeight <= canvas.height {
-            canvas.drawText(reading.dateText, in: Rect(x: 0, y: dateTop, width: canvas.width, height: small.lineHeight),
-                            font: small, alignment: .center)
+            canvas.drawText(
+                reading.dateText, in: Rect(x: 0, y: dateTop, width: canvas.width, height: small.lineHeight),
+                font: small, alignment: .center)
         }
         if tall {
             // A seconds bar under the date: the page visibly lives.
@@ -97,8 +102,9 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         let font = BitmapFont.fixed6x10
         var y = 0
         if tall {
-            canvas.drawText(reading.hostname, in: Rect(x: 0, y: 0, width: canvas.width, height: font.lineHeight),
-                            font: font, alignment: .center)
+            canvas.drawText(
+                reading.hostname, in: Rect(x: 0, y: 0, width: canvas.width, height: font.lineHeight),
+                font: font, alignment: .center)
             canvas.drawHorizontalLine(x: 0, y: font.lineHeight + 1, length: canvas.width)
             y = font.lineHeight + 4
         }
@@ -109,7 +115,8 @@ public enum DemoPage: PageContent, Hashable, Sendable {
         let bar = Rect(x: 0, y: y, width: canvas.width - 2, height: tall ? 6 : 4)
         canvas.strokeRect(bar)
         let inner = bar.width - 2
-        canvas.fillRect(Rect(x: 1, y: y + 1, width: Int(Double(inner) * reading.memoryUsedFraction), height: bar.height - 2))
+        canvas.fillRect(
+            Rect(x: 1, y: y + 1, width: Int(Double(inner) * reading.memoryUsedFraction), height: bar.height - 2))
         if tall {
             canvas.drawText("up \(reading.uptimeText)", at: Point(x: 0, y: bar.maxY + 3), font: font)
         }

@@ -78,9 +78,11 @@ extension PagerSession {
     /// Presents the frame for `instant`, and when the display stopped answering, retries with
     /// backoff: re-initialises it and resends the whole frame once it answers. Never throws:
     /// a loose wire must not end the program.
-    public mutating func presentRecovering(at instant: Timestamp, health: inout DisplayHealth) -> DisplayPresentation<Bus.Failure> {
+    public mutating func presentRecovering(at instant: Timestamp, health: inout DisplayHealth) -> DisplayPresentation<
+        Bus.Failure
+    > {
         if health.isLost {
-            guard health.mayAttempt(at: instant), let _ = health.nextAttempt else {
+            guard health.mayAttempt(at: instant), health.nextAttempt != nil else {
                 return .waiting(until: health.nextAttempt ?? instant)
             }
             let attempts = health.failures

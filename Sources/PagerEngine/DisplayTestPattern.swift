@@ -17,9 +17,13 @@ public enum DisplayTestPattern {
         let font = BitmapFont.fixed5x8
         let label = panel.name
         let textTop = (panel.height - font.lineHeight) / 2
-        canvas.drawText(label, in: Rect(x: 0, y: textTop, width: panel.width, height: font.lineHeight), font: font, alignment: .center)
+        canvas.drawText(
+            label, in: Rect(x: 0, y: textTop, width: panel.width, height: font.lineHeight), font: font,
+            alignment: .center)
         if panel.height >= 32 {
-            canvas.drawText("TOP", in: Rect(x: 0, y: 2, width: panel.width, height: font.lineHeight), font: font, alignment: .center)
+            canvas.drawText(
+                "TOP", in: Rect(x: 0, y: 2, width: panel.width, height: font.lineHeight), font: font, alignment: .center
+            )
         }
         return canvas
     }

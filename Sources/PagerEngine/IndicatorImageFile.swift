@@ -8,7 +8,9 @@ public enum IndicatorImageFile {
     /// A name without a slash or a dot is a built-in (`location`, `house`, `bookmark`, `star`).
     /// A file starting with `P1` or `P4` is PBM, with the PNG signature PNG, anything else XBM. Every failure
     /// names the file and says what to do.
-    public static func load(_ spec: String, cell: Size, from files: some FileReading) throws(ImageFileError) -> IndicatorImage {
+    public static func load(_ spec: String, cell: Size, from files: some FileReading) throws(ImageFileError)
+        -> IndicatorImage
+    {
         let image: IndicatorImage
         if !spec.contains("/"), !spec.contains(".") {
             do throws(IndicatorImageError) {

@@ -10,7 +10,9 @@ extension PageSpec {
     init(reading table: inout ConfigTable, directory: String, files: some FileReading) throws(ConfigError) {
         line = table.table.line
         let kindName = try table.choice("kind", among: Self.kinds)
-        guard let kindName else { throw table.error("kind", "missing: say what the page shows, one of \(quotedList(Self.kinds))") }
+        guard let kindName else {
+            throw table.error("kind", "missing: say what the page shows, one of \(quotedList(Self.kinds))")
+        }
         indicatorImage = try table.string("indicator_image")
         let common = ["kind", "title", "indicator_image"]
         let explicitTitle = try table.string("title")
@@ -25,7 +27,8 @@ extension PageSpec {
             try table.finish(known: common + ["time", "date"])
         case "system":
             guard let names = try table.strings("values", minimumCount: 1) else {
-                throw table.error("values", "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
+                throw table.error(
+                    "values", "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
             }
             var values: [SystemValue] = []
             for name in names { values.append(try Self.systemValue(name, table: table, key: "values")) }
@@ -43,14 +46,18 @@ extension PageSpec {
         case "image":
             let path = try table.requiredString("path", "a PBM, XBM or PNG file, e.g. path = \"logo.png\"")
             do throws(ImageFileError) {
-                kind = .image(ImageSpec(path: path, bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory), from: files)))
+                kind = .image(
+                    ImageSpec(
+                        path: path,
+                        bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory), from: files)))
             } catch {
                 throw table.error("path", error.description)
             }
             try table.finish(known: common + ["path"])
         default:
             kind = .gauge(try Self.gauge(&table, directory: directory))
-            try table.finish(known: common + ["source", "argv", "path", "timeout", "min", "max", "unit", "style", "refresh"])
+            try table.finish(
+                known: common + ["source", "argv", "path", "timeout", "min", "max", "unit", "style", "refresh"])
         }
         title = explicitTitle ?? Self.defaultTitle(for: kind)
     }
@@ -67,7 +74,9 @@ extension PageSpec {
         }
     }
 
-    private static func clockFormat(_ table: inout ConfigTable, _ key: String, default pattern: String) throws(ConfigError) -> ClockFormat {
+    private static func clockFormat(_ table: inout ConfigTable, _ key: String, default pattern: String)
+        throws(ConfigError) -> ClockFormat
+    {
         let text = try table.string(key) ?? pattern
         switch ClockFormat.parse(text) {
         case .success(let format): return format
@@ -76,7 +85,8 @@ extension PageSpec {
         }
     }
 
-    private static func refresh(_ table: inout ConfigTable, default milliseconds: Int64) throws(ConfigError) -> TimeSpan {
+    private static func refresh(_ table: inout ConfigTable, default milliseconds: Int64) throws(ConfigError) -> TimeSpan
+    {
         .milliseconds(try table.duration("refresh", minimumMilliseconds: 100) ?? milliseconds)
     }
 
@@ -87,8 +97,14 @@ extension PageSpec {
         let names = ["hostname", "cpu-temperature", "load", "memory", "uptime", "disk", "ip"]
         guard parts.count <= 2, let name = parts.first.map(String.init), names.contains(name) else {
             let typed = parts.first.map(String.init) ?? ""
-            let hint = (names.first { !typed.isEmpty && $0.hasPrefix(typed) } ?? closestName(to: typed, among: names)).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw table.error(key, "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\"")
+            let hint =
+                (names.first { !typed.isEmpty && $0.hasPrefix(typed) } ?? closestName(to: typed, among: names)).map {
+                    " (did you mean \"\($0)\"?)"
+                } ?? ""
+            throw table.error(
+                key,
+                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+            )
         }
         if argument != nil, name != "disk", name != "ip" {
             throw table.error(key, "\"\(name)\" takes no argument, found \"\(text)\"")
@@ -110,7 +126,10 @@ extension PageSpec {
 
     private static func command(_ table: inout ConfigTable) throws(ConfigError) -> CommandSpec {
         guard let argv = try table.strings("argv", minimumCount: 1) else {
-            throw table.error("argv", "missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)")
+            throw table.error(
+                "argv",
+                "missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"
+            )
         }
         guard !argv[0].isEmpty else { throw table.error("argv", "the program's name is empty") }
         let refresh = try refresh(&table, default: 5000)
@@ -121,25 +140,37 @@ extension PageSpec {
 
     private static func gauge(_ table: inout ConfigTable, directory: String) throws(ConfigError) -> GaugeSpec {
         let sourceText = try table.requiredString(
-            "source", "where the number comes from: a system value such as \"cpu-temperature\", or \"command\" (with argv) or \"file\" (with path)")
+            "source",
+            "where the number comes from: a system value such as \"cpu-temperature\", or \"command\" (with argv) or \"file\" (with path)"
+        )
         let source: ValueSource
         switch sourceText {
         case "command":
             source = .command(try command(&table))
         case "file":
-            source = .file(path: Configuration.resolve(try table.requiredString("path", "the file holding the number"), in: directory))
+            source = .file(
+                path: Configuration.resolve(
+                    try table.requiredString("path", "the file holding the number"), in: directory))
         default:
             let value = try systemValue(sourceText, table: table, key: "source")
-            guard value.isNumeric else { throw table.error("source", "\"\(sourceText)\" is not a number a gauge can show") }
+            guard value.isNumeric else {
+                throw table.error("source", "\"\(sourceText)\" is not a number a gauge can show")
+            }
             source = .system(value)
         }
         let defaults = Self.gaugeDefaults(source)
         let minimum = try table.number("min", in: -1e12...1e12) ?? defaults.minimum
         let maximum = try table.number("max", in: -1e12...1e12) ?? defaults.maximum
-        guard maximum > minimum else { throw table.error("max", "must be greater than min (\(minimum)), found \(maximum)") }
+        guard maximum > minimum else {
+            throw table.error("max", "must be greater than min (\(minimum)), found \(maximum)")
+        }
         let style = try table.choice("style", among: ["bar", "dial"]) ?? "bar"
         var refresh = TimeSpan.milliseconds(2000)
-        if case .command(let command) = source { refresh = command.refresh } else { refresh = try Self.refresh(&table, default: 2000) }
+        if case .command(let command) = source {
+            refresh = command.refresh
+        } else {
+            refresh = try Self.refresh(&table, default: 2000)
+        }
         return GaugeSpec(
             source: source, minimum: minimum, maximum: maximum, unit: try table.string("unit") ?? defaults.unit,
             isDial: style == "dial", refresh: refresh)
@@ -174,10 +205,14 @@ public enum PageImageFile {
     /// A PNG's pixels are lit where their luminance over black is at least half (`PNG.decode`).
     static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Bitmap {
         if bytes.starts(with: Array("P1".utf8)) || bytes.starts(with: Array("P4".utf8)) {
-            do throws(PBMError) { return try PBM.decode(bytes) } catch { throw ImageFileError("\(path) is unreadable (PBM): \(error)") }
+            do throws(PBMError) { return try PBM.decode(bytes) } catch {
+                throw ImageFileError("\(path) is unreadable (PBM): \(error)")
+            }
         }
         if bytes.starts(with: PNG.signature) {
-            do throws(PNGDecodingError) { return try PNG.decode(bytes) } catch { throw ImageFileError("\(path) is unreadable (PNG): \(error)") }
+            do throws(PNGDecodingError) { return try PNG.decode(bytes) } catch {
+                throw ImageFileError("\(path) is unreadable (PNG): \(error)")
+            }
         }
         do throws(XBMError) {
             return try XBM.decode(String(decoding: bytes, as: UTF8.self))

@@ -41,7 +41,8 @@ public struct PagerRunState<Base: I2CBus> {
             pages: book.pages(clock: clock), panel: display.panel, bus: TracingBus(bus), address: display.address,
             pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
-        session.display = SSD1306Driver(bus: TracingBus(bus), address: display.address, panel: display.panel, settings: display.settings)
+        session.display = SSD1306Driver(
+            bus: TracingBus(bus), address: display.address, panel: display.panel, settings: display.settings)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         pacer = FramePacer(busHertz: display.busHertz)
         saver = ScreenSaver(dimAfter: display.dimAfter, offAfter: display.offAfter, start: start)

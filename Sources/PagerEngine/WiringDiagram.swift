@@ -16,12 +16,15 @@ public enum WiringDiagram {
     static let rows: [(Pin, Pin)] = [
         ("3V3", "5V"), ("GPIO2 SDA1", "5V"), ("GPIO3 SCL1", "GND"), ("GPIO4", "GPIO14 TXD"), ("GND", "GPIO15 RXD"),
         ("GPIO17", "GPIO18"), ("GPIO27", "GND"), ("GPIO22", "GPIO23"), ("3V3", "GPIO24"), ("GPIO10", "GND"),
-    ].enumerated().map { (Pin(number: $0.offset * 2 + 1, signal: $0.element.0), Pin(number: $0.offset * 2 + 2, signal: $0.element.1)) }
+    ].enumerated().map {
+        (Pin(number: $0.offset * 2 + 1, signal: $0.element.0), Pin(number: $0.offset * 2 + 2, signal: $0.element.1))
+    }
 
     /// Which wire goes to each used odd pin: the device's pin name and the label on the wire.
     static let wires: [Int: (devicePin: String, label: String)] = [
         1: ("VCC", "3V3 power"), 3: ("SDA", "GPIO2 SDA1"), 5: ("SCL", "GPIO3 SCL1"),
-        9: ("GND", "ground"), 11: ("CLK", "GPIO17 (A)"), 13: ("DT", "GPIO27 (B)"), 15: ("SW", "GPIO22 (button)"), 17: ("+", "3V3"),
+        9: ("GND", "ground"), 11: ("CLK", "GPIO17 (A)"), 13: ("DT", "GPIO27 (B)"), 15: ("SW", "GPIO22 (button)"),
+        17: ("+", "3V3"),
     ]
 
     static let size = Size(width: 440, height: 262)
@@ -43,16 +46,18 @@ public enum WiringDiagram {
         drawHeader(into: &canvas, font: font, small: small)
         // The OLED: VCC, SDA and SCL straight across; GND from pin 6 over the top of the header.
         let gndY = rowY(1) - 14
-        drawDevice(["OLED", "SSD1306", "0x3C"], pins: [("GND", gndY), ("VCC", rowY(1)), ("SDA", rowY(3)), ("SCL", rowY(5))],
-                   top: gndY - 8, bottom: rowY(5) + 10, into: &canvas, font: font, small: small)
+        drawDevice(
+            ["OLED", "SSD1306", "0x3C"], pins: [("GND", gndY), ("VCC", rowY(1)), ("SDA", rowY(3)), ("SCL", rowY(5))],
+            top: gndY - 8, bottom: rowY(5) + 10, into: &canvas, font: font, small: small)
         let turn = evenX + 16
         canvas.drawHorizontalLine(x: evenX + 7, y: rowY(5), length: turn - evenX - 6)
         canvas.drawVerticalLine(x: turn, y: gndY, length: rowY(5) - gndY + 1)
         canvas.drawHorizontalLine(x: deviceRight, y: gndY, length: turn - deviceRight + 1)
         canvas.drawText("ground (pin 6)", at: Point(x: deviceRight + 8, y: gndY - 10), font: small)
         // The encoder: five straight wires.
-        drawDevice(["KY-040", "encoder"], pins: [9, 11, 13, 15, 17].map { (wires[$0]?.devicePin ?? "", rowY($0)) },
-                   top: rowY(9) - 12, bottom: rowY(17) + 10, into: &canvas, font: font, small: small)
+        drawDevice(
+            ["KY-040", "encoder"], pins: [9, 11, 13, 15, 17].map { (wires[$0]?.devicePin ?? "", rowY($0)) },
+            top: rowY(9) - 12, bottom: rowY(17) + 10, into: &canvas, font: font, small: small)
         canvas.strokeCircle(center: Point(x: 40, y: rowY(15) + 2), radius: 11)
         canvas.fillCircle(center: Point(x: 40, y: rowY(15) + 2), radius: 3)
         for (pin, wire) in wires {
@@ -68,7 +73,8 @@ public enum WiringDiagram {
 
     private static func drawHeader(into canvas: inout Bitmap, font: BitmapFont, small: BitmapFont) {
         canvas.drawText("Pi header", at: Point(x: oddX - 10, y: top - 36), font: small)
-        canvas.strokeRoundedRect(Rect(x: oddX - 10, y: top - 10, width: evenX - oddX + 20, height: pitch * 10 + 2), radius: 3)
+        canvas.strokeRoundedRect(
+            Rect(x: oddX - 10, y: top - 10, width: evenX - oddX + 20, height: pitch * 10 + 2), radius: 3)
         let used: Set<Int> = Set(wires.keys).union([6])
         for (odd, even) in rows {
             for (pin, x) in [(odd, oddX), (even, evenX)] {
@@ -85,13 +91,16 @@ public enum WiringDiagram {
             }
             canvas.drawText(even.signal, at: Point(x: evenX + 24, y: rowY(even.number) - 4), font: small)
             if wires[odd.number] == nil {
-                canvas.drawText(odd.signal, at: Point(x: oddX - 12 - small.width(of: odd.signal), y: rowY(odd.number) - 4), font: small)
+                canvas.drawText(
+                    odd.signal, at: Point(x: oddX - 12 - small.width(of: odd.signal), y: rowY(odd.number) - 4),
+                    font: small)
             }
         }
     }
 
     private static func drawDevice(
-        _ name: [String], pins: [(String, Int)], top: Int, bottom: Int, into canvas: inout Bitmap, font: BitmapFont, small: BitmapFont
+        _ name: [String], pins: [(String, Int)], top: Int, bottom: Int, into canvas: inout Bitmap, font: BitmapFont,
+        small: BitmapFont
     ) {
         canvas.strokeRoundedRect(Rect(x: 6, y: top, width: deviceRight - 6, height: bottom - top), radius: 4)
         for (index, line) in name.enumerated() {

@@ -29,7 +29,8 @@ public enum InflateError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a back-reference reaches \(distance) bytes back, but only \(available) bytes were written"
         case .outputTooLarge(let limit): return "the data inflates past the \(limit) bytes expected"
         case .checksumMismatch(let expected, let computed):
-            return "Adler-32 checksum mismatch (stored 0x\(String(expected, radix: 16)), computed 0x\(String(computed, radix: 16)))"
+            return
+                "Adler-32 checksum mismatch (stored 0x\(String(expected, radix: 16)), computed 0x\(String(computed, radix: 16)))"
         }
     }
 }
@@ -76,7 +77,9 @@ public enum Inflate {
     }
 
     /// A stored block (RFC 1951, section 3.2.4): byte-aligned LEN, NLEN, then LEN literal bytes.
-    private static func stored(_ reader: inout BitReader, into out: inout [UInt8], maximumOutput: Int) throws(InflateError) {
+    private static func stored(_ reader: inout BitReader, into out: inout [UInt8], maximumOutput: Int)
+        throws(InflateError)
+    {
         reader.alignToByte()
         guard reader.offset + 4 <= reader.bytes.count else { throw .truncated }
         let length = Int(reader.bytes[reader.offset]) | Int(reader.bytes[reader.offset + 1]) << 8
@@ -90,17 +93,26 @@ public enum Inflate {
     }
 
     // RFC 1951, section 3.2.5: the base and extra bits of length codes 257...285 and distance codes 0...29.
-    private static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    private static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
+    private static let lengthBase = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
+    private static let lengthExtra = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
     private static let distanceBase = [
-        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193,
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193,
         12289, 16385, 24577,
     ]
-    private static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    private static let distanceExtra = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
 
     /// Literals and length/distance pairs until the end-of-block code 256.
     private static func codes(
-        _ reader: inout BitReader, _ tables: (lengths: Huffman, distances: Huffman), into out: inout [UInt8], maximumOutput: Int
+        _ reader: inout BitReader, _ tables: (lengths: Huffman, distances: Huffman), into out: inout [UInt8],
+        maximumOutput: Int
     ) throws(InflateError) {
         while true {
             let symbol = try tables.lengths.decode(&reader)
@@ -128,7 +140,9 @@ public enum Inflate {
     private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
 
     /// Reads the code lengths of a dynamic block and builds its two tables.
-    private static func dynamicTables(_ reader: inout BitReader) throws(InflateError) -> (lengths: Huffman, distances: Huffman) {
+    private static func dynamicTables(_ reader: inout BitReader) throws(InflateError) -> (
+        lengths: Huffman, distances: Huffman
+    ) {
         let literalCount = Int(try reader.bits(5)) + 257
         let distanceCount = Int(try reader.bits(5)) + 1
         let codeLengthCount = Int(try reader.bits(4)) + 4
@@ -146,7 +160,9 @@ public enum Inflate {
             var repeated = 0
             var count = 0
             switch symbol {
-            case 0...15: lengths.append(symbol); continue
+            case 0...15:
+                lengths.append(symbol)
+                continue
             case 16:
                 guard let previous = lengths.last else { throw .badCode("a repeat code with no previous length") }
                 repeated = previous
@@ -154,11 +170,15 @@ public enum Inflate {
             case 17: count = 3 + Int(try reader.bits(3))
             default: count = 11 + Int(try reader.bits(7))
             }
-            guard lengths.count + count <= literalCount + distanceCount else { throw .badCode("code lengths repeat past the end") }
+            guard lengths.count + count <= literalCount + distanceCount else {
+                throw .badCode("code lengths repeat past the end")
+            }
             lengths += repeatElement(repeated, count: count)
         }
         guard lengths[256] != 0 else { throw .badCode("no end-of-block code") }
-        return (try Huffman(lengths: Array(lengths[..<literalCount])), try Huffman(lengths: Array(lengths[literalCount...])))
+        return (
+            try Huffman(lengths: Array(lengths[..<literalCount])), try Huffman(lengths: Array(lengths[literalCount...]))
+        )
     }
 }
 
@@ -196,7 +216,8 @@ struct Huffman {
 
     /// The fixed literal/length and distance codes of block type 1 (RFC 1951, section 3.2.6).
     static let fixed: (lengths: Huffman, distances: Huffman) = {
-        let lengths = [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112) + [Int](repeating: 7, count: 24)
+        let lengths =
+            [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112) + [Int](repeating: 7, count: 24)
             + [Int](repeating: 8, count: 8)
         // Both sets of lengths are the RFC's own, complete codes: no check needed.
         return (Huffman(checkedLengths: lengths), Huffman(checkedLengths: [Int](repeating: 5, count: 30)))

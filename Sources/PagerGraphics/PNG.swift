@@ -47,7 +47,10 @@ public enum PNG {
             var byte: UInt8 = 0
             for x in 0..<width {
                 if bitmap[x / factor, y / factor] { byte |= 0x80 >> UInt8(x & 7) }
-                if x & 7 == 7 { raw.append(byte); byte = 0 }
+                if x & 7 == 7 {
+                    raw.append(byte)
+                    byte = 0
+                }
             }
             if width & 7 != 0 { raw.append(byte) }
         }

@@ -14,7 +14,8 @@ extension PNG {
     public static let maximumImageDataBytes = 1 << 25
 
     /// Reads a PNG image; a pixel is lit when its luminance over black is at least `threshold` (of 255; 0 counts as 1).
-    public static func decode(_ data: some Collection<UInt8>, threshold: UInt8 = 128) throws(PNGDecodingError) -> Bitmap {
+    public static func decode(_ data: some Collection<UInt8>, threshold: UInt8 = 128) throws(PNGDecodingError) -> Bitmap
+    {
         let file = try PNGFile(Array(data))
         let expected = file.header.imageDataBytes
         guard expected <= maximumImageDataBytes else { throw .tooLarge(bytes: expected, limit: maximumImageDataBytes) }
@@ -65,7 +66,9 @@ struct PNGHeader {
 
     /// The decompressed size of the pixel data: each non-empty pass's rows with their filter bytes.
     var imageDataBytes: Int {
-        passes.reduce(0) { total, pass in pass.width == 0 ? total : total + pass.height * (1 + rowBytes(width: pass.width)) }
+        passes.reduce(0) { total, pass in
+            pass.width == 0 ? total : total + pass.height * (1 + rowBytes(width: pass.width))
+        }
     }
 
     /// Bit depths allowed for each colour type (PNG specification, table 11.1).
@@ -89,7 +92,9 @@ struct PNGPass {
     var height: Int
 
     /// Adam7's starting column and row, and steps, for passes 1 to 7 (PNG specification, 8.2).
-    static let adam7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+    static let adam7 = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+    ]
 }
 
 /// The chunks of a PNG file that matter for its pixels, checked.
@@ -112,7 +117,8 @@ struct PNGFile {
         var transparency: [UInt8] = []
         while true {
             guard offset + 8 <= bytes.count else {
-                throw .truncated(offset == bytes.count ? "no IEND chunk" : "a chunk header is cut off at offset \(offset)")
+                throw .truncated(
+                    offset == bytes.count ? "no IEND chunk" : "a chunk header is cut off at offset \(offset)")
             }
             let length = Int(Self.bigEndian(bytes, at: offset))
             let typeBytes = bytes[(offset + 4)..<(offset + 8)]
@@ -121,7 +127,9 @@ struct PNGFile {
                 throw .truncated("chunk \(type) at offset \(offset) declares \(length) bytes, more than the file holds")
             }
             let data = bytes[(offset + 8)..<(offset + 8 + length)]
-            guard PNG.crc32(bytes[(offset + 4)..<(offset + 8 + length)]) == Self.bigEndian(bytes, at: offset + 8 + length) else {
+            guard
+                PNG.crc32(bytes[(offset + 4)..<(offset + 8 + length)]) == Self.bigEndian(bytes, at: offset + 8 + length)
+            else {
                 throw .badChunkCRC(chunk: type, offset: offset)
             }
             if header == nil, type != "IHDR" { throw .missingChunk("IHDR", detail: "the first chunk is \(type)") }
@@ -133,7 +141,9 @@ struct PNGFile {
                 guard length % 3 == 0, (3...768).contains(length) else {
                     throw .invalidChunk("PLTE", detail: "\(length) bytes is not 1 to 256 RGB entries")
                 }
-                palette = stride(from: data.startIndex, to: data.endIndex, by: 3).map { (bytes[$0], bytes[$0 + 1], bytes[$0 + 2]) }
+                palette = stride(from: data.startIndex, to: data.endIndex, by: 3).map {
+                    (bytes[$0], bytes[$0 + 1], bytes[$0 + 2])
+                }
             case "tRNS":
                 transparency = Array(data)
             case "IDAT":
@@ -169,10 +179,12 @@ struct PNGFile {
         default: needed = transparency.count  // alpha channel: tRNS has no meaning and is ignored
         }
         if let needed, transparency.count != needed, !transparency.isEmpty {
-            throw .invalidChunk("tRNS", detail: "\(transparency.count) bytes, expected \(needed) for colour type \(header.colorType)")
+            throw .invalidChunk(
+                "tRNS", detail: "\(transparency.count) bytes, expected \(needed) for colour type \(header.colorType)")
         }
         if header.colorType == 3, transparency.count > palette.count {
-            throw .invalidChunk("tRNS", detail: "\(transparency.count) alpha values for \(palette.count) palette entries")
+            throw .invalidChunk(
+                "tRNS", detail: "\(transparency.count) alpha values for \(palette.count) palette entries")
         }
     }
 
@@ -193,10 +205,15 @@ struct PNGFile {
         guard depths.contains(depth) else {
             throw .invalidChunk("IHDR", detail: "bit depth \(depth) is not allowed with colour type \(colorType)")
         }
-        guard bytes[10] == 0 else { throw .invalidChunk("IHDR", detail: "compression method \(bytes[10]) (only 0, deflate)") }
+        guard bytes[10] == 0 else {
+            throw .invalidChunk("IHDR", detail: "compression method \(bytes[10]) (only 0, deflate)")
+        }
         guard bytes[11] == 0 else { throw .invalidChunk("IHDR", detail: "filter method \(bytes[11]) (only 0)") }
-        guard bytes[12] <= 1 else { throw .invalidChunk("IHDR", detail: "interlace method \(bytes[12]) (0 none or 1 Adam7)") }
-        return PNGHeader(width: width, height: height, bitDepth: depth, colorType: colorType, interlaced: bytes[12] == 1)
+        guard bytes[12] <= 1 else {
+            throw .invalidChunk("IHDR", detail: "interlace method \(bytes[12]) (0 none or 1 Adam7)")
+        }
+        return PNGHeader(
+            width: width, height: height, bitDepth: depth, colorType: colorType, interlaced: bytes[12] == 1)
     }
 
     static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -39,7 +39,8 @@ public enum PNGDecodingError: Error, Equatable, Sendable, CustomStringConvertibl
         case .unsupportedSize(let w, let h):
             return "unsupported PNG size \(w)x\(h) (each side must be 1 to \(PNG.maximumSide))"
         case .tooLarge(let bytes, let limit):
-            return "the PNG is too large to decode: its pixels take \(bytes) bytes, over the limit of \(limit); scale it down"
+            return
+                "the PNG is too large to decode: its pixels take \(bytes) bytes, over the limit of \(limit); scale it down"
         case .corruptImageData(let error): return "corrupt compressed image data (IDAT): \(error)"
         case .imageDataTooShort(let expected, let found):
             return "the image data ends early: \(found) of \(expected) bytes after decompression"

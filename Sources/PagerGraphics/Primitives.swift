@@ -44,8 +44,14 @@ extension Bitmap {
             plot(x: x, y: y, ink: ink)
             if x == end.x && y == end.y { return }
             let doubled = 2 * error
-            if doubled >= dy { error += dy; x += stepX }
-            if doubled <= dx { error += dx; y += stepY }
+            if doubled >= dy {
+                error += dy
+                x += stepX
+            }
+            if doubled <= dx {
+                error += dx
+                y += stepY
+            }
         }
     }
 

@@ -47,11 +47,15 @@ public enum XBM {
         for field in bytes[(open + 1)..<close].split(separator: UInt8(ascii: ",")) {
             let token = field.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
             if token.isEmpty { continue }
-            guard let value = number(token), value <= 255 else { throw .badByte(String(decoding: token, as: UTF8.self)) }
+            guard let value = number(token), value <= 255 else {
+                throw .badByte(String(decoding: token, as: UTF8.self))
+            }
             values.append(UInt8(value))
         }
         let rowBytes = (width + 7) / 8
-        guard values.count >= rowBytes * height else { throw .truncated(expected: rowBytes * height, found: values.count) }
+        guard values.count >= rowBytes * height else {
+            throw .truncated(expected: rowBytes * height, found: values.count)
+        }
         var bitmap = Bitmap(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width where values[y * rowBytes + x / 8] & (1 << UInt8(x % 8)) != 0 {
@@ -85,7 +89,7 @@ public enum XBM {
         for line in lines {
             let words = line.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
             guard words.count >= 3, Array(words[0]) == Array("#define".utf8), words[1].count >= suffix.utf8.count,
-                  Array(words[1].suffix(suffix.utf8.count)) == Array(suffix.utf8)
+                Array(words[1].suffix(suffix.utf8.count)) == Array(suffix.utf8)
             else { continue }
             return number(Array(words[2]))
         }
@@ -96,7 +100,9 @@ public enum XBM {
     private static func number(_ token: [UInt8]) -> Int? {
         var digits = token[...]
         var radix = 10
-        if digits.count > 2, digits.first == UInt8(ascii: "0"), digits.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x") {
+        if digits.count > 2, digits.first == UInt8(ascii: "0"),
+            digits.dropFirst().first.map({ $0 | 0x20 }) == UInt8(ascii: "x")
+        {
             radix = 16
             digits = digits.dropFirst(2)
         }

@@ -49,7 +49,9 @@ public enum DisplayUpdatePlanner {
         for page in 0..<new.pageCount {
             for span in changedSpans(old, new, page: page, bridging: overhead(controller)) {
                 let alone = DisplayWindow(columns: span, pages: page..<(page + 1))
-                guard controller.hasHorizontalAddressing, let (index, merged) = bestMerge(alone, into: windows, controller) else {
+                guard controller.hasHorizontalAddressing,
+                    let (index, merged) = bestMerge(alone, into: windows, controller)
+                else {
                     windows.append(alone)
                     continue
                 }
@@ -89,9 +91,12 @@ public enum DisplayUpdatePlanner {
         var best: (index: Int, window: DisplayWindow, saving: Int)?
         for (index, window) in windows.enumerated() where window.pages.upperBound == span.pages.lowerBound {
             let merged = DisplayWindow(
-                columns: min(window.columns.lowerBound, span.columns.lowerBound)..<max(window.columns.upperBound, span.columns.upperBound),
+                columns: min(
+                    window.columns.lowerBound, span.columns.lowerBound)..<max(
+                        window.columns.upperBound, span.columns.upperBound),
                 pages: window.pages.lowerBound..<span.pages.upperBound)
-            let saving = cost(of: window, controller: controller) + cost(of: span, controller: controller)
+            let saving =
+                cost(of: window, controller: controller) + cost(of: span, controller: controller)
                 - cost(of: merged, controller: controller)
             if saving >= 0, saving > best?.saving ?? -1 { best = (index, merged, saving) }
         }

@@ -144,7 +144,8 @@ public enum I2CTrace {
             bytes.append(byte)
             return
         }
-        guard suffix.count == 1, [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "p")].contains(mark)
+        guard suffix.count == 1,
+            [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "p")].contains(mark)
         else { throw I2CTraceError(line: line, token: spelled, problem: .invalidSuffix) }
         repeat {
             bytes.append(byte)
@@ -167,7 +168,9 @@ public enum I2CTrace {
         var radix = 10
         if rest.first == UInt8(ascii: "0") {
             let next = rest.dropFirst()
-            if let x = next.first, x | 0x20 == UInt8(ascii: "x"), let digit = next.dropFirst().first, hexValue(digit) != nil {
+            if let x = next.first, x | 0x20 == UInt8(ascii: "x"), let digit = next.dropFirst().first,
+                hexValue(digit) != nil
+            {
                 radix = 16
                 rest = next.dropFirst()
             } else {

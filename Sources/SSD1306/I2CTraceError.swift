@@ -54,7 +54,8 @@ extension I2CTraceError: CustomStringConvertible {
         case .missingDirection: return "expected a message like w3@0x3c (flags i, n, p, then w, length, @address)"
         case .readUnsupported: return "read messages are not supported in a trace; only writes (w) replay"
         case .unsupportedFlag(let flag):
-            return "message flag '\(String(decoding: [flag], as: UTF8.self))' is not supported; only i, n and p are accepted"
+            return
+                "message flag '\(String(decoding: [flag], as: UTF8.self))' is not supported; only i, n and p are accepted"
         case .variableLengthWrite: return "a write needs a length from 0 to 65535, '?' is for reads"
         case .invalidLength: return "expected a length from 0 to 65535 after w"
         case .unknownSeparator: return "expected '@' and an address after the length"

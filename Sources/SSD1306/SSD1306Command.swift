@@ -19,11 +19,13 @@ public enum SSD1306Command: Hashable, Sendable {
 
     /// Continuous Horizontal Scroll Setup (26h right / 27h left): pages 0...7 (end >= start),
     /// clamped; six argument bytes follow the opcode.
-    case setupHorizontalScroll(direction: HorizontalScrollDirection, startPage: UInt8, interval: ScrollInterval, endPage: UInt8)
+    case setupHorizontalScroll(
+        direction: HorizontalScrollDirection, startPage: UInt8, interval: ScrollInterval, endPage: UInt8)
     /// Continuous Vertical and Horizontal Scroll Setup (29h right / 2Ah left): pages 0...7,
     /// vertical offset 0...63 rows a step (masked to 6 bits); five argument bytes follow.
     case setupVerticalAndHorizontalScroll(
-        direction: HorizontalScrollDirection, startPage: UInt8, interval: ScrollInterval, endPage: UInt8, verticalOffset: UInt8)
+        direction: HorizontalScrollDirection, startPage: UInt8, interval: ScrollInterval, endPage: UInt8,
+        verticalOffset: UInt8)
     /// Deactivate Scroll (2Eh): stop scrolling; rewrite RAM afterwards, scrolling may have changed it.
     case deactivateScroll
     /// Activate Scroll (2Fh): start the scroll last set up.
@@ -104,10 +106,14 @@ public enum SSD1306Command: Hashable, Sendable {
         case .setupHorizontalScroll(let direction, let start, let interval, let end):
             let first = clamp(start, 0, 7)
             // The two trailing bytes are fixed dummies in rev 1.1 (E = 00h, F = FFh).
-            return [0x26 | direction.rawValue, 0x00, first, interval.rawValue, max(first, clamp(end, 0, 7)), 0x00, 0xFF]
+            return [
+                0x26 | direction.rawValue, 0x00, first, interval.rawValue, max(first, clamp(end, 0, 7)), 0x00, 0xFF,
+            ]
         case .setupVerticalAndHorizontalScroll(let direction, let start, let interval, let end, let offset):
             let first = clamp(start, 0, 7)
-            return [0x29 + direction.rawValue, 0x00, first, interval.rawValue, max(first, clamp(end, 0, 7)), offset & 0x3F]
+            return [
+                0x29 + direction.rawValue, 0x00, first, interval.rawValue, max(first, clamp(end, 0, 7)), offset & 0x3F,
+            ]
         case .deactivateScroll: return [0x2E]
         case .activateScroll: return [0x2F]
         case .setVerticalScrollArea(let fixed, let scrolling): return [0xA3, fixed & 0x3F, min(scrolling, 64)]

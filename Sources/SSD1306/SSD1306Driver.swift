@@ -26,7 +26,10 @@ public struct SSD1306Driver<Bus: I2CBus> {
     public static var dataStream: UInt8 { 0x40 }
 
     /// A driver for `panel` at `address`; nothing is sent yet.
-    public init(bus: Bus, address: I2CAddress = .ssd1306Primary, panel: SSD1306Panel, settings: DisplaySettings = DisplaySettings()) {
+    public init(
+        bus: Bus, address: I2CAddress = .ssd1306Primary, panel: SSD1306Panel,
+        settings: DisplaySettings = DisplaySettings()
+    ) {
         self.bus = bus
         self.address = address
         self.panel = panel

@@ -47,7 +47,8 @@ extension SSD1306Emulator.Diagnostic: CustomStringConvertible {
         case .invalidArgument(let command, let argument):
             return "invalid argument \(I2CTrace.hex(argument)) for command \(I2CTrace.hex(command)) (ignored)"
         case .incompleteCommand(let command, let missing):
-            return "display data arrived while command \(I2CTrace.hex(command)) waited for \(missing) more argument byte(s) (dropped)"
+            return
+                "display data arrived while command \(I2CTrace.hex(command)) waited for \(missing) more argument byte(s) (dropped)"
         case .reservedControlBits(let control):
             return "control byte \(I2CTrace.hex(control)) has reserved bits 5-0 set; expected 0x00, 0x40, 0x80 or 0xc0"
         case .noDevice(let address): return "no device answers at \(address); the display is at another address"

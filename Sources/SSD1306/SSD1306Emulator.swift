@@ -103,7 +103,9 @@ public struct SSD1306Emulator: I2CBus, Sendable {
 
     private mutating func receiveData(_ byte: UInt8, at offset: Int) {
         if let waiting = pending {
-            note(.incompleteCommand(command: waiting.opcode, missing: waiting.needed - waiting.arguments.count), at: offset)
+            note(
+                .incompleteCommand(command: waiting.opcode, missing: waiting.needed - waiting.arguments.count),
+                at: offset)
             pending = nil
         }
         if controller == .sh1106 {
@@ -238,7 +240,8 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         let direction: HorizontalScrollDirection = opcode == 0x27 || opcode == 0x2A ? .left : .right
         let interval = ScrollInterval(rawValue: a[2] & 0x07) ?? .frames5
         if opcode <= 0x27 {
-            return .setupHorizontalScroll(direction: direction, startPage: a[1] & 0x07, interval: interval, endPage: a[3] & 0x07)
+            return .setupHorizontalScroll(
+                direction: direction, startPage: a[1] & 0x07, interval: interval, endPage: a[3] & 0x07)
         }
         return .setupVerticalAndHorizontalScroll(
             direction: direction, startPage: a[1] & 0x07, interval: interval, endPage: a[3] & 0x07,

@@ -38,7 +38,8 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// height 16...64 and a multiple of 8.
     public init?(
         name: String, width: Int, height: Int, comPinsConfiguration: COMPinsConfiguration,
-        columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil, controller: SSD1306Controller = .ssd1306
+        columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil,
+        controller: SSD1306Controller = .ssd1306
     ) {
         guard columnOffset >= 0, width >= 1, width + columnOffset <= controller.ramWidth,
             height >= 16, height <= 64, height % 8 == 0

@@ -19,7 +19,8 @@ struct CrownPager: ParsableCommand {
             """,
         version: BuildVersion.text,
         subcommands: [
-            RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self, WiringDiagramCommand.self,
+            RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self,
+            WiringDiagramCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -17,8 +17,10 @@ struct DoctorCrownCommand: ParsableCommand {
             updated in place; into a pipe every fact is printed on its own line.
             """)
 
-    @Option(help: ArgumentHelp(
-        "Read the kernel's input device made by the rotary-encoder and gpio-key overlays.", valueName: "/dev/input/eventN"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the kernel's input device made by the rotary-encoder and gpio-key overlays.",
+            valueName: "/dev/input/eventN"))
     var evdev: String?
 
     @OptionGroup(title: "GPIO lines") var gpio: GPIOOptions
@@ -26,7 +28,8 @@ struct DoctorCrownCommand: ParsableCommand {
     @Flag(help: "Use the keyboard as the crown (Down/j, Up/k, Enter; q quits), to try the doctor without a knob.")
     var keyboard = false
 
-    @Option(help: "With --evdev: the rotary axis, REL_X (the overlay's default), REL_Y, REL_DIAL, REL_WHEEL or a number.")
+    @Option(
+        help: "With --evdev: the rotary axis, REL_X (the overlay's default), REL_Y, REL_DIAL, REL_WHEEL or a number.")
     var axis = "REL_X"
 
     @Option(help: "With --evdev: the button's key code, KEY_ENTER (28) by default, or a number.")
@@ -50,8 +53,12 @@ struct DoctorCrownCommand: ParsableCommand {
                 "say where the crown is: --evdev /dev/input/eventN (the kernel's rotary-encoder overlay), --chip "
                     + "/dev/gpiochip0 (GPIO lines through libgpiod) or --keyboard; only one of them")
         }
-        guard parsedAxis != nil else { throw ValidationError("--axis must be REL_X, REL_Y, REL_DIAL, REL_WHEEL or a number, not '\(axis)'") }
-        guard parsedKey != nil else { throw ValidationError("--key must be KEY_ENTER or a key code from 1 to 767, not '\(key)'") }
+        guard parsedAxis != nil else {
+            throw ValidationError("--axis must be REL_X, REL_Y, REL_DIAL, REL_WHEEL or a number, not '\(axis)'")
+        }
+        guard parsedKey != nil else {
+            throw ValidationError("--key must be KEY_ENTER or a key code from 1 to 767, not '\(key)'")
+        }
         if let count, count < 1 { throw ValidationError("--count must be at least 1, not \(count)") }
         if let duration, !(duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be between 0 and 86400 seconds, not \(duration)")
@@ -81,7 +88,8 @@ struct DoctorCrownCommand: ParsableCommand {
         try report {
             if let wiring = gpio.wiring {
                 let source = try GPIOCrownSource(
-                    wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: QuadratureConfiguration(inverted: inverted)))
+                    wiring: wiring,
+                    configuration: CrownDecoderConfiguration(quadrature: QuadratureConfiguration(inverted: inverted)))
                 defer { source.close() }
                 var crown = source
                 try session.run(&crown)

@@ -4,27 +4,38 @@ import PagerEngine
 
 /// The crown on GPIO lines read through libgpiod: the chip and the three offsets.
 struct GPIOOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Read the crown from this GPIO chip through libgpiod (lines 17, 27 and 22 unless --line-a/-b/-button say otherwise).",
-        valueName: "/dev/gpiochipN"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the crown from this GPIO chip through libgpiod (lines 17, 27 and 22 unless --line-a/-b/-button say otherwise).",
+            valueName: "/dev/gpiochipN"))
     var chip: String?
 
-    @Option(name: .customLong("line-a"), help: ArgumentHelp("With --chip: the offset of encoder line A (CLK); 17 by default.", valueName: "n"))
+    @Option(
+        name: .customLong("line-a"),
+        help: ArgumentHelp("With --chip: the offset of encoder line A (CLK); 17 by default.", valueName: "n"))
     var lineA: UInt32?
 
-    @Option(name: .customLong("line-b"), help: ArgumentHelp("With --chip: the offset of encoder line B (DT); 27 by default.", valueName: "n"))
+    @Option(
+        name: .customLong("line-b"),
+        help: ArgumentHelp("With --chip: the offset of encoder line B (DT); 27 by default.", valueName: "n"))
     var lineB: UInt32?
 
-    @Option(name: .customLong("line-button"), help: ArgumentHelp("With --chip: the offset of the button (SW); 22 by default.", valueName: "n"))
+    @Option(
+        name: .customLong("line-button"),
+        help: ArgumentHelp("With --chip: the offset of the button (SW); 22 by default.", valueName: "n"))
     var lineButton: UInt32?
 
     func validate() throws {
         if chip == nil, lineA != nil || lineB != nil || lineButton != nil {
             throw ValidationError("--line-a, --line-b and --line-button need --chip /dev/gpiochipN")
         }
-        if let chip, !chip.hasPrefix("/") { throw ValidationError("--chip must be a path such as /dev/gpiochip0, not '\(chip)'") }
+        if let chip, !chip.hasPrefix("/") {
+            throw ValidationError("--chip must be a path such as /dev/gpiochip0, not '\(chip)'")
+        }
         if let wiring, Set([wiring.lineA, wiring.lineB, wiring.button]).count != 3 {
-            throw ValidationError("the crown's three lines must be different offsets, not \(wiring.lineA), \(wiring.lineB), \(wiring.button)")
+            throw ValidationError(
+                "the crown's three lines must be different offsets, not \(wiring.lineA), \(wiring.lineB), \(wiring.button)"
+            )
         }
     }
 
@@ -33,6 +44,7 @@ struct GPIOOptions: ParsableArguments {
         guard let chip else { return nil }
         let defaults = GPIOCrownWiring(chipPath: chip)
         return GPIOCrownWiring(
-            chipPath: chip, lineA: lineA ?? defaults.lineA, lineB: lineB ?? defaults.lineB, button: lineButton ?? defaults.button)
+            chipPath: chip, lineA: lineA ?? defaults.lineA, lineB: lineB ?? defaults.lineB,
+            button: lineButton ?? defaults.button)
     }
 }

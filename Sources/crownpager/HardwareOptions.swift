@@ -5,13 +5,16 @@ import SSD1306
 
 /// The real panel: which bus and address, and how to show the picture on it.
 struct HardwareOptions: ParsableArguments {
-    @Option(name: .customLong("i2c-bus"), help: ArgumentHelp("Drive a real panel on /dev/i2c-<n> instead of the terminal mock.", valueName: "n"))
+    @Option(
+        name: .customLong("i2c-bus"),
+        help: ArgumentHelp("Drive a real panel on /dev/i2c-<n> instead of the terminal mock.", valueName: "n"))
     var i2cBus: Int?
 
     @Option(help: "The display's I2C address: 0x3c (most modules; default) or 0x3d; \(addressSyntax).")
     var address: String?
 
-    @Option(help: "Rotate the picture by 0 or 180 degrees (a panel mounted upside down), through the controller's remaps.")
+    @Option(
+        help: "Rotate the picture by 0 or 180 degrees (a panel mounted upside down), through the controller's remaps.")
     var rotate: Int?
 
     @Option(help: "Brightness from 0 to 100: contrast, pre-charge and VCOMH together, so it dims for real.")
@@ -24,13 +27,19 @@ struct HardwareOptions: ParsableArguments {
     var invert = false
 
     func validate() throws {
-        if let i2cBus, !(0...1023).contains(i2cBus) { throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)") }
+        if let i2cBus, !(0...1023).contains(i2cBus) {
+            throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)")
+        }
         if let address { _ = try addressOption(address) }
-        if let rotate, DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0 or 180, not \(rotate)") }
+        if let rotate, DisplayRotation(degrees: rotate) == nil {
+            throw ValidationError("--rotate must be 0 or 180, not \(rotate)")
+        }
         if let brightness, !(0...100).contains(brightness) {
             throw ValidationError("--brightness must be between 0 and 100, not \(brightness)")
         }
-        if let contrast, !(0...255).contains(contrast) { throw ValidationError("--contrast must be between 0 and 255, not \(contrast)") }
+        if let contrast, !(0...255).contains(contrast) {
+            throw ValidationError("--contrast must be between 0 and 255, not \(contrast)")
+        }
     }
 
     var parsedAddress: I2CAddress? { address.flatMap { I2CAddress(parsing: $0) } }
@@ -51,6 +60,8 @@ let addressSyntax = "0x3c and 3c are hexadecimal, digits alone (60) decimal"
 
 /// The address `--address text` names, by `I2CAddress.rule`; the error states the rule.
 func addressOption(_ text: String) throws(ValidationError) -> I2CAddress {
-    guard let address = I2CAddress(parsing: text) else { throw ValidationError("--address must be \(I2CAddress.rule), not '\(text)'") }
+    guard let address = I2CAddress(parsing: text) else {
+        throw ValidationError("--address must be \(I2CAddress.rule), not '\(text)'")
+    }
     return address
 }

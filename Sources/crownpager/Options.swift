@@ -6,10 +6,15 @@ import SSD1306
 
 /// Which panel to drive or emulate.
 struct DisplayOptions: ParsableArguments {
-    @Option(help: "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")) (default: the configuration's, 128x64).")
+    @Option(
+        help:
+            "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")) (default: the configuration's, 128x64)."
+    )
     var panel: String?
 
-    @Option(help: ArgumentHelp("Record every I2C write to this file, one i2ctransfer line per transaction.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Record every I2C write to this file, one i2ctransfer line per transaction.", valueName: "file"))
     var trace: String?
 
     func validate() throws {
@@ -35,13 +40,19 @@ struct PagerOptions: ParsableArguments {
     @Flag(help: "Wrap around from the last page to the first and back.")
     var wrap = false
 
-    @Option(help: "Where the crown and the indicator are: right (default), left, or bottom (horizontal paging, dots centred at the bottom).")
+    @Option(
+        help:
+            "Where the crown and the indicator are: right (default), left, or bottom (horizontal paging, dots centred at the bottom)."
+    )
     var crownSide: String?
 
     @Option(help: "Detents of the crown needed to move one page (1 to 20; default 1).")
     var detentsPerPage: Int?
 
-    @Option(help: "The plate behind the dots: automatic (while turning; default), prominent (always) or minimal (never; no scrubbing).")
+    @Option(
+        help:
+            "The plate behind the dots: automatic (while turning; default), prominent (always) or minimal (never; no scrubbing)."
+    )
     var backgroundStyle: String?
 
     @Option(help: "The most dots shown at once (1 to 20); by default 7 on a 64-row panel, as many as fit on 32 rows.")
@@ -53,15 +64,17 @@ struct PagerOptions: ParsableArguments {
     @Flag(help: "Show the pages without letting the crown move them.")
     var displayOnly = false
 
-    @Option(help: ArgumentHelp("Move on to the next page by itself after this long, e.g. 3s or 500ms.", valueName: "time"))
+    @Option(
+        help: ArgumentHelp("Move on to the next page by itself after this long, e.g. 3s or 500ms.", valueName: "time"))
     var pageDuration: String?
 
     @Option(help: "Show this many demo pages (1 to 999): the demo's own, then numbered pages (implies --demo on run).")
     var pages: Int?
 
-    @Option(help: ArgumentHelp(
-        "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm/.png file (at most 7x7).",
-        valueName: "image"))
+    @Option(
+        help: ArgumentHelp(
+            "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm/.png file (at most 7x7).",
+            valueName: "image"))
     var indicatorImage: String?
 
     @Option(help: ArgumentHelp("An image for one page, e.g. 1=location (repeatable).", valueName: "page=image"))
@@ -78,7 +91,8 @@ struct PagerOptions: ParsableArguments {
             throw ValidationError("--detents-per-page must be between 1 and 20, not \(detentsPerPage)")
         }
         if let backgroundStyle, style == nil {
-            throw ValidationError("--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
+            throw ValidationError(
+                "--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
         }
         if let maxDots, !(1...20).contains(maxDots) {
             throw ValidationError("--max-dots must be between 1 and 20, not \(maxDots)")
@@ -87,15 +101,18 @@ struct PagerOptions: ParsableArguments {
             throw ValidationError("--pages must be between 1 and 999, not \(pages)")
         }
         if let pageDuration, Self.parseDuration(pageDuration) == nil {
-            throw ValidationError("--page-duration must be a time such as 3s or 500ms (at least 100ms), not '\(pageDuration)'")
+            throw ValidationError(
+                "--page-duration must be a time such as 3s or 500ms (at least 100ms), not '\(pageDuration)'")
         }
         for spec in pageImage where Self.splitPageImage(spec) == nil {
-            throw ValidationError("--page-image must be <page>=<image> with a page from 1, e.g. 1=location, not '\(spec)'")
+            throw ValidationError(
+                "--page-image must be <page>=<image> with a page from 1, e.g. 1=location, not '\(spec)'")
         }
     }
 
     var pagerConfiguration: PagerConfiguration {
-        PagerConfiguration(wrapsAround: wrap, isDisplayOnly: displayOnly, pageDuration: pageDuration.flatMap(Self.parseDuration))
+        PagerConfiguration(
+            wrapsAround: wrap, isDisplayOnly: displayOnly, pageDuration: pageDuration.flatMap(Self.parseDuration))
     }
 
     var crownConfiguration: CrownConfiguration {
@@ -106,7 +123,9 @@ struct PagerOptions: ParsableArguments {
 
     var side: CrownSide? { crownSide.flatMap { CrownSide(rawValue: $0.lowercased()) } }
 
-    var style: PageControlBackgroundStyle? { backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) } }
+    var style: PageControlBackgroundStyle? {
+        backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) }
+    }
 
     /// The indicator's style, with its images loaded; a bad image file is a clear error.
     func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
@@ -149,7 +168,8 @@ struct PagerOptions: ParsableArguments {
     /// `3s`, `2.5s`, `500ms`: at least 100 ms, at most a day.
     static func parseDuration(_ text: String) -> TimeSpan? {
         let lower = text.lowercased()
-        let (number, scale): (Substring, Double) = lower.hasSuffix("ms")
+        let (number, scale): (Substring, Double) =
+            lower.hasSuffix("ms")
             ? (lower.dropLast(2), 1_000_000) : lower.hasSuffix("s") ? (lower.dropLast(), 1_000_000_000) : ("", 0)
         guard let value = Double(number), value.isFinite else { return nil }
         let nanoseconds = value * scale
@@ -159,7 +179,9 @@ struct PagerOptions: ParsableArguments {
 
     static func splitPageImage(_ spec: String) -> (page: Int, image: String)? {
         let parts = spec.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2, let page = Int(parts[0]), (1...999).contains(page), !parts[1].isEmpty else { return nil }
+        guard parts.count == 2, let page = Int(parts[0]), (1...999).contains(page), !parts[1].isEmpty else {
+            return nil
+        }
         return (page, String(parts[1]))
     }
 }

@@ -24,7 +24,8 @@ struct RenderCommand: ParsableCommand {
 
     // Unconditional: the next word is the steps even when it starts with a dash, so that
     // `--crown -1` is a turn back and not an unknown option -1.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Crown steps, e.g. \"+1,+1,-1,press\" or -1.", valueName: "steps"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Crown steps, e.g. \"+1,+1,-1,press\" or -1.", valueName: "steps"))
     var crown: String?
 
     @Option(help: ArgumentHelp("A crown script file with timed turns and presses.", valueName: "file"))
@@ -53,12 +54,15 @@ struct RenderCommand: ParsableCommand {
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
         guard (1...16).contains(scale) else { throw ValidationError("--scale must be between 1 and 16, not \(scale)") }
         guard OLEDPalette(name: palette) != nil else {
-            throw ValidationError("unknown palette '\(palette)': choose one of \(OLEDPalette.named.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown palette '\(palette)': choose one of \(OLEDPalette.named.map(\.name).joined(separator: ", "))")
         }
     }
 
     func run() throws {
-        guard let panel = display.resolvedPanel, let colours = OLEDPalette(name: palette) else { throw ExitCode.validationFailure }
+        guard let panel = display.resolvedPanel, let colours = OLEDPalette(name: palette) else {
+            throw ExitCode.validationFailure
+        }
         let scriptText: String
         if let script {
             scriptText = try readTextFile(script, what: "crown script")

@@ -31,7 +31,8 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         guard SSD1306Panel.all.contains(where: { $0.name == panel.lowercased() }) else {
-            throw ValidationError("unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
         }
         _ = try addressOption(address)
     }
@@ -41,7 +42,9 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let panel = SSD1306Panel.all.first(where: { $0.name == self.panel.lowercased() }), let address = parsedAddress else {
+        guard let panel = SSD1306Panel.all.first(where: { $0.name == self.panel.lowercased() }),
+            let address = parsedAddress
+        else {
             throw ExitCode.validationFailure
         }
         let text = try readTextFile(trace, what: "trace")
@@ -52,7 +55,9 @@ struct ReplayCommand: ParsableCommand {
             throw fail(.trace(error, path: trace))
         }
         for diagnostic in result.diagnostics.prefix(20) { printError("crownpager: \(trace): \(diagnostic)") }
-        if result.diagnostics.count > 20 { printError("crownpager: \(trace): \(result.diagnostics.count - 20) more problems") }
+        if result.diagnostics.count > 20 {
+            printError("crownpager: \(trace): \(result.diagnostics.count - 20) more problems")
+        }
         if let out {
             try report { try FrameOutput(directory: out).write(result.frames) }
             print("wrote \(result.frames.count) frames to \(out)")

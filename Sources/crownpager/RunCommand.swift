@@ -1,6 +1,6 @@
 import ArgumentParser
-import CrownPagerApp
 import CrownInput
+import CrownPagerApp
 import PagerCore
 import PagerEngine
 
@@ -27,8 +27,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Real panel") var hardware: HardwareOptions
     @OptionGroup(title: "Crown on GPIO lines") var gpio: GPIOOptions
 
-    @Option(help: ArgumentHelp(
-        "Read the crown from the kernel's input device (the rotary-encoder and gpio-key overlays).", valueName: "/dev/input/eventN"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the crown from the kernel's input device (the rotary-encoder and gpio-key overlays).",
+            valueName: "/dev/input/eventN"))
     var evdev: String?
 
     @Flag(help: "No knob: only the terminal's keys turn the crown, whatever the configuration says.")
@@ -37,12 +39,16 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "With a real panel: leave the last picture on it at exit instead of blanking it and switching it off.")
     var persist = false
 
-    @Option(help: ArgumentHelp(
-        "Run the pages, display and crown of this configuration file (SIGHUP reloads it); 'built-in' for the default.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Run the pages, display and crown of this configuration file (SIGHUP reloads it); 'built-in' for the default.",
+            valueName: "file"))
     var config: String?
 
-    @Flag(help: "Show the demo pages (a welcome, a clock, this machine, text, Unicode, a tall page) instead of the configuration's.")
+    @Flag(
+        help:
+            "Show the demo pages (a welcome, a clock, this machine, text, Unicode, a tall page) instead of the configuration's."
+    )
     var demo = false
 
     @Flag(help: "Draw in this terminal against the emulator, whatever the configuration's display bus says.")
@@ -77,13 +83,16 @@ struct RunCommand: ParsableCommand {
         if let file { try report { configuration = try Configuration.load(path: file) } }
         if demo || pagerOptions.pages != nil { configuration = Configuration.demo(pageCount: pagerOptions.pages) }
         let automatic = config == nil && hardware.i2cBus == nil && !mock
-        let target = DisplayTarget.choose(for: overrides.applied(to: configuration).display, automatic: automatic, board: .current())
+        let target = DisplayTarget.choose(
+            for: overrides.applied(to: configuration).display, automatic: automatic, board: .current())
         let run = PagerRun(
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)
         var endedBy: Int32?
         try report {
-            run.crown = try openCrown(overrides.crown, configured: configuration.crown, target: target, explicit: file != nil && configuration.crown.sourceIsExplicit)
+            run.crown = try openCrown(
+                overrides.crown, configured: configuration.crown, target: target,
+                explicit: file != nil && configuration.crown.sourceIsExplicit)
             endedBy = try run.run()
         }
         // In a terminal a signal ends the mock as it ends any program there (128 + the signal, as

@@ -26,7 +26,8 @@ import Testing
                     builder.detent(direction, using: &random)
                 }
             }
-            let (events, decoder) = decode(builder.waveform.edges, with: CrownDecoderConfiguration(quadrature: configuration))
+            let (events, decoder) = decode(
+                builder.waveform.edges, with: CrownDecoderConfiguration(quadrature: configuration))
             let got = detents(events)
             let expected = builder.waveform.expected
             #expect(got.map(\.detents) == expected.map(\.detents), "seed \(seed): signs and count")

@@ -66,7 +66,8 @@ import Testing
     @Test func aZeroWindowPassesEveryEdgeStraightThrough() {
         // The kernel debounces (libgpiod 2): the edges that arrive are already clean.
         var debouncer = Debouncer(level: true, window: .zero)
-        #expect(debouncer.feed(level: false, at: .milliseconds(1)) == DebouncedChange(level: false, at: .milliseconds(1)))
+        #expect(
+            debouncer.feed(level: false, at: .milliseconds(1)) == DebouncedChange(level: false, at: .milliseconds(1)))
         #expect(debouncer.feed(level: true, at: .milliseconds(2)) == DebouncedChange(level: true, at: .milliseconds(2)))
         #expect(debouncer.feed(level: true, at: .milliseconds(3)) == nil, "a repeated level is no change")
         #expect(debouncer.nextDeadline == nil)
@@ -76,9 +77,15 @@ import Testing
         var decoder = CrownDecoder()
         var interpreter = CrownInterpreter()
         var gestures: [CrownGesture] = []
-        for event in decoder.feed(LineEdge(line: .button, level: false, at: .milliseconds(100))) { gestures += interpreter.interpret(event) }
-        for event in decoder.feed(LineEdge(line: .button, level: true, at: .milliseconds(101))) { gestures += interpreter.interpret(event) }
-        for event in decoder.feed(LineEdge(line: .button, level: false, at: .milliseconds(102))) { gestures += interpreter.interpret(event) }
+        for event in decoder.feed(LineEdge(line: .button, level: false, at: .milliseconds(100))) {
+            gestures += interpreter.interpret(event)
+        }
+        for event in decoder.feed(LineEdge(line: .button, level: true, at: .milliseconds(101))) {
+            gestures += interpreter.interpret(event)
+        }
+        for event in decoder.feed(LineEdge(line: .button, level: false, at: .milliseconds(102))) {
+            gestures += interpreter.interpret(event)
+        }
         for event in decoder.advance(to: .milliseconds(200)) { gestures += interpreter.interpret(event) }
         #expect(decoder.isPressed)
         gestures += interpreter.advance(to: .milliseconds(700))

@@ -21,7 +21,11 @@ import Testing
             record(400, Code.EV_KEY, Code.KEY_ENTER, 2), report(400),
             record(420, Code.EV_KEY, Code.KEY_ENTER, 0), report(420),
         ])
-        #expect(events == [.rotated(detents: -1, at: .milliseconds(5)), .pressed(at: .milliseconds(9)), .released(at: .milliseconds(420))])
+        #expect(
+            events == [
+                .rotated(detents: -1, at: .milliseconds(5)), .pressed(at: .milliseconds(9)),
+                .released(at: .milliseconds(420)),
+            ])
         #expect(translator.statistics.repeats == 1 && translator.statistics.packets == 5)
         #expect(!translator.isPressed)
     }
@@ -50,12 +54,16 @@ import Testing
     @Test func aReleaseWithoutAPressIsIgnored() {
         var translator = InputEventTranslator()
         #expect(translator.translate([record(1, Code.EV_KEY, Code.KEY_ENTER, 0), report(1)]) == [])
-        #expect(translator.translate([record(2, Code.EV_KEY, Code.KEY_ENTER, 1), record(2, Code.EV_KEY, Code.KEY_ENTER, 1), report(2)])
-            == [.pressed(at: .milliseconds(2))])
+        #expect(
+            translator.translate([
+                record(2, Code.EV_KEY, Code.KEY_ENTER, 1), record(2, Code.EV_KEY, Code.KEY_ENTER, 1), report(2),
+            ])
+                == [.pressed(at: .milliseconds(2))])
     }
 
     @Test func invertedAndConfiguredCodes() {
-        var translator = InputEventTranslator(configuration: InputEventConfiguration(axis: Code.REL_DIAL, keys: [103], inverted: true))
+        var translator = InputEventTranslator(
+            configuration: InputEventConfiguration(axis: Code.REL_DIAL, keys: [103], inverted: true))
         let events = translator.translate([
             record(1, Code.EV_REL, Code.REL_DIAL, 2), record(1, Code.EV_KEY, 103, 1), report(1),
         ])
@@ -70,9 +78,10 @@ import Testing
             record(3, Code.EV_ABS, Code.REL_X, 0), report(3),
             record(4, Code.EV_ABS, Code.REL_X, 23), report(4),
         ])
-        #expect(events == [
-            .rotated(detents: 1, at: .milliseconds(2)), .rotated(detents: 1, at: .milliseconds(3)),
-            .rotated(detents: -1, at: .milliseconds(4)),
-        ])
+        #expect(
+            events == [
+                .rotated(detents: 1, at: .milliseconds(2)), .rotated(detents: 1, at: .milliseconds(3)),
+                .rotated(detents: -1, at: .milliseconds(4)),
+            ])
     }
 }

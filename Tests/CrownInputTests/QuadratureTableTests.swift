@@ -55,7 +55,10 @@ import Testing
                 return nil
             case let step:
                 if !synchronized {
-                    if isDetent(next) { synchronized = true; offset = 0 }
+                    if isDetent(next) {
+                        synchronized = true
+                        offset = 0
+                    }
                     return nil
                 }
                 offset += step == 1 ? 1 : -1
@@ -93,7 +96,8 @@ import Testing
                 #expect(trial.isSynchronized == expectation.synchronized, "\(label)")
                 #expect(trial.state == current)
                 let transition = QuadratureTransition(from: previous, to: current)
-                #expect(trial.statistics.invalidTransitions == before.invalidTransitions + (transition == .invalid ? 1 : 0))
+                #expect(
+                    trial.statistics.invalidTransitions == before.invalidTransitions + (transition == .invalid ? 1 : 0))
                 #expect(trial.statistics.transitions == before.transitions + abs(transition.quarterSteps))
                 if let event = reported { #expect(event.timestamp == .milliseconds(100)) }
             }
@@ -117,7 +121,8 @@ import Testing
         var decoder = QuadratureDecoder(configuration: QuadratureConfiguration(inverted: true))
         var events: [CrownEvent] = []
         for step in 1...4 {
-            if let event = decoder.update(to: QuadratureState(phase: QuadratureState.bothHigh.phase + step), at: .zero) {
+            if let event = decoder.update(to: QuadratureState(phase: QuadratureState.bothHigh.phase + step), at: .zero)
+            {
                 events.append(event)
             }
         }
@@ -140,7 +145,9 @@ import Testing
         var net = 0
         let rest = QuadratureState.bothHigh.phase
         for phase in [1, 2, 3, 4, 3, 2, 1, 0, -1, -2, -3, -4] {
-            if case .rotated(let detents, _)? = decoder.update(to: QuadratureState(phase: rest + phase), at: .zero) { net += detents }
+            if case .rotated(let detents, _)? = decoder.update(to: QuadratureState(phase: rest + phase), at: .zero) {
+                net += detents
+            }
         }
         #expect(net == -1)
         #expect(decoder.statistics.clockwiseDetents == 1 && decoder.statistics.counterclockwiseDetents == 2)
@@ -150,7 +157,8 @@ import Testing
         var decoder = QuadratureDecoder()
         let rest = QuadratureState.bothHigh.phase
         var events = 0
-        for phase in [1, 2, 3, 4, 3, 4, 3, 4, 3, 4] where decoder.update(to: QuadratureState(phase: rest + phase), at: .zero) != nil {
+        for phase in [1, 2, 3, 4, 3, 4, 3, 4, 3, 4]
+        where decoder.update(to: QuadratureState(phase: rest + phase), at: .zero) != nil {
             events += 1
         }
         #expect(events == 1)

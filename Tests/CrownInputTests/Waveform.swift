@@ -44,8 +44,9 @@ struct WaveformBuilder {
 
     /// Picks a new turning speed: the gap between clean edges for the next moves.
     mutating func changeSpeed(using random: inout SeededGenerator) {
-        speed = TimeSpan(nanoseconds: Int64.random(
-            in: shape.minimumGap.nanoseconds...shape.maximumGap.nanoseconds, using: &random))
+        speed = TimeSpan(
+            nanoseconds: Int64.random(
+                in: shape.minimumGap.nanoseconds...shape.maximumGap.nanoseconds, using: &random))
     }
 
     /// One quarter step in `direction` (+1 clockwise), its clean edge maybe followed by chatter.
@@ -92,7 +93,9 @@ struct WaveformBuilder {
 }
 
 /// The decoder's output for `edges`, with any settled levels flushed at the end.
-func decode(_ edges: [LineEdge], with configuration: CrownDecoderConfiguration) -> (events: [CrownEvent], decoder: CrownDecoder) {
+func decode(_ edges: [LineEdge], with configuration: CrownDecoderConfiguration) -> (
+    events: [CrownEvent], decoder: CrownDecoder
+) {
     var decoder = CrownDecoder(configuration: configuration)
     var events: [CrownEvent] = []
     for edge in edges { events += decoder.feed(edge) }

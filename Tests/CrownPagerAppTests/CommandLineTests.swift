@@ -12,7 +12,9 @@ import Testing
         let scratch = try ScratchDirectory()
         let out = scratch.path + "/frames"
         let trace = scratch.path + "/trace.txt"
-        let run = try runCrownPager(["render", "--out", out, "--crown", "+1,-1", "--frozen", "--fps", "25", "--trace", trace])
+        let run = try runCrownPager([
+            "render", "--out", out, "--crown", "+1,-1", "--frozen", "--fps", "25", "--trace", trace,
+        ])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("wrote"))
 
@@ -22,7 +24,9 @@ import Testing
 
         // The files are the glass the library renders for the same script.
         let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 25)
-            .run(try CrownScript(parsing: "+1,-1")) { _ in demoPages(clock: SampleReadings.clock, system: SampleReadings.system) }
+            .run(try CrownScript(parsing: "+1,-1")) { _ in
+                demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
+            }
         #expect(files.filter { $0.hasSuffix(".pbm") }.count == expected.frames.count)
         for frame in expected.frames {
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + frame.name + ".pbm"))
@@ -43,7 +47,8 @@ import Testing
         let script = scratch.path + "/walk.crown"
         try "# down two, back home\n+1\n@1s +1\n@2s press\n".write(toFile: script, atomically: true, encoding: .utf8)
         let run = try runCrownPager([
-            "render", "--out", scratch.path + "/f", "--script", script, "--panel", "128x32", "--steps-only", "--no-png", "--frozen",
+            "render", "--out", scratch.path + "/f", "--script", script, "--panel", "128x32", "--steps-only", "--no-png",
+            "--frozen",
             "--background-style", "minimal",
         ])
         #expect(run.status == 0, "\(run.standardError)")
@@ -57,7 +62,10 @@ import Testing
 
     @Test(arguments: [
         (["render", "--out", "/tmp/x", "--panel", "200x10"], "unknown panel '200x10'"),
-        (["render", "--out", "/tmp/x", "--crown", "+1,sideways"], "--crown: crown script line 1: cannot read 'sideways'"),
+        (
+            ["render", "--out", "/tmp/x", "--crown", "+1,sideways"],
+            "--crown: crown script line 1: cannot read 'sideways'"
+        ),
         (["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"], "/nonexistent/walk.crown"),
         (["render", "--out", "/tmp/x", "--fps", "0"], "--fps must be between 1 and 240"),
         (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right', 'left' or 'bottom'"),
@@ -72,7 +80,10 @@ import Testing
 
     // The message is built in the body: Swift 6.0.3 crashes on an interpolated string in @Test
     // arguments, and takes too long to type-check concatenated ones in a list of tuples.
-    @Test(arguments: [["run", "--address", "0x78"], ["replay", "/dev/null", "--address", "99x"], ["doctor", "display", "--address", "3g"]])
+    @Test(arguments: [
+        ["run", "--address", "0x78"], ["replay", "/dev/null", "--address", "99x"],
+        ["doctor", "display", "--address", "3g"],
+    ])
     func aBadAddressExitsNonZeroAndSaysTheRule(arguments: [String]) throws {
         let run = try runCrownPager(arguments)
         let message = "--address must be \(I2CAddress.rule), not '\(arguments.last ?? "")'"
@@ -83,7 +94,9 @@ import Testing
     @Test func replayShowsWhatATraceDrawsAndListsWhatIsWrong() throws {
         let scratch = try ScratchDirectory()
         let trace = scratch.path + "/trace.txt"
-        let render = try runCrownPager(["render", "--out", scratch.path + "/r", "--crown", "+1", "--frozen", "--steps-only", "--trace", trace])
+        let render = try runCrownPager([
+            "render", "--out", scratch.path + "/r", "--crown", "+1", "--frozen", "--steps-only", "--trace", trace,
+        ])
         #expect(render.status == 0, "\(render.standardError)")
         let replay = try runCrownPager(["replay", trace, "--out", scratch.path + "/g"])
         #expect(replay.status == 0, "\(replay.standardError)")
@@ -117,7 +130,9 @@ import Testing
         let run = try runCrownPager(["render", "--crown", steps, "--out", out, "--frozen", "--steps-only", "--no-png"])
         #expect(run.status == 0, "\(run.standardError)")
         let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 30)
-            .run(try CrownScript(parsing: steps)) { _ in demoPages(clock: SampleReadings.clock, system: SampleReadings.system) }
+            .run(try CrownScript(parsing: steps)) { _ in
+                demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
+            }
             .frames.filter { !$0.name.contains("-frame-") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == expected.count)
         for frame in expected {
@@ -130,7 +145,9 @@ import Testing
     @Test func replayReadsTheAddressByTheOneRule() throws {
         let scratch = try ScratchDirectory()
         let trace = scratch.path + "/trace.txt"
-        let render = try runCrownPager(["render", "--out", scratch.path + "/r", "--frozen", "--steps-only", "--no-png", "--trace", trace])
+        let render = try runCrownPager([
+            "render", "--out", scratch.path + "/r", "--frozen", "--steps-only", "--no-png", "--trace", trace,
+        ])
         #expect(render.status == 0, "\(render.standardError)")
         for address in ["0x3c", "0X3C", "3c", "3C", "60"] {
             let replay = try runCrownPager(["replay", trace, "--address", address])
@@ -157,16 +174,20 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(lines)")
-        #expect(lines.first?.hasPrefix("crownpager ") == true && lines.first?.split(separator: ".").count == 3, "\(lines)")
+        #expect(
+            lines.first?.hasPrefix("crownpager ") == true && lines.first?.split(separator: ".").count == 3, "\(lines)")
         #expect(lines.dropFirst().first?.hasPrefix("commit ") == true, "\(lines)")
         #expect(lines.dropFirst(2).first?.hasPrefix("built with Swift") == true, "\(lines)")
         #expect(lines.last?.hasPrefix("libgpiod") == true, "\(lines)")
     }
 
     @Test func versionNamesTheLibgpiodItLoadsOrSaysThatThereIsNone() throws {
-        let missing = try runCrownPager(["--version"], environment: ["CROWNPAGER_LIBGPIOD": "/nonexistent/libgpiod.so.3"])
+        let missing = try runCrownPager(
+            ["--version"], environment: ["CROWNPAGER_LIBGPIOD": "/nonexistent/libgpiod.so.3"])
         #expect(missing.status == 0, "\(missing.standardError)")
-        #expect(missing.standardOutput.contains("libgpiod: none found (install libgpiod3 or libgpiod2"), "\(missing.standardOutput)")
+        #expect(
+            missing.standardOutput.contains("libgpiod: none found (install libgpiod3 or libgpiod2"),
+            "\(missing.standardOutput)")
         let found = try runCrownPager(["--version"])
         #expect(found.standardOutput.contains("loaded at run time"), "\(found.standardOutput)")
     }

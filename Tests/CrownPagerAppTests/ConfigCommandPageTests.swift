@@ -49,7 +49,10 @@ import Testing
         #expect(results[0]?.status == "timed out after 0.3s: killed")
         #expect(results[1]?.status == "output cut at 512 bytes" && results[1]?.output.count == 512)
         #expect(results[2] == CommandResult(output: "broken\n", status: "exit status 7"))
-        #expect(results[3]?.status == "crownpager-vanished-tool: not found on PATH (give the full path, e.g. /usr/bin/crownpager-vanished-tool)")
+        #expect(
+            results[3]?.status
+                == "crownpager-vanished-tool: not found on PATH (give the full path, e.g. /usr/bin/crownpager-vanished-tool)"
+        )
         #expect(results[4] == CommandResult(output: "fine\n", status: nil))
         #expect(runner.runningCount == 0)
     }
@@ -79,10 +82,18 @@ import Testing
     }
 
     @Test func gaugeCommandsShowTheirNumberOrWhyNot() {
-        let gauge = PageSpec(title: "t", kind: .gauge(GaugeSpec(
-            source: .command(Self.spec(["x"])), minimum: 0, maximum: 100, unit: "%", isDial: false, refresh: .milliseconds(1000))))
-        #expect(PagerRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge) == .number(48.3, text: "48.3%"))
-        #expect(PagerRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge) == .number(nil, text: "exit status 1"))
+        let gauge = PageSpec(
+            title: "t",
+            kind: .gauge(
+                GaugeSpec(
+                    source: .command(Self.spec(["x"])), minimum: 0, maximum: 100, unit: "%", isDial: false,
+                    refresh: .milliseconds(1000))))
+        #expect(
+            PagerRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge)
+                == .number(48.3, text: "48.3%"))
+        #expect(
+            PagerRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge)
+                == .number(nil, text: "exit status 1"))
     }
 }
 

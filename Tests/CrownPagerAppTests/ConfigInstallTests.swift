@@ -22,25 +22,32 @@ import Testing
 
         let first = try Self.script("install.sh", install)
         #expect(first.status == 0, "\(first.output)")
-        for file in ["/usr/local/bin/crownpager", "/etc/crownpager/crownpager.toml", "/etc/systemd/system/crownpager.service",
-                     "/etc/udev/rules.d/99-crownpager-i2c.rules", "/etc/udev/rules.d/99-crownpager-gpio.rules"] {
+        for file in [
+            "/usr/local/bin/crownpager", "/etc/crownpager/crownpager.toml", "/etc/systemd/system/crownpager.service",
+            "/etc/udev/rules.d/99-crownpager-i2c.rules", "/etc/udev/rules.d/99-crownpager-gpio.rules",
+        ] {
             #expect(FileManager.default.fileExists(atPath: root + file), "\(file)")
         }
         #expect(FileManager.default.isExecutableFile(atPath: root + "/usr/local/bin/crownpager"))
         let config = root + "/etc/crownpager/crownpager.toml"
         #expect(try String(contentsOfFile: config, encoding: .utf8) == Configuration.builtInText + "\n")
-        #expect(try String(contentsOfFile: root + "/boot/firmware/config.txt", encoding: .utf8)
-            == "dtparam=audio=on\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+        #expect(
+            try String(contentsOfFile: root + "/boot/firmware/config.txt", encoding: .utf8)
+                == "dtparam=audio=on\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
 
         // An edited configuration survives a second install; the new default goes beside it.
-        let edited = Configuration.builtInText.replacingOccurrences(of: "brightness = 80", with: "brightness = 30") + "\n"
+        let edited =
+            Configuration.builtInText.replacingOccurrences(of: "brightness = 80", with: "brightness = 30") + "\n"
         try edited.write(toFile: config, atomically: true, encoding: .utf8)
         let second = try Self.script("install.sh", install)
         #expect(second.status == 0 && second.output.contains("keeping your edited"))
         #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
         #expect(FileManager.default.fileExists(atPath: config + ".default"))
         // config.txt lines are added once.
-        #expect(try String(contentsOfFile: root + "/boot/firmware/config.txt", encoding: .utf8).components(separatedBy: "i2c_arm=on").count == 2)
+        #expect(
+            try String(contentsOfFile: root + "/boot/firmware/config.txt", encoding: .utf8).components(
+                separatedBy: "i2c_arm=on"
+            ).count == 2)
 
         let uninstall = try Self.script("uninstall.sh", ["--root", root])
         #expect(uninstall.status == 0)
@@ -59,15 +66,22 @@ import Testing
 
     @Test func theUnitFileVerifiesWithSystemdAnalyze() throws {
         // Scripts/setup.sh --test installs systemd when systemd-analyze is missing: no silent skip.
-        let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let analyze else {
             Issue.record("systemd-analyze is missing: run Scripts/setup.sh --test (it installs the systemd package)")
             return
         }
         let scratch = try ScratchDirectory()
-        let unit = try String(contentsOf: Self.repository.appendingPathComponent("Hardware/crownpager.service"), encoding: .utf8)
-        #expect(unit.contains("User=crownpager") && unit.contains("NoNewPrivileges=yes") && unit.contains("ProtectSystem=strict"))
-        #expect(unit.contains("Restart=on-failure") && unit.contains("DevicePolicy=closed") && unit.contains("ExecReload=/bin/kill -HUP $MAINPID"))
+        let unit = try String(
+            contentsOf: Self.repository.appendingPathComponent("Hardware/crownpager.service"), encoding: .utf8)
+        #expect(
+            unit.contains("User=crownpager") && unit.contains("NoNewPrivileges=yes")
+                && unit.contains("ProtectSystem=strict"))
+        #expect(
+            unit.contains("Restart=on-failure") && unit.contains("DevicePolicy=closed")
+                && unit.contains("ExecReload=/bin/kill -HUP $MAINPID"))
         // verify checks that ExecStart's program exists: point it at the built one.
         let path = scratch.path + "/crownpager.service"
         try unit.replacingOccurrences(of: "/usr/local/bin/crownpager", with: crownPagerExecutable().path)

@@ -39,17 +39,22 @@ import Testing
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         let expected = PagerSession(
             pages: [ConfiguredPage(title: "Hello", body: .text("from a file"))], panel: .ssd1306_128x64,
-            bus: SSD1306Emulator(panel: .ssd1306_128x64)).frame(at: .zero)
+            bus: SSD1306Emulator(panel: .ssd1306_128x64)
+        ).frame(at: .zero)
         for transfer in try fake.transfers() { emulator.write(transfer.bytes, to: transfer.address) }
         #expect(emulator.glass == expected)
 
         // A broken file: the running configuration stays, and the journal says why.
         try "[display]\nbrightness = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
-        #expect(Self.waitFor("kept the running configuration: \(path):2: display.brightness", in: error.fileHandleForReading, collected: &messages))
+        #expect(
+            Self.waitFor(
+                "kept the running configuration: \(path):2: display.brightness", in: error.fileHandleForReading,
+                collected: &messages))
         #expect(process.isRunning)
 
-        try (good + "\n[[page]]\nkind = \"text\"\ntext = \"two\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (good + "\n[[page]]\nkind = \"text\"\ntext = \"two\"\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
         #expect(Self.waitFor("reloaded \(path): 2 pages", in: error.fileHandleForReading, collected: &messages))
 

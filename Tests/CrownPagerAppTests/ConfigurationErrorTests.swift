@@ -8,67 +8,172 @@ import Testing
 /// Every mistake names the file, the line and the key, and says what is expected.
 @Suite struct ConfigurationErrorTests {
     static let cases: [(String, String)] = [
-        ("[display]\nbrightnes = 3",
-         "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz"),
-        ("[display]\nbrightness = 300", "test.toml:2: display.brightness: expected an integer from 0 to 100, found the integer 300"),
-        ("[display]\nbrightness = \"80\"", "test.toml:2: display.brightness: expected an integer from 0 to 100, found the string \"80\""),
-        ("[display]\npanel = \"128x46\"",
-         "test.toml:2: display.panel: expected one of \"128x64\", \"128x32\", \"96x16\", \"72x40\", \"64x48\", \"sh1106-128x64\", \"ssd1306-128x64\" or \"ssd1306-128x32\", found \"128x46\" (did you mean \"128x64\"?)"),
-        ("[display]\nbus = -1", "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found the integer -1"),
-        ("[display]\naddress = 0x80", "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the integer 128 (0x80)"),
-        ("[display]\naddress = \"99x\"", "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the string \"99x\""),
-        ("[display]\naddress = 1.5", "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the float 1.5"),
+        (
+            "[display]\nbrightnes = 3",
+            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz"
+        ),
+        (
+            "[display]\nbrightness = 300",
+            "test.toml:2: display.brightness: expected an integer from 0 to 100, found the integer 300"
+        ),
+        (
+            "[display]\nbrightness = \"80\"",
+            "test.toml:2: display.brightness: expected an integer from 0 to 100, found the string \"80\""
+        ),
+        (
+            "[display]\npanel = \"128x46\"",
+            "test.toml:2: display.panel: expected one of \"128x64\", \"128x32\", \"96x16\", \"72x40\", \"64x48\", \"sh1106-128x64\", \"ssd1306-128x64\" or \"ssd1306-128x32\", found \"128x46\" (did you mean \"128x64\"?)"
+        ),
+        (
+            "[display]\nbus = -1",
+            "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found the integer -1"
+        ),
+        (
+            "[display]\naddress = 0x80",
+            "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the integer 128 (0x80)"
+        ),
+        (
+            "[display]\naddress = \"99x\"",
+            "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the string \"99x\""
+        ),
+        (
+            "[display]\naddress = 1.5",
+            "test.toml:2: display.address: expected a 7-bit I2C address 0x03...0x77: write 0x3c or 3c (hexadecimal) or 60 (decimal); digits alone are read as decimal, found the float 1.5"
+        ),
         ("[display]\nrotation = 90", "test.toml:2: display.rotation: expected 0 or 180, found 90"),
-        ("[display]\ndim_after = 30", "test.toml:2: display.dim_after: expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found the integer 30"),
-        ("[display]\ndim_after = \"10min\"\noff_after = \"1min\"", "test.toml:3: display.off_after: must not come before dim_after"),
-        ("[crown]\nlines = { a = 17, b = 17, button = 22 }",
-         "test.toml:2: crown.lines: a, b and button must be three different lines, found 17, 17, 22"),
-        ("[crown]\nlines = { a = 17, b = 27, buton = 22 }",
-         "test.toml:2: crown.lines.buton: unknown key (did you mean 'button'?); known keys here: a, b, button"),
-        ("[crown]\nsteps_per_detent = 3", "test.toml:2: crown.steps_per_detent: expected 4 (KY-040, most EC11), 2 or 1, found 3"),
+        (
+            "[display]\ndim_after = 30",
+            "test.toml:2: display.dim_after: expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found the integer 30"
+        ),
+        (
+            "[display]\ndim_after = \"10min\"\noff_after = \"1min\"",
+            "test.toml:3: display.off_after: must not come before dim_after"
+        ),
+        (
+            "[crown]\nlines = { a = 17, b = 17, button = 22 }",
+            "test.toml:2: crown.lines: a, b and button must be three different lines, found 17, 17, 22"
+        ),
+        (
+            "[crown]\nlines = { a = 17, b = 27, buton = 22 }",
+            "test.toml:2: crown.lines.buton: unknown key (did you mean 'button'?); known keys here: a, b, button"
+        ),
+        (
+            "[crown]\nsteps_per_detent = 3",
+            "test.toml:2: crown.steps_per_detent: expected 4 (KY-040, most EC11), 2 or 1, found 3"
+        ),
         ("[crown]\nwrap = \"yes\"", "test.toml:2: crown.wrap: expected true or false, found the string \"yes\""),
-        ("[crown]\nside = \"top\"", "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"top\""),
-        ("[indicator]\nstyle = \"prominant\"",
-         "test.toml:2: indicator.style: expected one of \"automatic\", \"prominent\" or \"minimal\", found \"prominant\" (did you mean \"prominent\"?)"),
-        ("[indicator]\nimage = \"moon\"", "test.toml:2: indicator.image: no built-in indicator image 'moon': choose one of location, house, bookmark, star, or give a .pbm, .xbm or .png file"),
-        ("[[page]]\ntitle = \"x\"", "test.toml:1: page[1].kind: missing: say what the page shows, one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\""),
-        ("[[page]]\nkind = \"txt\"",
-         "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"txt\" (did you mean \"text\"?)"),
-        ("[[page]]\nkind = \"guage\"",
-         "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"guage\" (did you mean \"gauge\"?)"),
-        ("[[page]]\nkind = \"gauge\"\nsource = \"load\"\nstyle = \"dail\"",
-         "test.toml:4: page[1].style: expected one of \"bar\" or \"dial\", found \"dail\" (did you mean \"dial\"?)"),
-        ("[crown]\nside = \"rigth\"", "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"rigth\" (did you mean \"right\"?)"),
-        ("[[page]]\nkind = \"system\"\nvalues = [\"uptiem\"]",
-         "test.toml:3: page[1].values: unknown system value \"uptiem\" (did you mean \"uptime\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""),
+        (
+            "[crown]\nside = \"top\"",
+            "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"top\""
+        ),
+        (
+            "[indicator]\nstyle = \"prominant\"",
+            "test.toml:2: indicator.style: expected one of \"automatic\", \"prominent\" or \"minimal\", found \"prominant\" (did you mean \"prominent\"?)"
+        ),
+        (
+            "[indicator]\nimage = \"moon\"",
+            "test.toml:2: indicator.image: no built-in indicator image 'moon': choose one of location, house, bookmark, star, or give a .pbm, .xbm or .png file"
+        ),
+        (
+            "[[page]]\ntitle = \"x\"",
+            "test.toml:1: page[1].kind: missing: say what the page shows, one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\""
+        ),
+        (
+            "[[page]]\nkind = \"txt\"",
+            "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"txt\" (did you mean \"text\"?)"
+        ),
+        (
+            "[[page]]\nkind = \"guage\"",
+            "test.toml:2: page[1].kind: expected one of \"text\", \"clock\", \"system\", \"command\", \"file\", \"image\" or \"gauge\", found \"guage\" (did you mean \"gauge\"?)"
+        ),
+        (
+            "[[page]]\nkind = \"gauge\"\nsource = \"load\"\nstyle = \"dail\"",
+            "test.toml:4: page[1].style: expected one of \"bar\" or \"dial\", found \"dail\" (did you mean \"dial\"?)"
+        ),
+        (
+            "[crown]\nside = \"rigth\"",
+            "test.toml:2: crown.side: expected one of \"right\", \"left\" or \"bottom\", found \"rigth\" (did you mean \"right\"?)"
+        ),
+        (
+            "[[page]]\nkind = \"system\"\nvalues = [\"uptiem\"]",
+            "test.toml:3: page[1].values: unknown system value \"uptiem\" (did you mean \"uptime\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+        ),
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
-        ("[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
-         "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, title, text"),
-        ("[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",
-         "test.toml:3: page[1].time: unknown directive %Q: use %H %I %M %S %p %d %e %m %y %Y %a %A %b %B %%"),
-        ("[[page]]\nkind = \"system\"\nvalues = [\"cpu-temp\"]",
-         "test.toml:3: page[1].values: unknown system value \"cpu-temp\" (did you mean \"cpu-temperature\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""),
-        ("[[page]]\nkind = \"system\"\nvalues = []", "test.toml:3: page[1].values: expected at least 1 element, found none"),
-        ("[[page]]\nkind = \"system\"\nvalues = [\"load 5\"]", "test.toml:3: page[1].values: \"load\" takes no argument, found \"load 5\""),
-        ("[[page]]\nkind = \"system\"\nvalues = [\"disk home\"]", "test.toml:3: page[1].values: disk takes an absolute path, e.g. \"disk /\", found \"disk home\""),
-        ("[[page]]\nkind = \"command\"\nargv = \"uptime -p\"",
-         "test.toml:3: page[1].argv: expected an array of strings such as [\"a\", \"b\"], found the string \"uptime -p\""),
-        ("[[page]]\nkind = \"command\"",
-         "test.toml:1: page[1].argv: missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"),
-        ("[[page]]\nkind = \"command\"\nargv = [\"x\", 1]", "test.toml:3: page[1].argv: element 2 must be a string in quotes, found the integer 1"),
-        ("[[page]]\nkind = \"command\"\nargv = [\"x\"]\ntimeout = \"5ms\"", "test.toml:4: page[1].timeout: expected at least 10 ms, found \"5ms\""),
-        ("[[page]]\nkind = \"file\"\npath = \"/x\"\nlines = 0", "test.toml:4: page[1].lines: expected an integer from 1 to 100, found the integer 0"),
-        ("[[page]]\nkind = \"image\"\npath = \"missing.pbm\"",
-         "test.toml:3: page[1].path: cannot read the image: could not open missing.pbm: No such file or directory (ENOENT, errno 2); a folder on the path does not exist"),
-        ("[[page]]\nkind = \"gauge\"\nsource = \"hostname\"", "test.toml:3: page[1].source: \"hostname\" is not a number a gauge can show"),
-        ("[[page]]\nkind = \"gauge\"\nsource = \"load\"\nmin = 5\nmax = 1", "test.toml:5: page[1].max: must be greater than min (5.0), found 1.0"),
-        ("[[page]]\nkind = \"gauge\"\nsource = \"load\"\nstyle = \"pie\"", "test.toml:4: page[1].style: expected one of \"bar\" or \"dial\", found \"pie\""),
-        ("[[page]]\nkind = \"text\"\ntext = \"a\"\n[[page]]\nkind = \"text\"\ntext = 5", "test.toml:6: page[2].text: expected a string in quotes, found the integer 5"),
+        (
+            "[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
+            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, title, text"
+        ),
+        (
+            "[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",
+            "test.toml:3: page[1].time: unknown directive %Q: use %H %I %M %S %p %d %e %m %y %Y %a %A %b %B %%"
+        ),
+        (
+            "[[page]]\nkind = \"system\"\nvalues = [\"cpu-temp\"]",
+            "test.toml:3: page[1].values: unknown system value \"cpu-temp\" (did you mean \"cpu-temperature\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+        ),
+        (
+            "[[page]]\nkind = \"system\"\nvalues = []",
+            "test.toml:3: page[1].values: expected at least 1 element, found none"
+        ),
+        (
+            "[[page]]\nkind = \"system\"\nvalues = [\"load 5\"]",
+            "test.toml:3: page[1].values: \"load\" takes no argument, found \"load 5\""
+        ),
+        (
+            "[[page]]\nkind = \"system\"\nvalues = [\"disk home\"]",
+            "test.toml:3: page[1].values: disk takes an absolute path, e.g. \"disk /\", found \"disk home\""
+        ),
+        (
+            "[[page]]\nkind = \"command\"\nargv = \"uptime -p\"",
+            "test.toml:3: page[1].argv: expected an array of strings such as [\"a\", \"b\"], found the string \"uptime -p\""
+        ),
+        (
+            "[[page]]\nkind = \"command\"",
+            "test.toml:1: page[1].argv: missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"
+        ),
+        (
+            "[[page]]\nkind = \"command\"\nargv = [\"x\", 1]",
+            "test.toml:3: page[1].argv: element 2 must be a string in quotes, found the integer 1"
+        ),
+        (
+            "[[page]]\nkind = \"command\"\nargv = [\"x\"]\ntimeout = \"5ms\"",
+            "test.toml:4: page[1].timeout: expected at least 10 ms, found \"5ms\""
+        ),
+        (
+            "[[page]]\nkind = \"file\"\npath = \"/x\"\nlines = 0",
+            "test.toml:4: page[1].lines: expected an integer from 1 to 100, found the integer 0"
+        ),
+        (
+            "[[page]]\nkind = \"image\"\npath = \"missing.pbm\"",
+            "test.toml:3: page[1].path: cannot read the image: could not open missing.pbm: No such file or directory (ENOENT, errno 2); a folder on the path does not exist"
+        ),
+        (
+            "[[page]]\nkind = \"gauge\"\nsource = \"hostname\"",
+            "test.toml:3: page[1].source: \"hostname\" is not a number a gauge can show"
+        ),
+        (
+            "[[page]]\nkind = \"gauge\"\nsource = \"load\"\nmin = 5\nmax = 1",
+            "test.toml:5: page[1].max: must be greater than min (5.0), found 1.0"
+        ),
+        (
+            "[[page]]\nkind = \"gauge\"\nsource = \"load\"\nstyle = \"pie\"",
+            "test.toml:4: page[1].style: expected one of \"bar\" or \"dial\", found \"pie\""
+        ),
+        (
+            "[[page]]\nkind = \"text\"\ntext = \"a\"\n[[page]]\nkind = \"text\"\ntext = 5",
+            "test.toml:6: page[2].text: expected a string in quotes, found the integer 5"
+        ),
         ("display = 1", "test.toml:1: display: expected a table ([display] or { ... }), found the integer 1"),
         ("page = 1", "test.toml:1: page: expected [[page]] tables, found the integer 1"),
-        ("[dispaly]\nbus = 1", "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, page"),
+        (
+            "[dispaly]\nbus = 1",
+            "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, page"
+        ),
         ("[display]\nbus = 1\nbus = 2", "test.toml:3: column 1: the key 'bus' is defined twice: first on line 2"),
-        ("[display]\nwake = 07:30", "test.toml:2: column 8: dates and times are not supported in this configuration: write the value as a string, e.g. \"07:30\""),
+        (
+            "[display]\nwake = 07:30",
+            "test.toml:2: column 8: dates and times are not supported in this configuration: write the value as a string, e.g. \"07:30\""
+        ),
     ]
 
     @Test func everyErrorNamesFileLineKeyAndExpectation() {
@@ -89,11 +194,16 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let run = try runCrownPager(["check", path])
         #expect(run.status == 78)  // EX_CONFIG
-        #expect(run.standardError == "crownpager: \(path):2: display.brightness: expected an integer from 0 to 100, found the integer 300\n")
+        #expect(
+            run.standardError
+                == "crownpager: \(path):2: display.brightness: expected an integer from 0 to 100, found the integer 300\n"
+        )
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["crownpager.toml"])
 
-        let good = try runCrownPager(["check", scratch.path + "/../" + (scratch.path as NSString).lastPathComponent + "/crownpager.toml"])
+        let good = try runCrownPager([
+            "check", scratch.path + "/../" + (scratch.path as NSString).lastPathComponent + "/crownpager.toml",
+        ])
         #expect(good.status == 78)
         let builtIn = try runCrownPager(["check"])
         #expect(builtIn.status == 0 && builtIn.standardOutput.contains("page 5: Disk / (gauge)"))

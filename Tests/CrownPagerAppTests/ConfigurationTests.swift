@@ -22,7 +22,8 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
         #expect(configuration.pages.map(\.title) == ["System", "Clock", "CPU temperature", "Memory", "Disk /"])
         #expect(Configuration.builtIn.pages == configuration.pages)
         #expect(configuration.display.bus == 1 && configuration.display.address == .ssd1306Primary)
-        #expect(configuration.crown.lineA == 17 && configuration.crown.lineB == 27 && configuration.crown.lineButton == 22)
+        #expect(
+            configuration.crown.lineA == 17 && configuration.crown.lineB == 27 && configuration.crown.lineButton == 22)
     }
 
     /// The file reads an address by the command line's rule: an integer as TOML wrote it, a string as `--address` would.
@@ -36,7 +37,8 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
     }
 
     @Test func sectionsSetEverySetting() throws {
-        let configuration = try parseConfiguration("""
+        let configuration = try parseConfiguration(
+            """
             [display]
             panel = "sh1106-128x64"
             bus = "mock"
@@ -77,13 +79,16 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
         #expect(crown.inverted && !crown.acceleration && crown.wrap && crown.side == .left && crown.detentsPerPage == 2)
         #expect(crown.crownConfiguration.accelerationInterval == nil)
         let indicator = configuration.indicator
-        #expect(indicator.style == .minimal && indicator.image == "star" && indicator.maximumDots == 5 && indicator.hidesForSinglePage)
+        #expect(
+            indicator.style == .minimal && indicator.image == "star" && indicator.maximumDots == 5
+                && indicator.hidesForSinglePage)
     }
 
     @Test func everyPageKind() throws {
         let scratch = try ScratchDirectory()
         try "P1\n3 2\n1 0 1\n0 1 0\n".write(toFile: scratch.path + "/logo.pbm", atomically: true, encoding: .utf8)
-        let configuration = try parseConfiguration("""
+        let configuration = try parseConfiguration(
+            """
             [[page]]
             kind = "text"
             title = "Note"
@@ -128,24 +133,50 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
             """, directory: scratch.path)
         let kinds = configuration.pages.map(\.kind)
         #expect(kinds.count == 9)
-        #expect(kinds[0] == .text("Hello") && configuration.pages[0].title == "Note" && configuration.pages[0].indicatorImage == "house")
-        guard case .clock(let time, let date) = kinds[1] else { Issue.record("clock"); return }
-        #expect(time.format(SampleReadings.clock) == "10:09:30" && date.format(SampleReadings.clock) == "Saturday 21 November 2026")
-        #expect(kinds[2] == .system(
-            [.hostname, .cpuTemperature, .load, .memory, .uptime, .disk(path: "/home"), .ipAddress(interface: "wlan0"), .ipAddress(interface: nil)],
-            refresh: .milliseconds(10_000)))
-        #expect(kinds[3] == .command(CommandSpec(
-            argv: ["vcgencmd", "measure_temp"], refresh: .milliseconds(5000), timeout: .milliseconds(1500), maximumOutputBytes: 1024)))
+        #expect(
+            kinds[0] == .text("Hello") && configuration.pages[0].title == "Note"
+                && configuration.pages[0].indicatorImage == "house")
+        guard case .clock(let time, let date) = kinds[1] else {
+            Issue.record("clock")
+            return
+        }
+        #expect(
+            time.format(SampleReadings.clock) == "10:09:30"
+                && date.format(SampleReadings.clock) == "Saturday 21 November 2026")
+        #expect(
+            kinds[2]
+                == .system(
+                    [
+                        .hostname, .cpuTemperature, .load, .memory, .uptime, .disk(path: "/home"),
+                        .ipAddress(interface: "wlan0"), .ipAddress(interface: nil),
+                    ],
+                    refresh: .milliseconds(10_000)))
+        #expect(
+            kinds[3]
+                == .command(
+                    CommandSpec(
+                        argv: ["vcgencmd", "measure_temp"], refresh: .milliseconds(5000), timeout: .milliseconds(1500),
+                        maximumOutputBytes: 1024)))
         #expect(configuration.pages[3].title == "vcgencmd")
         #expect(kinds[4] == .file(path: "/var/log/syslog", lines: 3, refresh: .milliseconds(2000)))
-        guard case .image(let image) = kinds[5] else { Issue.record("image"); return }
-        #expect(image.bitmap.width == 3 && image.bitmap[0, 0] && !image.bitmap[1, 0])
-        guard case .gauge(let dial) = kinds[6], case .gauge(let command) = kinds[7], case .gauge(let file) = kinds[8] else {
-            Issue.record("gauges"); return
+        guard case .image(let image) = kinds[5] else {
+            Issue.record("image")
+            return
         }
-        #expect(dial.isDial && dial.source == .system(.cpuTemperature) && dial.minimum == 30 && dial.maximum == 85 && dial.unit == "\u{B0}C")
+        #expect(image.bitmap.width == 3 && image.bitmap[0, 0] && !image.bitmap[1, 0])
+        guard case .gauge(let dial) = kinds[6], case .gauge(let command) = kinds[7], case .gauge(let file) = kinds[8]
+        else {
+            Issue.record("gauges")
+            return
+        }
+        #expect(
+            dial.isDial && dial.source == .system(.cpuTemperature) && dial.minimum == 30 && dial.maximum == 85
+                && dial.unit == "\u{B0}C")
         #expect(command.maximum == 100_000 && command.unit == "m")
-        guard case .command(let spec) = command.source else { Issue.record("command gauge"); return }
+        guard case .command(let spec) = command.source else {
+            Issue.record("command gauge")
+            return
+        }
         #expect(spec.argv == ["cat", "/sys/class/thermal/thermal_zone0/temp"])
         #expect(file.source == .file(path: "/sys/class/power_supply/BAT0/capacity"))
     }
@@ -157,7 +188,8 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
     }
 
     @Test func clockFormatsRefreshBySecondOrMinute() throws {
-        let configuration = try parseConfiguration("""
+        let configuration = try parseConfiguration(
+            """
             [[page]]
             kind = "clock"
             time = "%I:%M %p"

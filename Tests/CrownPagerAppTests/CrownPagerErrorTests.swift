@@ -21,8 +21,13 @@ struct CrownPagerErrorTests {
     }
 
     @Test func aMissingConfigurationIsAFileReadErrorWithThePathAndErrno() {
-        let error = thrown { () throws(CrownPagerError) in _ = try Configuration.load(path: "/nonexistent/crownpager.toml") }
-        #expect(error == .readFile(.failed(operation: .open, path: "/nonexistent/crownpager.toml", errno: .noSuchFileOrDirectory)))
+        let error = thrown { () throws(CrownPagerError) in
+            _ = try Configuration.load(path: "/nonexistent/crownpager.toml")
+        }
+        #expect(
+            error
+                == .readFile(
+                    .failed(operation: .open, path: "/nonexistent/crownpager.toml", errno: .noSuchFileOrDirectory)))
     }
 
     @Test func aBadConfigurationCarriesTheFileLineAndKey() throws {
@@ -40,7 +45,9 @@ struct CrownPagerErrorTests {
 
     @Test func indicatorImagesTellAMissingFileFromABadOne() throws {
         let cell = PageIndicatorStyle().cellSize
-        let missing = thrown { () throws(CrownPagerError) in _ = try IndicatorImageFile.load("/nonexistent/a.xbm", cell: cell) }
+        let missing = thrown { () throws(CrownPagerError) in
+            _ = try IndicatorImageFile.load("/nonexistent/a.xbm", cell: cell)
+        }
         guard case .image(let unreadable)? = missing else {
             Issue.record("expected .image, got \(String(describing: missing))")
             return
@@ -64,13 +71,16 @@ struct CrownPagerErrorTests {
     }
 
     @Test func anOutputThatCannotBeWrittenIsAFileWriteError() {
-        let error = thrown { () throws(CrownPagerError) in try TraceFile.write([], to: "/nonexistent/folder/trace.txt") }
+        let error = thrown { () throws(CrownPagerError) in try TraceFile.write([], to: "/nonexistent/folder/trace.txt")
+        }
         guard case .writeFile(let file)? = error else {
             Issue.record("expected .writeFile, got \(String(describing: error))")
             return
         }
         #expect(file.errno == .noSuchFileOrDirectory)
-        let frames = thrown { () throws(CrownPagerError) in try FrameOutput(directory: "/proc/crownpager-frames").write([]) }
+        let frames = thrown { () throws(CrownPagerError) in
+            try FrameOutput(directory: "/proc/crownpager-frames").write([])
+        }
         guard case .writeFile(.failed(.createDirectory, "/proc/crownpager-frames", _))? = frames else {
             Issue.record("expected .writeFile of the folder, got \(String(describing: frames))")
             return
@@ -80,7 +90,9 @@ struct CrownPagerErrorTests {
     @Test func aMissingInputDeviceIsAnInputDeviceError() {
         let error = thrown { () throws(CrownPagerError) in _ = try EvdevCrownSource(path: "/nonexistent/event7") }
         #expect(error == .inputDevice(.notFound(path: "/nonexistent/event7")))
-        let chosen = thrown { () throws(CrownPagerError) in _ = try CrownChoice.evdev(path: "/nonexistent/event7", inverted: false).open() }
+        let chosen = thrown { () throws(CrownPagerError) in
+            _ = try CrownChoice.evdev(path: "/nonexistent/event7", inverted: false).open()
+        }
         #expect(chosen == error)
     }
 
@@ -103,12 +115,16 @@ struct CrownPagerErrorTests {
             Issue.record("expected .display, got \(String(describing: error))")
             return
         }
-        #expect(i2c.operation == .open && i2c.path == "/nonexistent/i2c-9" && i2c.address == nil && i2c.kind == .busMissing)
+        #expect(
+            i2c.operation == .open && i2c.path == "/nonexistent/i2c-9" && i2c.address == nil && i2c.kind == .busMissing)
     }
 
     @Test func aFileTheUserNamedIsAReadErrorWithThePath() {
-        let error = thrown { () throws(CrownPagerError) in _ = try TextFile.read("/nonexistent/walk.crown", limit: 1024) }
-        #expect(error == .readFile(.failed(operation: .open, path: "/nonexistent/walk.crown", errno: .noSuchFileOrDirectory)))
+        let error = thrown { () throws(CrownPagerError) in _ = try TextFile.read("/nonexistent/walk.crown", limit: 1024)
+        }
+        #expect(
+            error
+                == .readFile(.failed(operation: .open, path: "/nonexistent/walk.crown", errno: .noSuchFileOrDirectory)))
     }
 
     /// The sentences wrap the inner error's, which keeps its fix.
@@ -125,9 +141,13 @@ struct CrownPagerErrorTests {
             script = error
         }
         #expect(CrownPagerError.crownScript(script, script: nil).description == "--crown: " + script.description)
-        #expect(CrownPagerError.crownScript(script, script: "walk.crown").description == "walk.crown: " + script.description)
+        #expect(
+            CrownPagerError.crownScript(script, script: "walk.crown").description == "walk.crown: " + script.description
+        )
         let trace = I2CTraceError(line: 2, token: "w2@0x3c", problem: .incompleteMessage(expected: 2, found: 1))
         #expect(CrownPagerError.trace(trace, path: "t.txt").description == "t.txt: " + trace.description)
-        #expect(CrownPagerError.restartNeeded.description == "the panel, bus or address changed: restart crownpager to use them")
+        #expect(
+            CrownPagerError.restartNeeded.description
+                == "the panel, bus or address changed: restart crownpager to use them")
     }
 }

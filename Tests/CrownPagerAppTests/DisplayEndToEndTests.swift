@@ -40,7 +40,8 @@ struct FakeBusRun {
     /// The fake kernel's configuration for the child process.
     func environment(devices: String) -> [String: String] {
         [
-            "LD_PRELOAD": crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so").path,
+            "LD_PRELOAD": crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so")
+                .path,
             "FAKE_KERNEL_ROOT": scratch.path + "/root", "FAKE_I2C_DEVICES": devices, "FAKE_I2C_TRACE": kernelTrace,
         ]
     }
@@ -63,7 +64,9 @@ struct FakeBusRun {
     }
 
     /// Waits, with a deadline, until the trace replayed into a fresh emulator shows `glass`.
-    func waitForGlass(_ glass: Bitmap, panel: SSD1306Panel = .ssd1306_128x64, deadline seconds: Double = 30) throws -> Bool {
+    func waitForGlass(_ glass: Bitmap, panel: SSD1306Panel = .ssd1306_128x64, deadline seconds: Double = 30) throws
+        -> Bool
+    {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             var emulator = SSD1306Emulator(panel: panel)
@@ -103,7 +106,8 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
 @Suite(.serialized) struct DisplayEndToEndTests {
     @Test func runDrivesThePanelAndBlanksItOnSIGTERM() throws {
         let fake = try FakeBusRun()
-        let (process, _, error) = try fake.start(["run", "--demo", "--i2c-bus", "1", "--trace", fake.appTrace], devices: "1:0x3c")
+        let (process, _, error) = try fake.start(
+            ["run", "--demo", "--i2c-bus", "1", "--trace", fake.appTrace], devices: "1:0x3c")
         #expect(try fake.waitForFirstFrame())
         let messages = FakeBusRun.stop(process, error: error)
         #expect(process.terminationStatus == 0, "\(messages)")
@@ -120,7 +124,9 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         }
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)
-        #expect(emulator.displayRAM.litPixelCount == 0 && !emulator.registers.isDisplayOn && !emulator.registers.isChargePumpEnabled)
+        #expect(
+            emulator.displayRAM.litPixelCount == 0 && !emulator.registers.isDisplayOn
+                && !emulator.registers.isChargePumpEnabled)
         // --trace records exactly what the kernel accepted.
         #expect(try I2CTrace.parse(String(contentsOfFile: fake.appTrace, encoding: .utf8)) == transfers)
     }
@@ -128,7 +134,10 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
     @Test func persistLeavesTheLastPictureAndRotationTurnsItOnAnSH1106() throws {
         let fake = try FakeBusRun()
         let (process, _, _) = try fake.start(
-            ["run", "--demo", "--i2c-bus", "1", "--panel", "sh1106-128x64", "--rotate", "180", "--brightness", "10", "--persist"],
+            [
+                "run", "--demo", "--i2c-bus", "1", "--panel", "sh1106-128x64", "--rotate", "180", "--brightness", "10",
+                "--persist",
+            ],
             devices: "1:0x3c")
         #expect(try fake.waitForFirstFrame())
         process.terminate()
@@ -156,7 +165,8 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x3d:0x48")
         #expect(status == 0, "\(error)")
         for line in [
-            "\u{2713} /dev/i2c-1 opens", "\u{00B7} nothing answers at 0x3c", "a display answers at 0x3d: status byte 0x48, display off",
+            "\u{2713} /dev/i2c-1 opens", "\u{00B7} nothing answers at 0x3c",
+            "a display answers at 0x3d: status byte 0x48, display off",
             "suggests an SH1106", "Configuration: crownpager run --i2c-bus 1 --address 0x3d --panel sh1106-128x64",
         ] {
             #expect(output.contains(line), "\(line)")

@@ -24,7 +24,10 @@ func caseName(_ presentation: DisplayPresentation<I2CError>) -> String {
 @Suite(.serialized) struct DisplayRecoveryTests {
     @Test func theBackoffDoublesUpToItsCap() {
         let policy = DisplayRetryPolicy()
-        #expect((1...8).map { policy.delay(afterFailures: $0).milliseconds } == [100, 200, 400, 800, 1600, 3200, 5000, 5000])
+        #expect(
+            (1...8).map { policy.delay(afterFailures: $0).milliseconds } == [
+                100, 200, 400, 800, 1600, 3200, 5000, 5000,
+            ])
         #expect(policy.delay(afterFailures: 1000).milliseconds == 5000)
     }
 
@@ -38,7 +41,8 @@ func caseName(_ presentation: DisplayPresentation<I2CError>) -> String {
         #expect(fake_i2c_add_device(1, 0x3C) == 0)
         let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
         var session = PagerSession(
-            pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: .ssd1306_128x64, bus: bus)
+            pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: .ssd1306_128x64,
+            bus: bus)
         var health = DisplayHealth()
         let t0 = Timestamp.zero
         func at(_ milliseconds: Int64) -> Timestamp { t0 + .milliseconds(milliseconds) }

@@ -33,13 +33,15 @@ import Testing
         let fifo = scratch.path + "/event0"
         #expect(mkfifo(fifo, 0o600) == 0)
         let ev = InputEventCode.self
-        feed(fifo, InputEventDevice.bytes(of: [
-            record(1000, ev.EV_REL, ev.REL_X, 1), record(1000, ev.EV_SYN, ev.SYN_REPORT, 0),
-            record(1250, ev.EV_REL, ev.REL_X, 1), record(1250, ev.EV_SYN, ev.SYN_REPORT, 0),
-            record(1500, ev.EV_KEY, ev.KEY_ENTER, 1), record(1500, ev.EV_SYN, ev.SYN_REPORT, 0),
-            record(1620, ev.EV_KEY, ev.KEY_ENTER, 0), record(1620, ev.EV_SYN, ev.SYN_REPORT, 0),
-            record(1700, ev.EV_REL, ev.REL_X, -1), record(1700, ev.EV_SYN, ev.SYN_REPORT, 0),
-        ]))
+        feed(
+            fifo,
+            InputEventDevice.bytes(of: [
+                record(1000, ev.EV_REL, ev.REL_X, 1), record(1000, ev.EV_SYN, ev.SYN_REPORT, 0),
+                record(1250, ev.EV_REL, ev.REL_X, 1), record(1250, ev.EV_SYN, ev.SYN_REPORT, 0),
+                record(1500, ev.EV_KEY, ev.KEY_ENTER, 1), record(1500, ev.EV_SYN, ev.SYN_REPORT, 0),
+                record(1620, ev.EV_KEY, ev.KEY_ENTER, 0), record(1620, ev.EV_SYN, ev.SYN_REPORT, 0),
+                record(1700, ev.EV_REL, ev.REL_X, -1), record(1700, ev.EV_SYN, ev.SYN_REPORT, 0),
+            ]))
         let run = try runCrownPager(["doctor", "crown", "--evdev", fifo, "--count", "5", "--duration", "30"])
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
@@ -50,7 +52,10 @@ import Testing
         #expect(lines[2].hasPrefix("0.250s  +1 detent clockwise  | detents +2"))
         #expect(lines[3].contains("pressed") && lines[3].contains("presses 1 (down)"))
         #expect(lines[4].contains("released after 120 ms"))
-        #expect(lines[5].hasPrefix("0.700s  -1 detent counterclockwise  | detents +1 (cw 2, ccw 1) \u{B7} last counterclockwise \u{B7} 3.0/s"))
+        #expect(
+            lines[5].hasPrefix(
+                "0.700s  -1 detent counterclockwise  | detents +1 (cw 2, ccw 1) \u{B7} last counterclockwise \u{B7} 3.0/s"
+            ))
         #expect(lines[6].hasPrefix("final: detents +1"))
     }
 
@@ -58,9 +63,12 @@ import Testing
         let scratch = try ScratchDirectory()
         let fifo = scratch.path + "/event1"
         #expect(mkfifo(fifo, 0o600) == 0)
-        feed(fifo, InputEventDevice.bytes(of: [
-            record(5, InputEventCode.EV_REL, InputEventCode.REL_X, 1), record(5, InputEventCode.EV_SYN, InputEventCode.SYN_REPORT, 0),
-        ]))
+        feed(
+            fifo,
+            InputEventDevice.bytes(of: [
+                record(5, InputEventCode.EV_REL, InputEventCode.REL_X, 1),
+                record(5, InputEventCode.EV_SYN, InputEventCode.SYN_REPORT, 0),
+            ]))
         let run = try runCrownPager(["doctor", "crown", "--evdev", fifo, "--count", "5", "--duration", "30"])
         #expect(run.status == 74)  // EX_IOERR: the device went away midway
         #expect(run.standardOutput.contains("+1 detent clockwise"))

@@ -5,7 +5,9 @@ import Testing
 /// The built `crownpager`'s exit statuses (sysexits.h): one representative failure for each.
 struct ExitStatusTests {
     /// 64 EX_USAGE, from the argument parser and from a bad `--crown` step found later.
-    @Test(arguments: [["render", "--out", "/tmp/x", "--fps", "0"], ["render", "--out", "/tmp/x", "--crown", "+1,sideways"]])
+    @Test(arguments: [
+        ["render", "--out", "/tmp/x", "--fps", "0"], ["render", "--out", "/tmp/x", "--crown", "+1,sideways"],
+    ])
     func aWrongCommandLineExits64(arguments: [String]) throws {
         let run = try runCrownPager(arguments)
         #expect(run.status == 64, "\(run.standardError)")
@@ -27,7 +29,8 @@ struct ExitStatusTests {
 
     /// 66 EX_NOINPUT: a configuration, a crown script or an indicator image that does not exist.
     @Test(arguments: [
-        ["check", "/nonexistent/crownpager.toml"], ["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"],
+        ["check", "/nonexistent/crownpager.toml"],
+        ["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"],
         ["replay", "/nonexistent/trace.txt"], ["render", "--out", "/tmp/x", "--indicator-image", "/nonexistent/a.xbm"],
     ])
     func aMissingInputFileExits66(arguments: [String]) throws {
@@ -70,7 +73,10 @@ struct ExitStatusTests {
     @Test func theHelpDocumentsTheStatuses() throws {
         let help = try runCrownPager(["--help"])
         #expect(help.status == 0)
-        for part in ["64 a wrong command line", "66 an input file missing", "69 a", "74 an I/O error", "78 a bad configuration", "128 + N"] {
+        for part in [
+            "64 a wrong command line", "66 an input file missing", "69 a", "74 an I/O error", "78 a bad configuration",
+            "128 + N",
+        ] {
             #expect(help.standardOutput.contains(part), "\(part): \(help.standardOutput)")
         }
     }

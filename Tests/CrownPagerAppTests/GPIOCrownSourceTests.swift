@@ -39,11 +39,12 @@ import Testing
             #expect(fake_gpio_set_line(0, 22, 1, 820_000_000) == 0)
             var events: [CrownEvent] = []
             for _ in 0..<10 where events.count < 5 { events += try source.nextEvents(timeoutMilliseconds: 200) ?? [] }
-            #expect(events == [
-                .rotated(detents: 1, at: .milliseconds(106)), .rotated(detents: 1, at: .milliseconds(306)),
-                .rotated(detents: -1, at: .milliseconds(506)), .pressed(at: .milliseconds(700)),
-                .released(at: .milliseconds(820)),
-            ])
+            #expect(
+                events == [
+                    .rotated(detents: 1, at: .milliseconds(106)), .rotated(detents: 1, at: .milliseconds(306)),
+                    .rotated(detents: -1, at: .milliseconds(506)), .pressed(at: .milliseconds(700)),
+                    .released(at: .milliseconds(820)),
+                ])
             // The decoder counts the reversal's first quarter step back as a bounce: it cannot tell them apart.
             #expect(source.glitchesFiltered == 1)
         }
@@ -76,7 +77,9 @@ import Testing
                     Issue.record("expected .crown, got \(error)")
                     return
                 }
-                #expect(gpio.operation == .request && gpio.chipPath == "/dev/gpiochip0" && gpio.offset == 22 && gpio.kind == .lineBusy)
+                #expect(
+                    gpio.operation == .request && gpio.chipPath == "/dev/gpiochip0" && gpio.offset == 22
+                        && gpio.kind == .lineBusy)
                 #expect(error.description.contains("could not request line 22 on /dev/gpiochip0"))
                 #expect(error.description.contains("gpioinfo gpiochip0"))
             }

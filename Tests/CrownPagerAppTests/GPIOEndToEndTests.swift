@@ -54,14 +54,17 @@ struct FakeKnobRun {
         let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
         // The program loads the libgpiod this test process loaded (CROWNPAGER_LIBGPIOD passes down).
-        let crown = "the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod \(GPIOLines.libraryVersion), "
+        let crown =
+            "the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod \(GPIOLines.libraryVersion), "
         #expect(messages.contains(crown), "\(messages)")
         #expect(process.terminationStatus == 0)
     }
 
     @Test func theDoctorWatchesTheKnobOnGPIOLines() throws {
         let knob = try FakeKnobRun()
-        let (process, output, _) = try knob.start(["doctor", "crown", "--chip", "/dev/gpiochip0", "--count", "4", "--duration", "30"])
+        let (process, output, _) = try knob.start([
+            "doctor", "crown", "--chip", "/dev/gpiochip0", "--count", "4", "--duration", "30",
+        ])
         // The first line says the lines are requested: edges from now on count.
         let first = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         #expect(first.hasPrefix("watching /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"))
@@ -79,15 +82,19 @@ struct FakeKnobRun {
     @Test func wrongLinesAndMissingChipsSayWhatToDo() throws {
         let knob = try FakeKnobRun()
         let environment = knob.bus.environment(devices: "1:0x3c").merging(["FAKE_GPIO_CHIPS": "0:54"]) { $1 }
-        let wrongLine = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-a", "60"], environment: environment)
+        let wrongLine = try runCrownPager(
+            ["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-a", "60"], environment: environment)
         #expect(wrongLine.status == 69)
-        #expect(wrongLine.standardError.contains("could not find line 60 on /dev/gpiochip0"), "\(wrongLine.standardError)")
+        #expect(
+            wrongLine.standardError.contains("could not find line 60 on /dev/gpiochip0"), "\(wrongLine.standardError)")
         #expect(wrongLine.standardError.contains("54 lines, 0 to 53"))
-        let missing = try runCrownPager(["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip4"], environment: environment)
+        let missing = try runCrownPager(
+            ["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip4"], environment: environment)
         #expect(missing.status == 69 && missing.standardError.contains("could not open /dev/gpiochip4"))
         #expect(missing.standardError.contains("gpiodetect"))
         let denied = try runCrownPager(
-            ["doctor", "crown", "--chip", "/dev/gpiochip0"], environment: environment.merging(["FAKE_KERNEL_DENY": "/dev/gpiochip0"]) { $1 })
+            ["doctor", "crown", "--chip", "/dev/gpiochip0"],
+            environment: environment.merging(["FAKE_KERNEL_DENY": "/dev/gpiochip0"]) { $1 })
         #expect(denied.status == 69 && denied.standardError.contains("usermod -aG gpio"))
         let same = try runCrownPager(["doctor", "crown", "--chip", "/dev/gpiochip0", "--line-b", "17"])
         #expect(same.status != 0 && same.standardError.contains("must be different offsets"))
@@ -101,7 +108,8 @@ struct FakeKnobRun {
         let missing = knob.bus.scratch.path + "/nowhere/libgpiod.so.3"
         let doctor = ["doctor", "crown", "--chip", "/dev/gpiochip0"]
         for arguments in [doctor, ["run", "--i2c-bus", "1", "--chip", "/dev/gpiochip0"]] {
-            let run = try runCrownPager(arguments, environment: environment.merging(["CROWNPAGER_LIBGPIOD": missing]) { $1 })
+            let run = try runCrownPager(
+                arguments, environment: environment.merging(["CROWNPAGER_LIBGPIOD": missing]) { $1 })
             #expect(run.status == 69, "\(arguments): \(run.standardError)")
             for part in [
                 "could not load libgpiod from CROWNPAGER_LIBGPIOD=\(missing) (instead of libgpiod.so.3 or libgpiod.so.2)",
@@ -112,7 +120,9 @@ struct FakeKnobRun {
             }
         }
         // A library that is no libgpiod: dlsym's message names the missing function.
-        let other = try runCrownPager(doctor, environment: environment.merging(["CROWNPAGER_LIBGPIOD": "libm.so.6"]) { $1 })
-        #expect(other.status == 69 && other.standardError.contains("undefined symbol: gpiod_"), "\(other.standardError)")
+        let other = try runCrownPager(
+            doctor, environment: environment.merging(["CROWNPAGER_LIBGPIOD": "libm.so.6"]) { $1 })
+        #expect(
+            other.status == 69 && other.standardError.contains("undefined symbol: gpiod_"), "\(other.standardError)")
     }
 }

@@ -51,7 +51,8 @@ import Testing
     @Test func displayOnlyAndTimedPages() throws {
         let scratch = try ScratchDirectory()
         let still = try runCrownPager([
-            "render", "--out", scratch.path + "/a", "--frozen", "--steps-only", "--no-png", "--display-only", "--crown", "+1,+1",
+            "render", "--out", scratch.path + "/a", "--frozen", "--steps-only", "--no-png", "--display-only", "--crown",
+            "+1,+1",
         ])
         #expect(still.status == 0)
         #expect(try glass(scratch.path + "/a/step-02.pbm") == glass(scratch.path + "/a/step-00.pbm"))
@@ -81,7 +82,8 @@ import Testing
     @Test func anImageTooLargeOrUnreadableNamesTheFile() throws {
         let scratch = try ScratchDirectory()
         let big = scratch.path + "/big.pbm"
-        try PBM.plain(Bitmap(rows: Array(repeating: "#########", count: 9))).write(toFile: big, atomically: true, encoding: .utf8)
+        try PBM.plain(Bitmap(rows: Array(repeating: "#########", count: 9))).write(
+            toFile: big, atomically: true, encoding: .utf8)
         let large = try runCrownPager(["render", "--out", scratch.path + "/o", "--indicator-image", big])
         #expect(large.status == 65)
         #expect(large.standardError.contains("big.pbm is 9x9 pixels; it must be at most 7x7"), "\(large.standardError)")

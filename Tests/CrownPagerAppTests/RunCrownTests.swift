@@ -69,22 +69,29 @@ import Testing
     /// A configuration file for the fake bus and chip, with `crown` as its `[crown]` section.
     static func file(in fake: FakeBusRun, crown: String) throws -> String {
         let path = fake.scratch.path + "/crownpager.toml"
-        let text = "[display]\nbus = 1\n\(crown)\n" + ["One", "Two", "Three"].map { "[[page]]\nkind = \"text\"\ntext = \"\($0)\"\n" }.joined()
+        let text =
+            "[display]\nbus = 1\n\(crown)\n"
+            + ["One", "Two", "Three"].map { "[[page]]\nkind = \"text\"\ntext = \"\($0)\"\n" }.joined()
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     @Test func theCrownSectionTurnsTheConfiguredPages() throws {
         let knob = try FakeKnobRun()
-        let path = try Self.file(in: knob.bus, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip0\"\nacceleration = false")
+        let path = try Self.file(
+            in: knob.bus, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip0\"\nacceleration = false")
         let (process, _, error) = try knob.start(["run", "--config", path, "--persist"])
         #expect(try knob.bus.waitForFirstFrame())
         knob.write(FakeKnobRun.detents(2))
-        let third = settledFrame(["One", "Two", "Three"].map { ConfiguredPage(title: "Text", body: .text($0)) }, .ssd1306_128x64, after: [1, 1])
+        let third = settledFrame(
+            ["One", "Two", "Three"].map { ConfiguredPage(title: "Text", body: .text($0)) }, .ssd1306_128x64,
+            after: [1, 1])
         let shown = try knob.bus.waitForGlass(third)
         let messages = FakeBusRun.stop(process, error: error)
         #expect(shown, "\(messages)")
-        #expect(messages.contains("3 pages from \(path); the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"), "\(messages)")
+        #expect(
+            messages.contains("3 pages from \(path); the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)"),
+            "\(messages)")
         #expect(process.terminationStatus == 0)
     }
 
@@ -96,16 +103,23 @@ import Testing
         #expect(status == 69)  // EX_UNAVAILABLE: the chip the file names is missing
         #expect(error.contains("[crown] source = \"gpio\": could not open /dev/gpiochip4"), "\(error)")
         #expect(error.contains("this machine has no GPIO chip (no /dev/gpiochip*): "), "\(error)")
-        #expect(error.contains("--mock") && error.contains("bus = \"mock\"") && !error.contains("gpiodetect"), "\(error)")
+        #expect(
+            error.contains("--mock") && error.contains("bus = \"mock\"") && !error.contains("gpiodetect"), "\(error)")
         // With another chip the path is wrong: gpiodetect lists the chips.
-        let (otherStatus, _, otherError) = try fake.run(["run", "--config", gpio], devices: "1:0x3c", extra: ["FAKE_GPIO_CHIPS": "0:54"])
+        let (otherStatus, _, otherError) = try fake.run(
+            ["run", "--config", gpio], devices: "1:0x3c", extra: ["FAKE_GPIO_CHIPS": "0:54"])
         #expect(otherStatus == 69)
-        #expect(otherError.contains("could not open /dev/gpiochip4") && otherError.contains("gpiodetect"), "\(otherError)")
-        #expect(otherError.contains("this machine has /dev/gpiochip0") && !otherError.contains("no GPIO chip"), "\(otherError)")
+        #expect(
+            otherError.contains("could not open /dev/gpiochip4") && otherError.contains("gpiodetect"), "\(otherError)")
+        #expect(
+            otherError.contains("this machine has /dev/gpiochip0") && !otherError.contains("no GPIO chip"),
+            "\(otherError)")
         let evdev = try Self.file(in: fake, crown: "[crown]\nsource = \"evdev\"\nevdev = \"/dev/input/event7\"")
         let (evdevStatus, _, evdevError) = try fake.run(["run", "--config", evdev], devices: "1:0x3c")
         #expect(evdevStatus == 69)
-        #expect(evdevError.contains("[crown] source = \"evdev\": ") && evdevError.contains("/dev/input/event7"), "\(evdevError)")
+        #expect(
+            evdevError.contains("[crown] source = \"evdev\": ") && evdevError.contains("/dev/input/event7"),
+            "\(evdevError)")
         // The keyboard needs nothing; a flag overrides the file's knob.
         let keyboard = try Self.file(in: fake, crown: "[crown]\nsource = \"gpio\"\nchip = \"/dev/gpiochip4\"")
         let (process, _, _) = try fake.start(["run", "--config", keyboard, "--keyboard"], devices: "1:0x3c")
@@ -125,8 +139,11 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         let png = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/wiring.png"))
         #expect(Array(png) == PNG.encode(WiringDiagram.render(), scale: 1, lit: .black, dark: .white))
-        let shipped = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Hardware/pictures/wiring.png").standardized)
-        #expect(Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white), "run Scripts/render-pictures.sh")
+        let shipped = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Hardware/pictures/wiring.png").standardized)
+        #expect(
+            Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white),
+            "run Scripts/render-pictures.sh")
     }
 }

@@ -1,9 +1,10 @@
-@testable import CrownPagerApp
 import Glibc
 import PagerCore
 import PagerEngine
 import SSD1306
 import Testing
+
+@testable import CrownPagerApp
 
 /// A knob the test turns: its facts wait behind a pipe, so the run loop's poll(2) finds them as
 /// it finds a real knob's.
@@ -52,7 +53,9 @@ final class PipeKnob: PollableCrownSource {
 @Suite struct RunLoopInputTests {
     static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.pages = (1...6).map { PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 30))) }
+        configuration.pages = (1...6).map {
+            PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 30)))
+        }
         configuration.display.bus = nil
         configuration.display.dimAfter = nil
         configuration.display.offAfter = nil
@@ -91,7 +94,9 @@ final class PipeKnob: PollableCrownSource {
         _ = (expected.drawFrame(at: .milliseconds(100)), stale.drawFrame(at: .milliseconds(100)))
 
         // Two detents come while the bus carries the slide's first frame; when it is done, the next frame is due.
-        let late = [CrownEvent.rotated(detents: 1, at: .milliseconds(130)), .rotated(detents: 1, at: .milliseconds(131))]
+        let late = [
+            CrownEvent.rotated(detents: 1, at: .milliseconds(130)), .rotated(detents: 1, at: .milliseconds(131)),
+        ]
         knob.send(late)
         let now = Timestamp.milliseconds(135)
         #expect(state.decide(at: now, inputPending: false) == .drawFrame)

@@ -45,7 +45,10 @@ import Testing
     }
 
     @Test func unknownOptionsAreRefusedWithAPointerToHelp() throws {
-        for script in ["Scripts/setup.sh", "Scripts/test.sh", "Scripts/package.sh", "Scripts/install.sh", "Scripts/fresh-root-check.sh"] {
+        for script in [
+            "Scripts/setup.sh", "Scripts/test.sh", "Scripts/package.sh", "Scripts/install.sh",
+            "Scripts/fresh-root-check.sh",
+        ] {
             let run = try Self.run(script, ["--frobnicate"])
             #expect(run.status == 2, "\(script): \(run.output)")
             #expect(run.output.contains("--help"), "\(script): \(run.output)")
@@ -58,7 +61,8 @@ import Testing
         let root = try ScratchDirectory()
         try FileManager.default.createDirectory(atPath: root.path + "/boot/firmware", withIntermediateDirectories: true)
         let config = root.path + "/boot/firmware/config.txt"
-        try "dtparam=audio=on\ndtparam=i2c_arm=off\ndtparam=i2c_arm_baudrate=100000\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try "dtparam=audio=on\ndtparam=i2c_arm=off\ndtparam=i2c_arm_baudrate=100000\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
         let run = try Self.run("Scripts/install.sh", ["--root", root.path, "--enable-i2c-only"])
         #expect(run.status == 0, "\(run.output)")
         let after = try String(contentsOfFile: config, encoding: .utf8)
@@ -77,7 +81,8 @@ import Testing
             environment: ["HOME": home.path, "XDG_BIN_HOME": "", "XDG_DATA_HOME": "", "PATH": "/usr/bin:/bin"])
         #expect(run.status == 0, "\(run.output)")
         #expect(FileManager.default.isExecutableFile(atPath: home.path + "/.local/bin/crownpager"))
-        let completion = try String(contentsOfFile: home.path + "/.local/share/bash-completion/completions/crownpager", encoding: .utf8)
+        let completion = try String(
+            contentsOfFile: home.path + "/.local/share/bash-completion/completions/crownpager", encoding: .utf8)
         #expect(completion.contains("crownpager"))
         #expect(run.output.contains("installed \(home.path)/.local/bin/crownpager (crownpager "), "\(run.output)")
         #expect(run.output.contains("is not on your PATH"), "\(run.output)")
@@ -89,11 +94,11 @@ import Testing
         let ssh = folder.path + "/ssh"
         let scp = folder.path + "/scp"
         try """
-            #!/bin/bash
-            echo "ssh $*" >> \(log)
-            case "$*" in *"dpkg --print-architecture"*) echo \(architecture) ;; esac
-            cat >/dev/null
-            """.write(toFile: ssh, atomically: true, encoding: .utf8)
+        #!/bin/bash
+        echo "ssh $*" >> \(log)
+        case "$*" in *"dpkg --print-architecture"*) echo \(architecture) ;; esac
+        cat >/dev/null
+        """.write(toFile: ssh, atomically: true, encoding: .utf8)
         try "#!/bin/bash\necho \"scp $*\" >> \(log)\n".write(toFile: scp, atomically: true, encoding: .utf8)
         for file in [ssh, scp] { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file) }
         return ["CROWNPAGER_SSH": ssh, "CROWNPAGER_SCP": scp]
@@ -101,9 +106,11 @@ import Testing
 
     @Test func deployToA32BitPiSaysWhatItNeedsInsteadOfBuilding() throws {
         let folder = try ScratchDirectory()
-        let run = try Self.run("Scripts/deploy.sh", ["pi@crownpi.local"], environment: try Self.fakeSSH(in: folder, architecture: "armhf"))
+        let run = try Self.run(
+            "Scripts/deploy.sh", ["pi@crownpi.local"], environment: try Self.fakeSSH(in: folder, architecture: "armhf"))
         #expect(run.status == 1, "\(run.output)")
-        #expect(run.output.contains("32-bit OS (armhf)") && run.output.contains("64-bit Raspberry Pi OS"), "\(run.output)")
+        #expect(
+            run.output.contains("32-bit OS (armhf)") && run.output.contains("64-bit Raspberry Pi OS"), "\(run.output)")
         #expect(run.output.contains("--build-on-target"), "\(run.output)")
     }
 
@@ -112,13 +119,16 @@ import Testing
         let deb = folder.path + "/crownpager_9.9.9_arm64.deb"
         try "not really a package".write(toFile: deb, atomically: true, encoding: .utf8)
         let run = try Self.run(
-            "Scripts/deploy.sh", ["pi@crownpi.local", "--deb", deb], environment: try Self.fakeSSH(in: folder, architecture: "arm64"))
+            "Scripts/deploy.sh", ["pi@crownpi.local", "--deb", deb],
+            environment: try Self.fakeSSH(in: folder, architecture: "arm64"))
         #expect(run.status == 0, "\(run.output)")
-        let calls = try String(contentsOfFile: folder.path + "/calls.log", encoding: .utf8).split(separator: "\n").map(String.init)
+        let calls = try String(contentsOfFile: folder.path + "/calls.log", encoding: .utf8).split(separator: "\n").map(
+            String.init)
         #expect(calls.count == 3, "\(calls)")
         #expect(calls.first == "scp \(deb) pi@crownpi.local:/tmp/crownpager_9.9.9_arm64.deb", "\(calls)")
         #expect(calls.dropFirst().first?.contains("sudo apt-get install -y") == true, "\(calls)")
-        #expect(calls.dropFirst().first?.contains("--force-confold /tmp/crownpager_9.9.9_arm64.deb") == true, "\(calls)")
+        #expect(
+            calls.dropFirst().first?.contains("--force-confold /tmp/crownpager_9.9.9_arm64.deb") == true, "\(calls)")
         #expect(calls.last == "ssh pi@crownpi.local sudo bash -s -- --enable-i2c-only", "\(calls)")
     }
 

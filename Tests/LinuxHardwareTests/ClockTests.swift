@@ -1,7 +1,7 @@
 import LinuxHardware
 import PagerCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Clocks")
 struct ClockTests {
@@ -32,13 +32,19 @@ struct ClockTests {
 
     @Test("UTC readings of known instants")
     func knownInstants() {
-        #expect(LocalTime.utc(secondsSinceEpoch: 0) == LocalTime(
-            year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 4, nanosecond: 0))
-        #expect(LocalTime.utc(secondsSinceEpoch: 1_700_000_000, nanosecond: 5) == LocalTime(
-            year: 2023, month: 11, day: 14, hour: 22, minute: 13, second: 20, weekday: 2, nanosecond: 5))
+        #expect(
+            LocalTime.utc(secondsSinceEpoch: 0)
+                == LocalTime(
+                    year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, weekday: 4, nanosecond: 0))
+        #expect(
+            LocalTime.utc(secondsSinceEpoch: 1_700_000_000, nanosecond: 5)
+                == LocalTime(
+                    year: 2023, month: 11, day: 14, hour: 22, minute: 13, second: 20, weekday: 2, nanosecond: 5))
         // 29 February of a leap year, a Thursday.
-        #expect(LocalTime.utc(secondsSinceEpoch: 1_709_251_199) == LocalTime(
-            year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59, weekday: 4, nanosecond: 0))
+        #expect(
+            LocalTime.utc(secondsSinceEpoch: 1_709_251_199)
+                == LocalTime(
+                    year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59, weekday: 4, nanosecond: 0))
     }
 
     @Test("property: local time is UTC shifted by its offset")
@@ -48,10 +54,12 @@ struct ClockTests {
             let seconds = Int.random(in: 0...4_000_000_000, using: &random)
             let local = LocalTime.local(secondsSinceEpoch: seconds)
             let shifted = LocalTime.utc(secondsSinceEpoch: seconds + local.utcOffsetSeconds)
-            #expect(local == LocalTime(
-                year: shifted.year, month: shifted.month, day: shifted.day, hour: shifted.hour,
-                minute: shifted.minute, second: shifted.second, weekday: shifted.weekday, nanosecond: 0,
-                utcOffsetSeconds: local.utcOffsetSeconds))
+            #expect(
+                local
+                    == LocalTime(
+                        year: shifted.year, month: shifted.month, day: shifted.day, hour: shifted.hour,
+                        minute: shifted.minute, second: shifted.second, weekday: shifted.weekday, nanosecond: 0,
+                        utcOffsetSeconds: local.utcOffsetSeconds))
         }
     }
 }

@@ -20,7 +20,9 @@ struct FileSystemTests {
     func fileInTheWay() throws {
         let root = try TemporaryDirectory()
         try FileSystem.writeAtomically("x", toPath: root.path + "/file")
-        #expect(throws: FileSystemError.failed(operation: .createDirectory, path: root.path + "/file", errno: .notDirectory)) {
+        #expect(
+            throws: FileSystemError.failed(operation: .createDirectory, path: root.path + "/file", errno: .notDirectory)
+        ) {
             try FileSystem.createDirectory(atPath: root.path + "/file/sub")
         }
         #expect(throws: FileSystemError.failed(operation: .createDirectory, path: "", errno: .noSuchFileOrDirectory)) {
@@ -100,7 +102,9 @@ struct FileSystemTests {
             try FileSystem.readFile(atPath: path, maximumBytes: 39_999)
         }
         #expect(try !FileSystem.readText(atPath: "/proc/self/status").isEmpty)
-        #expect(throws: FileSystemError.failed(operation: .open, path: root.path + "/none", errno: .noSuchFileOrDirectory)) {
+        #expect(
+            throws: FileSystemError.failed(operation: .open, path: root.path + "/none", errno: .noSuchFileOrDirectory)
+        ) {
             try FileSystem.readFile(atPath: root.path + "/none")
         }
     }

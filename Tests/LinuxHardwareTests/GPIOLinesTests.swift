@@ -62,16 +62,18 @@ final class FakeGPIOMachine {
         machine.set(27, true, at: 5_000)  // no change: no edge
         #expect(try lines.levels() == [true, true, true])
         let edges = try lines.waitForEdges(timeoutMilliseconds: 1000)
-        #expect(edges == [
-            GPIOEdge(offset: 17, rising: false, timestamp: Timestamp(nanoseconds: 1_000)),
-            GPIOEdge(offset: 27, rising: false, timestamp: Timestamp(nanoseconds: 2_000)),
-            GPIOEdge(offset: 17, rising: true, timestamp: Timestamp(nanoseconds: 3_000)),
-            GPIOEdge(offset: 27, rising: true, timestamp: Timestamp(nanoseconds: 4_000)),
-        ])
+        #expect(
+            edges == [
+                GPIOEdge(offset: 17, rising: false, timestamp: Timestamp(nanoseconds: 1_000)),
+                GPIOEdge(offset: 27, rising: false, timestamp: Timestamp(nanoseconds: 2_000)),
+                GPIOEdge(offset: 17, rising: true, timestamp: Timestamp(nanoseconds: 3_000)),
+                GPIOEdge(offset: 27, rising: true, timestamp: Timestamp(nanoseconds: 4_000)),
+            ])
         #expect(try lines.readEdges().isEmpty)
         machine.set(22, false, at: 6_000)
         #expect(try lines.levels() == [true, true, false])
-        #expect(try lines.readEdges() == [GPIOEdge(offset: 22, rising: false, timestamp: Timestamp(nanoseconds: 6_000))])
+        #expect(
+            try lines.readEdges() == [GPIOEdge(offset: 22, rising: false, timestamp: Timestamp(nanoseconds: 6_000))])
     }
 
     @Test func manyEdgesAreAllReadInOrder() throws {
@@ -90,7 +92,9 @@ final class FakeGPIOMachine {
         #expect(error.chipsOnMachine == ["/dev/gpiochip0"])
         #expect(error.description.hasPrefix("could not open /dev/gpiochip3: "))
         #expect(error.description.contains("gpiodetect") && error.description.contains("--chip"))
-        #expect(error.description.contains("this machine has /dev/gpiochip0") && !error.description.contains("no GPIO chip"))
+        #expect(
+            error.description.contains("this machine has /dev/gpiochip0") && !error.description.contains("no GPIO chip")
+        )
     }
 
     @Test func aMachineWithoutGPIOSaysSoAndNamesTheMock() throws {
@@ -99,12 +103,14 @@ final class FakeGPIOMachine {
         let error = try requestError()
         #expect(error.kind == .noChipsOnMachine && error.chipsOnMachine == [] && error.chipPath == "/dev/gpiochip0")
         #expect(error.description.hasPrefix("could not open /dev/gpiochip0: "))
-        for hint in ["this machine has no GPIO chip (no /dev/gpiochip*): ", "--mock", "bus = \"mock\" under [display]"] {
+        for hint in ["this machine has no GPIO chip (no /dev/gpiochip*): ", "--mock", "bus = \"mock\" under [display]"]
+        {
             #expect(error.description.contains(hint), "\(hint)")
         }
         #expect(!error.description.contains("gpiodetect"), "no chip to detect")
         // The kind follows the fact the error is handed; without it, the chip is only missing.
-        let unknown = GPIOError(operation: .openChip, chipPath: "/dev/gpiochip0", offset: nil, errno: .noSuchFileOrDirectory)
+        let unknown = GPIOError(
+            operation: .openChip, chipPath: "/dev/gpiochip0", offset: nil, errno: .noSuchFileOrDirectory)
         #expect(unknown.kind == .chipMissing && unknown.fix.contains("gpiodetect"))
     }
 
@@ -155,7 +161,10 @@ final class FakeGPIOMachine {
         #expect(fake_kernel_deny("/dev/gpiochip0") == 0)
         let error = try requestError()
         #expect(error.kind == .permissionDenied && error.errno == .permissionDenied)
-        for hint in ["could not open /dev/gpiochip0", "`gpio` group", "usermod -aG gpio", "99-crownpager-gpio.rules", "root is not needed"] {
+        for hint in [
+            "could not open /dev/gpiochip0", "`gpio` group", "usermod -aG gpio", "99-crownpager-gpio.rules",
+            "root is not needed",
+        ] {
             #expect(error.description.contains(hint), "\(hint)")
         }
     }
@@ -163,21 +172,27 @@ final class FakeGPIOMachine {
     @Test func aMissingLibgpiodNamesBothSonamesTheLoaderAndTheFix() {
         // The load itself happens once per process; GPIOEndToEndTests runs the program with a bad
         // CROWNPAGER_LIBGPIOD. Here: the message built from what the shim reports.
-        let loader = "libgpiod.so.3: cannot open shared object file: No such file or directory; "
+        let loader =
+            "libgpiod.so.3: cannot open shared object file: No such file or directory; "
             + "libgpiod.so.2: cannot open shared object file: No such file or directory"
         let error = GPIOError(
             operation: .loadLibrary, chipPath: "/dev/gpiochip0", offset: nil, errno: Errno(rawValue: ELIBACC),
             loaderMessage: loader)
         #expect(error.kind == .libraryMissing)
-        #expect(error.description == "could not load libgpiod (neither libgpiod.so.3, the 2.x API, nor libgpiod.so.2, "
-            + "the 1.x API) for /dev/gpiochip0: \(loader); install libgpiod: sudo apt install libgpiod3 (Debian 13) "
-            + "or libgpiod2 (Debian 12)")
+        #expect(
+            error.description == "could not load libgpiod (neither libgpiod.so.3, the 2.x API, nor libgpiod.so.2, "
+                + "the 1.x API) for /dev/gpiochip0: \(loader); install libgpiod: sudo apt install libgpiod3 (Debian 13) "
+                + "or libgpiod2 (Debian 12)")
         let chosen = GPIOError(
             operation: .loadLibrary, chipPath: "/dev/gpiochip0", offset: nil, errno: Errno(rawValue: ELIBACC),
             loaderMessage: "/opt/x.so: cannot open shared object file", libraryOverride: "/opt/x.so")
-        #expect(chosen.description.hasPrefix("could not load libgpiod from CROWNPAGER_LIBGPIOD=/opt/x.so (instead of "
-            + "libgpiod.so.3 or libgpiod.so.2) for /dev/gpiochip0: /opt/x.so: cannot open shared object file; "))
-        #expect(chosen.fix.hasSuffix("or libgpiod2 (Debian 12), or unset CROWNPAGER_LIBGPIOD or point it at a libgpiod"))
+        #expect(
+            chosen.description.hasPrefix(
+                "could not load libgpiod from CROWNPAGER_LIBGPIOD=/opt/x.so (instead of "
+                    + "libgpiod.so.3 or libgpiod.so.2) for /dev/gpiochip0: /opt/x.so: cannot open shared object file; ")
+        )
+        #expect(
+            chosen.fix.hasSuffix("or libgpiod2 (Debian 12), or unset CROWNPAGER_LIBGPIOD or point it at a libgpiod"))
     }
 
     @Test func theChipLooksLikeTheKernelsToLibgpiod() throws {

@@ -69,7 +69,9 @@ final class FakeI2CMachine {
             #expect(error.kind == .noAcknowledge)
             #expect(error.path == "/dev/i2c-1" && error.address == .ssd1306Primary)
             #expect(error.description.hasPrefix("could not write to 0x3c on /dev/i2c-1: "))
-            for hint in ["check the wiring", "0x3c", "0x3d", "i2cdetect -y 1"] { #expect(error.description.contains(hint), "\(hint)") }
+            for hint in ["check the wiring", "0x3c", "0x3d", "i2cdetect -y 1"] {
+                #expect(error.description.contains(hint), "\(hint)")
+            }
         }
         #expect(throws: I2CError.self) { try bus.readByte(from: .ssd1306Primary) }
         #expect(machine.transfers().isEmpty)
@@ -79,7 +81,10 @@ final class FakeI2CMachine {
         let machine = try FakeI2CMachine(devices: [])
         defer { withExtendedLifetime(machine) {} }
         let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
-        #expect(throws: I2CError(operation: .write, path: "/dev/i2c-1", address: .ssd1306Secondary, errno: Errno(rawValue: EREMOTEIO))) {
+        #expect(
+            throws: I2CError(
+                operation: .write, path: "/dev/i2c-1", address: .ssd1306Secondary, errno: Errno(rawValue: EREMOTEIO))
+        ) {
             try bus.write([0x00], to: .ssd1306Secondary)
         }
     }
@@ -92,8 +97,12 @@ final class FakeI2CMachine {
             Issue.record("opened a missing bus")
         } catch {
             #expect(error.kind == .busMissing && error.errno == .noSuchFileOrDirectory)
-            #expect(error.description.hasPrefix("could not open /dev/i2c-3: No such file or directory (ENOENT, errno 2). I2C bus 3"))
-            for hint in ["dtparam=i2c_arm=on", "raspi-config", "modprobe i2c-dev"] { #expect(error.description.contains(hint)) }
+            #expect(
+                error.description.hasPrefix(
+                    "could not open /dev/i2c-3: No such file or directory (ENOENT, errno 2). I2C bus 3"))
+            for hint in ["dtparam=i2c_arm=on", "raspi-config", "modprobe i2c-dev"] {
+                #expect(error.description.contains(hint))
+            }
         }
     }
 
@@ -106,7 +115,9 @@ final class FakeI2CMachine {
             Issue.record("opened a denied bus, even as root")
         } catch {
             #expect(error.kind == .permissionDenied && error.errno == .permissionDenied)
-            for hint in ["Permission denied (EACCES", "i2c group", "adduser $USER i2c", "Hardware/99-crownpager-i2c.rules"] {
+            for hint in [
+                "Permission denied (EACCES", "i2c group", "adduser $USER i2c", "Hardware/99-crownpager-i2c.rules",
+            ] {
                 #expect(error.description.contains(hint), "\(hint)")
             }
         }
@@ -140,7 +151,10 @@ final class FakeI2CMachine {
         let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
         bus.close()
         bus.close()
-        #expect(throws: I2CError(operation: .selectAddress, path: "/dev/i2c-1", address: .ssd1306Primary, errno: .badFileDescriptor)) {
+        #expect(
+            throws: I2CError(
+                operation: .selectAddress, path: "/dev/i2c-1", address: .ssd1306Primary, errno: .badFileDescriptor)
+        ) {
             try bus.write([0x00], to: .ssd1306Primary)
         }
     }

@@ -61,10 +61,11 @@ import Testing
         let received = try pipe.device.read(timeoutMilliseconds: 2000)
         #expect(received == sent)
         var translator = InputEventTranslator()
-        #expect(translator.translate(received) == [
-            .rotated(detents: 1, at: Timestamp(nanoseconds: 12_345_678_901_000)),
-            .pressed(at: Timestamp(nanoseconds: 12_346_000_000_000)),
-        ])
+        #expect(
+            translator.translate(received) == [
+                .rotated(detents: 1, at: Timestamp(nanoseconds: 12_345_678_901_000)),
+                .pressed(at: Timestamp(nanoseconds: 12_346_000_000_000)),
+            ])
     }
 
     @Test func aRecordSplitAcrossWritesIsAssembled() throws {
@@ -84,7 +85,9 @@ import Testing
     @Test func theWriterClosingIsADisconnection() throws {
         let pipe = try Pipe()
         pipe.closeWriter()
-        #expect(throws: InputEventError.disconnected(path: pipe.path)) { try pipe.device.read(timeoutMilliseconds: 2000) }
+        #expect(throws: InputEventError.disconnected(path: pipe.path)) {
+            try pipe.device.read(timeoutMilliseconds: 2000)
+        }
         let error = InputEventError.disconnected(path: pipe.path)
         #expect(error.description.contains(pipe.path))
     }
@@ -94,7 +97,9 @@ import Testing
             try InputEventDevice(path: "/dev/input/event99")
         }
         let text = InputEventError.notFound(path: "/dev/input/event99").description
-        #expect(text.contains("/dev/input/event99") && text.contains("dtoverlay=rotary-encoder") && text.contains("/proc/bus/input/devices"))
+        #expect(
+            text.contains("/dev/input/event99") && text.contains("dtoverlay=rotary-encoder")
+                && text.contains("/proc/bus/input/devices"))
     }
 
     @Test func permissionDeniedNamesTheInputGroup() throws {

@@ -8,14 +8,19 @@ struct ProcParserTests {
     @Test("load averages in hundredths")
     func loadAverage() throws {
         let reading = try ProcParsers.loadAverage("0.52 1.05 12.3 2/467 12345\n")
-        #expect(reading == LoadAverage(oneMinuteHundredths: 52, fiveMinutesHundredths: 105, fifteenMinutesHundredths: 1230))
-        #expect(try ProcParsers.loadAverage("0 0.999 3.14159") == LoadAverage(
-            oneMinuteHundredths: 0, fiveMinutesHundredths: 99, fifteenMinutesHundredths: 314))
+        #expect(
+            reading == LoadAverage(oneMinuteHundredths: 52, fiveMinutesHundredths: 105, fifteenMinutesHundredths: 1230))
+        #expect(
+            try ProcParsers.loadAverage("0 0.999 3.14159")
+                == LoadAverage(
+                    oneMinuteHundredths: 0, fiveMinutesHundredths: 99, fifteenMinutesHundredths: 314))
     }
 
-    @Test("malformed load averages are typed errors naming the file", arguments: [
-        "", "0.52 0.58", "0.52 abc 0.59", "-1.0 0.5 0.5", ".5 0.5 0.5", "1.2.3 0.5 0.5", "99999999999999999999 0 0",
-    ])
+    @Test(
+        "malformed load averages are typed errors naming the file",
+        arguments: [
+            "", "0.52 0.58", "0.52 abc 0.59", "-1.0 0.5 0.5", ".5 0.5 0.5", "1.2.3 0.5 0.5", "99999999999999999999 0 0",
+        ])
     func malformedLoadAverage(text: String) {
         #expect {
             try ProcParsers.loadAverage(text, path: "/proc/loadavg")
@@ -76,7 +81,10 @@ struct ProcParserTests {
             _ = try readings.uptime()
             Issue.record("reading a missing uptime file succeeded")
         } catch {
-            #expect(error == .unreadable(.failed(operation: .open, path: root.path + "/uptime", errno: .noSuchFileOrDirectory)))
+            #expect(
+                error
+                    == .unreadable(
+                        .failed(operation: .open, path: root.path + "/uptime", errno: .noSuchFileOrDirectory)))
             #expect(error.description.contains(root.path + "/uptime"))
             #expect(error.description.contains("ENOENT"))
         }

@@ -31,8 +31,12 @@ private func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
         #expect(throws: ChildProcessError.notFound(program: "crownpager-no-such-program")) {
             try ChildProcess.spawn(["crownpager-no-such-program"])
         }
-        #expect(throws: ChildProcessError.notFound(program: "/nonexistent/tool")) { try ChildProcess.spawn(["/nonexistent/tool"]) }
-        #expect(ChildProcessError.notFound(program: "vcgencmd").description == "vcgencmd: not found on PATH (give the full path, e.g. /usr/bin/vcgencmd)")
+        #expect(throws: ChildProcessError.notFound(program: "/nonexistent/tool")) {
+            try ChildProcess.spawn(["/nonexistent/tool"])
+        }
+        #expect(
+            ChildProcessError.notFound(program: "vcgencmd").description
+                == "vcgencmd: not found on PATH (give the full path, e.g. /usr/bin/vcgencmd)")
     }
 
     @Test func aFloodIsCappedAndStopped() throws {
@@ -47,7 +51,8 @@ private func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
         var grandchild: pid_t = 0
         for _ in 0..<500 where grandchild == 0 {
             process.readAvailable()
-            grandchild = pid_t(String(decoding: process.output, as: UTF8.self).split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+            grandchild = pid_t(
+                String(decoding: process.output, as: UTF8.self).split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
             usleep(10_000)
         }
         #expect(grandchild > 0 && isAlive(grandchild))
@@ -57,7 +62,9 @@ private func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
         // The grandchild is not ours to reap (init adopts it); wait until it is gone.
         var gone = false
         for _ in 0..<500 where !gone {
-            gone = !isAlive(grandchild) || (try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8))?.contains(") Z") == true
+            gone =
+                !isAlive(grandchild)
+                || (try? String(contentsOfFile: "/proc/\(grandchild)/stat", encoding: .utf8))?.contains(") Z") == true
             usleep(10_000)
         }
         #expect(gone)

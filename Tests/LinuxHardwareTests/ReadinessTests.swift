@@ -25,7 +25,10 @@ import Testing
     @Test func aZeroTimeoutOnlyLooks() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         #expect(try Readiness.wait(for: [ends[0]], timeoutMilliseconds: 0) == [false])
         var byte: UInt8 = 1
         #expect(write(ends[1], &byte, 1) == 1)

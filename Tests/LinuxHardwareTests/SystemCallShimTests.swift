@@ -1,6 +1,7 @@
 import Glibc
-@testable import LinuxHardware
 import Testing
+
+@testable import LinuxHardware
 
 /// The project's own `FileDescriptor` and `Errno`, which stand in for Apple's System library.
 @Suite("System call shim")

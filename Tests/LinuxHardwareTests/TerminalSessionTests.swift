@@ -1,6 +1,7 @@
 import Glibc
-@testable import LinuxHardware
 import Testing
+
+@testable import LinuxHardware
 
 /// A pseudo-terminal pair: the test plays the terminal emulator on `controller`,
 /// the session under test runs on `device` (the side a shell would have).
@@ -77,7 +78,10 @@ struct TerminalSessionTests {
     func pipeIsNotATerminal() {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         #expect(throws: TerminalError.notATerminal(stream: "standard input (descriptor \(ends[0]))")) {
             try TerminalSession(input: FileDescriptor(rawValue: ends[0]), output: FileDescriptor(rawValue: ends[1]))
         }
@@ -138,7 +142,8 @@ struct TerminalSessionTests {
 
     @Test("without a kernel size, COLUMNS and LINES, then 80x24")
     func sizeFallback() {
-        #expect(TerminalSession.resolvedSize(kernel: (120, 40), columnsVariable: "90", linesVariable: "20") == (120, 40))
+        #expect(
+            TerminalSession.resolvedSize(kernel: (120, 40), columnsVariable: "90", linesVariable: "20") == (120, 40))
         #expect(TerminalSession.resolvedSize(kernel: (0, 0), columnsVariable: "90", linesVariable: "20") == (90, 20))
         #expect(TerminalSession.resolvedSize(kernel: nil, columnsVariable: "wide", linesVariable: "-3") == (80, 24))
         #expect(TerminalSession.resolvedSize(kernel: (132, 0), columnsVariable: nil, linesVariable: nil) == (132, 24))

@@ -20,8 +20,11 @@ struct FrameFilesTests {
         #expect(Array(bytes[16..<24]) == [0, 0, 0, 12, 0, 0, 0, 12])
         let plte = try #require(indexOf([0x50, 0x4C, 0x54, 0x45], in: bytes))
         #expect(Array(bytes[(plte + 4)..<(plte + 10)]) == [0, 0, 0, 0xFF, 0xD7, 0x3A])
-        #expect(FrameFiles.png(glass, scale: 4, palette: .white) == PNG.encode(glass, scale: 4, lit: .white, dark: .black))
-        #expect(FrameFiles.png(glass, scale: 2, palette: .blue) == PNG.encode(glass, scale: 2, lit: .oledBlue, dark: .black))
+        #expect(
+            FrameFiles.png(glass, scale: 4, palette: .white) == PNG.encode(glass, scale: 4, lit: .white, dark: .black))
+        #expect(
+            FrameFiles.png(glass, scale: 2, palette: .blue) == PNG.encode(glass, scale: 2, lit: .oledBlue, dark: .black)
+        )
     }
 
     @Test("palettes are found by name, ignoring case")

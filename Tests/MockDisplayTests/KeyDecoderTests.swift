@@ -1,6 +1,6 @@
 import MockDisplay
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Key decoder")
 struct KeyDecoderTests {
@@ -162,7 +162,8 @@ struct KeyDecoderTests {
             for _ in 0..<Int.random(in: 0...80, using: &random) {
                 var byte: UInt8
                 repeat {
-                    byte = Bool.random(using: &random)
+                    byte =
+                        Bool.random(using: &random)
                         ? (interesting.randomElement(using: &random) ?? 0)
                         : UInt8.random(in: 0...255, using: &random)
                 } while !withQuits && quitBytes.contains(byte)

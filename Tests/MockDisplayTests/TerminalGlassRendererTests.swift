@@ -79,13 +79,15 @@ struct TerminalGlassRendererTests {
             let layout = renderer.layout(glass: Size(width: 128, height: 64), columns: entry.columns, rows: entry.rows)
             #expect(layout == entry.expected, "terminal \(entry.columns)x\(entry.rows)")
         }
-        let unframed = TerminalGlassRenderer(border: false).layout(glass: Size(width: 128, height: 64), columns: 200, rows: 60)
+        let unframed = TerminalGlassRenderer(border: false).layout(
+            glass: Size(width: 128, height: 64), columns: 200, rows: 60)
         #expect(unframed == GlassLayout(mode: .halfBlock, bordered: false, columns: 128, rows: 32))
     }
 
     @Test("a 128x32 glass needs only 16 rows for half-blocks")
     func shortPanel() {
-        let layout = TerminalGlassRenderer(border: false).layout(glass: Size(width: 128, height: 32), columns: 128, rows: 16)
+        let layout = TerminalGlassRenderer(border: false).layout(
+            glass: Size(width: 128, height: 32), columns: 128, rows: 16)
         #expect(layout.mode == .halfBlock)
     }
 

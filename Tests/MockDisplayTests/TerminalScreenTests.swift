@@ -1,6 +1,6 @@
 import MockDisplay
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Terminal screen")
 struct TerminalScreenTests {
@@ -72,7 +72,10 @@ struct TerminalScreenTests {
                 let count = Int.random(in: 0...6, using: &random)
                 let lines = (0..<count).map { _ -> String in
                     if let old = previous.randomElement(using: &random), Bool.random(using: &random) { return old }
-                    return String((0..<Int.random(in: 0...5, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? " " })
+                    return String(
+                        (0..<Int.random(in: 0...5, using: &random)).map { _ in
+                            alphabet.randomElement(using: &random) ?? " "
+                        })
                 }
                 let output = screen.update(to: lines)
                 terminal.apply(output)
@@ -81,7 +84,8 @@ struct TerminalScreenTests {
                 }
                 #expect(terminal.cursorMoves == changed.count)
                 #expect(terminal.visibleLines(from: screen.top, count: lines.count) == lines)
-                #expect(terminal.visibleLines(from: screen.top + lines.count, count: 6) == Array(repeating: "", count: 6))
+                #expect(
+                    terminal.visibleLines(from: screen.top + lines.count, count: 6) == Array(repeating: "", count: 6))
                 previous = lines
             }
         }

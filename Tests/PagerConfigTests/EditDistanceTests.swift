@@ -52,7 +52,9 @@ import Testing
         var generator = SeededGenerator(seed: 0x5EED)
         let alphabet: [Character] = ["a", "b", "c", "d", "e"]
         for _ in 0..<1000 {
-            let word = (0..<Int.random(in: 2...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" }
+            let word = (0..<Int.random(in: 2...8, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator) ?? "a"
+            }
             let at = Int.random(in: 0..<(word.count - 1), using: &generator)
             var edited = word
             switch Int.random(in: 0..<4, using: &generator) {

@@ -57,7 +57,9 @@ import Testing
             }
         }
         #expect(parsed + rejected == 5000)
-        #expect(parsed > 100 && rejected > 100, "mutations should both pass and fail: \(parsed) parsed, \(rejected) rejected")
+        #expect(
+            parsed > 100 && rejected > 100,
+            "mutations should both pass and fail: \(parsed) parsed, \(rejected) rejected")
     }
 
     @Test func randomBytesNeverCrash() {

@@ -14,7 +14,8 @@ private func parseError(_ text: String) -> TOMLError? {
 
 @Suite struct TOMLParserTests {
     @Test func tablesKeysAndLines() throws {
-        let root = try parse("""
+        let root = try parse(
+            """
             # a comment
             title = "CrownPager"   # trailing comment
 
@@ -24,7 +25,10 @@ private func parseError(_ text: String) -> TOMLError? {
             """)
         #expect(root["title"]?.value == .string("CrownPager"))
         #expect(root["title"]?.line == 2)
-        guard case .table(let display)? = root["display"]?.value else { Issue.record("no [display]"); return }
+        guard case .table(let display)? = root["display"]?.value else {
+            Issue.record("no [display]")
+            return
+        }
         #expect(root["display"]?.line == 4)
         #expect(display["panel"]?.line == 5)
         #expect(display["address"]?.value == .integer(0x3c))
@@ -32,7 +36,8 @@ private func parseError(_ text: String) -> TOMLError? {
     }
 
     @Test func arraysOfTablesKeepOrderAndLines() throws {
-        let root = try parse("""
+        let root = try parse(
+            """
             [[page]]
             kind = "clock"
             [[page]]
@@ -41,31 +46,40 @@ private func parseError(_ text: String) -> TOMLError? {
             """)
         guard case .array(let pages)? = root["page"]?.value, pages.count == 2,
             case .table(let second) = pages[1]
-        else { Issue.record("expected two pages"); return }
+        else {
+            Issue.record("expected two pages")
+            return
+        }
         #expect(second.line == 3)
         #expect(second["text"]?.line == 5)
     }
 
     @Test func dottedKeysAndInlineTables() throws {
-        let root = try parse("""
+        let root = try parse(
+            """
             a.b.c = 1
             a.b.d = 'x'
             point = { x = 1, y = -2, nested.z = true }
             [fruit.apple.texture]
             smooth = true
             """)
-        guard case .table(let a)? = root["a"]?.value, case .table(let b)? = a["b"]?.value else { Issue.record("no a.b"); return }
+        guard case .table(let a)? = root["a"]?.value, case .table(let b)? = a["b"]?.value else {
+            Issue.record("no a.b")
+            return
+        }
         #expect(b["c"]?.value == .integer(1))
         #expect(b["d"]?.value == .string("x"))
         guard case .table(let point)? = root["point"]?.value, case .table(let nested)? = point["nested"]?.value else {
-            Issue.record("no point.nested"); return
+            Issue.record("no point.nested")
+            return
         }
         #expect(point["y"]?.value == .integer(-2))
         #expect(nested["z"]?.value == .boolean(true))
     }
 
     @Test func strings() throws {
-        let root = try parse(#"""
+        let root = try parse(
+            #"""
             basic = "tab\there \"q\" \\ \u00e9 \U0001F642"
             literal = 'C:\path\no escapes'
             multi = """
@@ -86,7 +100,8 @@ private func parseError(_ text: String) -> TOMLError? {
     }
 
     @Test func numbers() throws {
-        let root = try parse("""
+        let root = try parse(
+            """
             a = 1_000
             b = -17
             c = 0xDEAD_beef
@@ -112,7 +127,10 @@ private func parseError(_ text: String) -> TOMLError? {
         #expect(root["h"]?.value == .float(0.65))
         #expect(root["i"]?.value == .float(.infinity))
         #expect(root["j"]?.value == .float(-.infinity))
-        guard case .float(let k)? = root["k"]?.value else { Issue.record("nan"); return }
+        guard case .float(let k)? = root["k"]?.value else {
+            Issue.record("nan")
+            return
+        }
         #expect(k.isNaN)
         #expect(root["l"]?.value == .integer(42))
         #expect(root["m"]?.value == .integer(.max))
@@ -120,7 +138,8 @@ private func parseError(_ text: String) -> TOMLError? {
     }
 
     @Test func arraysSpanLinesWithCommentsAndTrailingCommas() throws {
-        let root = try parse("""
+        let root = try parse(
+            """
             argv = [
               "vcgencmd",  # the tool
               "measure_temp",
@@ -128,7 +147,10 @@ private func parseError(_ text: String) -> TOMLError? {
             mixed = [1, "two", [3.0], { four = 4 }]
             """)
         #expect(root["argv"]?.value == .array([.string("vcgencmd"), .string("measure_temp")]))
-        guard case .array(let mixed)? = root["mixed"]?.value else { Issue.record("mixed"); return }
+        guard case .array(let mixed)? = root["mixed"]?.value else {
+            Issue.record("mixed")
+            return
+        }
         #expect(mixed.count == 4)
     }
 

@@ -11,7 +11,8 @@ import Testing
 
     @Test(arguments: sizes, [1, 2, 7, 12, 40])
     func dotsForFirstMiddleAndLastPage(size: Size, pages: Int) {
-        for (label, current) in [("first", 0), ("middle", pages / 2), ("last", pages - 1)] where pages > 1 || label == "first" {
+        for (label, current) in [("first", 0), ("middle", pages / 2), ("last", pages - 1)]
+        where pages > 1 || label == "first" {
             let (pager, renderer) = barsController(pages, current: current, size: size)
             expectGolden(renderer.render(pager, at: .zero), named: "indicator-\(pages)-pages-\(label)-\(name(size))")
         }
@@ -26,13 +27,16 @@ import Testing
 
     @Test(arguments: sizes, PageControlBackgroundStyle.allCases)
     func backgroundStylesIdleAndWhileTurning(size: Size, background: PageControlBackgroundStyle) {
-        var (pager, renderer) = barsController(7, current: 3, size: size, style: PageIndicatorStyle(backgroundStyle: background))
+        var (pager, renderer) = barsController(
+            7, current: 3, size: size, style: PageIndicatorStyle(backgroundStyle: background))
         expectGolden(renderer.render(pager, at: .zero), named: "background-\(background)-idle-\(name(size))")
         pager.turn(1, at: 0)
         expectGolden(renderer.render(pager, at: .ms(300)), named: "background-\(background)-turning-\(name(size))")
         if background == .automatic {
             expectGolden(renderer.render(pager, at: .ms(1100)), named: "background-automatic-fading-\(name(size))")
-            #expect(renderer.render(pager, at: .ms(1300)) == renderer.render(barsController(7, current: 4, size: size).0, at: .ms(1300)))
+            #expect(
+                renderer.render(pager, at: .ms(1300))
+                    == renderer.render(barsController(7, current: 4, size: size).0, at: .ms(1300)))
         }
     }
 
@@ -47,7 +51,8 @@ import Testing
         expectGolden(renderer.render(other, at: .zero), named: "images-location-other-\(name(size))")
         var bookmarks = PageIndicatorImages(preferredIndicatorImage: .bookmark)
         bookmarks.setIndicatorImage(.house, forPage: 0)
-        let (marked, markedRenderer) = barsController(4, current: 1, size: size, style: PageIndicatorStyle(images: bookmarks))
+        let (marked, markedRenderer) = barsController(
+            4, current: 1, size: size, style: PageIndicatorStyle(images: bookmarks))
         expectGolden(markedRenderer.render(marked, at: .zero), named: "images-bookmarks-and-house-\(name(size))")
     }
 
@@ -79,7 +84,8 @@ import Testing
         var generator = SeededGenerator(seed: 2024)
         for _ in 0..<150 {
             let count = Int.random(in: 1...30, using: &generator)
-            let style = PageIndicatorStyle(backgroundStyle: PageControlBackgroundStyle.allCases.randomElement(using: &generator) ?? .automatic)
+            let style = PageIndicatorStyle(
+                backgroundStyle: PageControlBackgroundStyle.allCases.randomElement(using: &generator) ?? .automatic)
             var (pager, renderer) = barsController(
                 count, tall: [Int.random(in: 0..<count, using: &generator)],
                 configuration: PagerConfiguration(wrapsAround: Bool.random(using: &generator)), style: style)
@@ -88,7 +94,10 @@ import Testing
                 now += Int64.random(in: 0...500, using: &generator)
                 switch Int.random(in: 0..<10, using: &generator) {
                 case 0: pager.press(at: now)
-                case 1: _ = pager.handle(.pressed(at: .ms(now))); now += 700; _ = pager.advance(to: .ms(now))
+                case 1:
+                    _ = pager.handle(.pressed(at: .ms(now)))
+                    now += 700
+                    _ = pager.advance(to: .ms(now))
                     _ = pager.handle(.released(at: .ms(now)))
                 default: pager.turn(Int.random(in: -3...3, using: &generator), at: now)
                 }
@@ -109,13 +118,17 @@ import Testing
             let tall = Set((0..<count).filter { _ in Int.random(in: 0..<3, using: &generator) == 0 })
             let start = Int.random(in: 0..<count, using: &generator)
             var (pager, _) = barsController(count, current: start, tall: tall)
-            let steps = (0..<Int.random(in: 1...15, using: &generator)).map { _ in Bool.random(using: &generator) ? 1 : -1 }
+            let steps = (0..<Int.random(in: 1...15, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? 1 : -1
+            }
             // Detents 400 ms apart: discrete steps. A sequence that bounces off an end is not reversible.
             var now: Int64 = 0
             var bounced = false
             for step in steps + steps.reversed().map({ -$0 }) {
                 now += 400
-                if pager.turn(step, at: now).contains(where: { if case .bounced = $0 { true } else { false } }) { bounced = true }
+                if pager.turn(step, at: now).contains(where: { if case .bounced = $0 { true } else { false } }) {
+                    bounced = true
+                }
             }
             guard !bounced else { continue }
             checked += 1
@@ -132,9 +145,12 @@ import Testing
             let current = Int.random(in: 0..<pages, using: &generator)
             let side = CrownSide.allCases.randomElement(using: &generator) ?? .right
             let length = Int.random(in: 5...128, using: &generator)
-            let strip = side.isVertical ? Rect(x: 0, y: 0, width: 7, height: length) : Rect(x: 0, y: 0, width: length, height: 7)
+            let strip =
+                side.isVertical
+                ? Rect(x: 0, y: 0, width: 7, height: length) : Rect(x: 0, y: 0, width: length, height: 7)
             let style = PageIndicatorStyle(
-                maximumVisibleDots: Bool.random(using: &generator) ? Int.random(in: 1...9, using: &generator) : nil, crownSide: side)
+                maximumVisibleDots: Bool.random(using: &generator) ? Int.random(in: 1...9, using: &generator) : nil,
+                crownSide: side)
             let dots = PageIndicatorLayout.dots(
                 numberOfPages: pages, currentPage: current, in: strip, style: style,
                 currentStretch: Bool.random(using: &generator) ? style.pitch : 0)

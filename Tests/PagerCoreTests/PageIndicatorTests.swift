@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test func singlePageIsHiddenOnlyWhenAsked() {
-        #expect(PageIndicatorLayout.dots(numberOfPages: 1, currentPage: 0, in: column64, style: PageIndicatorStyle()).count == 1)
+        #expect(
+            PageIndicatorLayout.dots(numberOfPages: 1, currentPage: 0, in: column64, style: PageIndicatorStyle()).count
+                == 1)
         let hiding = PageIndicatorStyle(hidesForSinglePage: true)
         #expect(PageIndicatorLayout.dots(numberOfPages: 1, currentPage: 0, in: column64, style: hiding).isEmpty)
         #expect(PageIndicatorLayout.dots(numberOfPages: 2, currentPage: 0, in: column64, style: hiding).count == 2)
@@ -48,9 +50,11 @@ import Testing
             let pages = Int.random(in: 1...60, using: &generator)
             let current = Int.random(in: 0..<pages, using: &generator)
             let height = Int.random(in: 5...64, using: &generator)
-            let style = PageIndicatorStyle(maximumVisibleDots: Bool.random(using: &generator) ? Int.random(in: 1...9, using: &generator) : nil)
+            let style = PageIndicatorStyle(
+                maximumVisibleDots: Bool.random(using: &generator) ? Int.random(in: 1...9, using: &generator) : nil)
             let dots = PageIndicatorLayout.dots(
-                numberOfPages: pages, currentPage: current, in: Rect(x: 0, y: 0, width: 7, height: height), style: style)
+                numberOfPages: pages, currentPage: current, in: Rect(x: 0, y: 0, width: 7, height: height), style: style
+            )
             #expect(dots.filter(\.isCurrent).map(\.page) == [current])
             #expect(dots.allSatisfy { $0.center.y - $0.diameter / 2 >= 0 && $0.center.y + $0.diameter / 2 < height })
             let pitches = Set(zip(dots.dropFirst(), dots).map { $0.center.y - $1.center.y })

@@ -61,7 +61,9 @@ import Testing
         #expect(pager.rubberBand?.offset(at: .ms(100)) == -4)
         #expect(pager.isAnimating(at: .ms(100)) && !pager.isAnimating(at: .ms(300)))
         expectGolden(renderer.render(pager, at: .ms(100)), named: "rubber-band-past-last-128x64")
-        #expect(renderer.render(pager, at: .ms(300)) == renderer.render(barsController(3, current: 2, style: minimal).0, at: .ms(300)))
+        #expect(
+            renderer.render(pager, at: .ms(300))
+                == renderer.render(barsController(3, current: 2, style: minimal).0, at: .ms(300)))
         var first = barsController(3).0
         #expect(first.turn(-1, at: 0) == [.bounced(direction: -1, at: .ms(0))])
         #expect(first.rubberBand?.offset(at: .ms(100)) == 4)
@@ -77,9 +79,10 @@ import Testing
         pager.turn(1, at: 1800)
         expectGolden(renderer.render(pager, at: .ms(1900)), named: "overview-12-pages-128x64")
         #expect(pager.currentPage == 2, "turning in the list moves only the highlight")
-        #expect(pager.press(at: 2400) == [
-            .overviewClosed(at: .ms(2450)), .pageChanged(to: 5, interaction: .discrete, at: .ms(2450)),
-        ])
+        #expect(
+            pager.press(at: 2400) == [
+                .overviewClosed(at: .ms(2450)), .pageChanged(to: 5, interaction: .discrete, at: .ms(2450)),
+            ])
         #expect(pager.pager.slide == nil, "a jump, not a slide through the pages between")
     }
 
@@ -125,7 +128,9 @@ import Testing
         #expect(pager.nextDeadline(after: .ms(400)) == .ms(1000))
         #expect(pager.advance(to: .ms(1300)).contains(.backgroundHidden(at: .ms(1250))))
         #expect(pager.nextDeadline(after: .ms(1300)) == nil)
-        #expect(barsController(5, style: PageIndicatorStyle(backgroundStyle: .prominent)).0.backgroundPlate(at: .zero) == .shown)
+        #expect(
+            barsController(5, style: PageIndicatorStyle(backgroundStyle: .prominent)).0.backgroundPlate(at: .zero)
+                == .shown)
         var minimal = barsController(5, style: PageIndicatorStyle(backgroundStyle: .minimal)).0
         minimal.turn(1, at: 0)
         #expect(minimal.backgroundPlate(at: .ms(10)) == .hidden)
@@ -136,7 +141,8 @@ import Testing
         #expect(barsController(11).0.warnings == [.tooManyPages(count: 11, limit: 10)])
         var images = PageIndicatorImages()
         images.setIndicatorImage(.location, forPage: 0)
-        #expect(barsController(3, style: PageIndicatorStyle(images: images)).0.warnings.isEmpty, "dot + one image is fine")
+        #expect(
+            barsController(3, style: PageIndicatorStyle(images: images)).0.warnings.isEmpty, "dot + one image is fine")
         images.setIndicatorImage(.star, forPage: 3)
         let warnings = barsController(5, style: PageIndicatorStyle(images: images)).0.warnings
         #expect(warnings == [.tooManyIndicatorImages(kinds: 3, pages: [0, 3], titles: ["Page 0", "Page 3"])])

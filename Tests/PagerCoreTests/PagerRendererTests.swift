@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func crownOnTheLeftMirrorsTheColumn() {
-        let renderer = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))
+        let renderer = PagerRenderer(
+            size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))
         #expect(renderer.indicatorColumn.x == 0)
         #expect(renderer.contentRect.x == 8)
         expectGolden(renderer.render(barsPager(5, current: 4), at: .zero), named: "pager-crown-left-128x64")

@@ -81,7 +81,8 @@ import Testing
             var now = Timestamp.zero
             for _ in 0..<50 {
                 now = now + .milliseconds(Int64.random(in: 0...300, using: &generator))
-                pager.move(by: Int.random(in: -7...7, using: &generator), at: now, animated: Bool.random(using: &generator))
+                pager.move(
+                    by: Int.random(in: -7...7, using: &generator), at: now, animated: Bool.random(using: &generator))
                 #expect((0..<count).contains(pager.currentPage))
                 #expect((0..<count).contains(pager.displayedPage(at: now)))
             }
@@ -96,7 +97,9 @@ import Testing
             let wraps = Bool.random(using: &generator)
             let start = Int.random(in: 0..<count, using: &generator)
             var pager = barsPager(count, current: start, wraps: wraps)
-            let steps = (0..<Int.random(in: 1...20, using: &generator)).map { _ in Int.random(in: -3...3, using: &generator) }
+            let steps = (0..<Int.random(in: 1...20, using: &generator)).map { _ in
+                Int.random(in: -3...3, using: &generator)
+            }
             // Without wrap, only sequences that never reach past an end are reversible.
             var running = start
             var staysInside = true

@@ -19,7 +19,8 @@ import Testing
             let from = Double(Int.random(in: -20...20, using: &generator))
             let to = from + Double(Int.random(in: -5...5, using: &generator))
             let velocity = Double.random(in: -60...60, using: &generator)
-            let slide = SlideAnimation(from: from, to: to, start: .zero, duration: .milliseconds(240), initialVelocity: velocity)
+            let slide = SlideAnimation(
+                from: from, to: to, start: .zero, duration: .milliseconds(240), initialVelocity: velocity)
             var previous = from
             for ms in stride(from: Int64(0), through: 240, by: 4) {
                 let p = slide.position(at: .ms(ms))

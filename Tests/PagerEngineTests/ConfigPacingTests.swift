@@ -31,7 +31,8 @@ import Testing
         var state = Self.state(Self.configuration(pages: pages))
         let render = TimeSpan.milliseconds(2)
         let detents = (0..<90).map { Timestamp.milliseconds(100) + TimeSpan(nanoseconds: Int64($0) * 33_333_333) }
-        let fullFrame = FramePacer.busTime(bytes: 1032, transactions: 2, hertz: 400_000)  // window commands + 1024 data bytes
+        // The window commands and the 1024 data bytes.
+        let fullFrame = FramePacer.busTime(bytes: 1032, transactions: 2, hertz: 400_000)
 
         var now = Timestamp.zero
         var next = 0  // the next detent not yet handled
@@ -63,7 +64,10 @@ import Testing
                 }
             case .wait(let until):
                 let input = next < detents.count ? detents[next] : nil
-                guard let wake = [until, input].compactMap({ $0 }).min() else { now = .milliseconds(3500); break }
+                guard let wake = [until, input].compactMap({ $0 }).min() else {
+                    now = .milliseconds(3500)
+                    break
+                }
                 now = max(now, wake)
             }
         }
@@ -71,14 +75,18 @@ import Testing
         #expect(state.session.pager.currentPage > 30)
         // Worst case: a detent just after a frame went out waits for it, then its own frame is rendered and sent.
         let bound = maximumFrame + render + maximumFrame
-        #expect(latencies.allSatisfy { $0 <= bound }, "latencies \(latencies.map(\.milliseconds)) ms, bound \(bound.milliseconds) ms")
+        #expect(
+            latencies.allSatisfy { $0 <= bound },
+            "latencies \(latencies.map(\.milliseconds)) ms, bound \(bound.milliseconds) ms")
         #expect(maximumFrame <= fullFrame)
         // No backlog: the last detents wait no longer than the first ones.
         let early = latencies.prefix(30).map(\.nanoseconds).max() ?? 0
         let late = latencies.suffix(30).map(\.nanoseconds).max() ?? 0
         #expect(late <= early)
         if ProcessInfo.processInfo.environment["PACING_FIGURES"] != nil {
-            print("pacing: \(frames) frames, max frame \(maximumFrame.nanoseconds / 1000) us, latency max \((latencies.map(\.nanoseconds).max() ?? 0) / 1000) us, mean \(latencies.map(\.nanoseconds).reduce(0, +) / Int64(max(1, latencies.count)) / 1000) us")
+            print(
+                "pacing: \(frames) frames, max frame \(maximumFrame.nanoseconds / 1000) us, latency max \((latencies.map(\.nanoseconds).max() ?? 0) / 1000) us, mean \(latencies.map(\.nanoseconds).reduce(0, +) / Int64(max(1, latencies.count)) / 1000) us"
+            )
         }
         // Once the spinning stops the glass settles: the plate fades at its deadlines (a deadline
         // that passed while the loop slept is drawn, not skipped), then no frame is drawn for nothing.
@@ -93,7 +101,8 @@ import Testing
 
     @Test func whenTheBusIsFreeADetentReachesTheGlassWithinOneFrameAndTheRender() {
         // Scrubbing shows pages at once (no slide), so the bus is idle when each detent comes.
-        var state = Self.state(Self.configuration(pages: (1...40).map { PageSpec(title: "P\($0)", kind: .text("\($0)")) }))
+        var state = Self.state(
+            Self.configuration(pages: (1...40).map { PageSpec(title: "P\($0)", kind: .text("\($0)")) }))
         let render = TimeSpan.milliseconds(2)
         var now = Timestamp.milliseconds(100)
         // Settle the first frame, then three quick detents start a scrub.
@@ -106,13 +115,16 @@ import Testing
         state.handle(.rotated(detents: 1, at: detent))
         #expect(state.decide(at: now, inputPending: false) == .drawFrame)
         let transfers = state.drawFrame(at: now + render)
-        let frameTime = FramePacer.busTime(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: 400_000)
+        let frameTime = FramePacer.busTime(
+            bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: 400_000)
         #expect(state.pacer.busFreeAt - detent <= frameTime + render)
     }
 
     @Test func anIdlePagerWakesOnlyForItsRefreshes() {
         let pages = [
-            PageSpec(title: "Clock", kind: .clock(time: try! ClockFormat.parse("%H:%M:%S").get(), date: try! ClockFormat.parse("%a").get())),
+            PageSpec(
+                title: "Clock",
+                kind: .clock(time: try! ClockFormat.parse("%H:%M:%S").get(), date: try! ClockFormat.parse("%a").get())),
             PageSpec(title: "Note", kind: .text("static")),
             PageSpec(title: "Far", kind: .system([.load], refresh: .milliseconds(500))),
         ]
@@ -137,7 +149,10 @@ import Testing
             case .drawFrame:
                 if !state.drawFrame(at: now).isEmpty { framesWithBytes += 1 }
             case .wait(let until):
-                guard let until else { now = end + .milliseconds(1); continue }
+                guard let until else {
+                    now = end + .milliseconds(1)
+                    continue
+                }
                 now = until
                 if now <= end { wakes.append(now) }
             }

@@ -6,30 +6,34 @@ import Testing
     @Test func inlineStepsAreSpacedSoSlidesSettle() throws {
         let script = try CrownScript(parsing: "+1,+1,-1")
         #expect(script.steps.map(\.at) == [.zero, .milliseconds(400), .milliseconds(800)])
-        #expect(script.events(startingAt: .milliseconds(1000)) == [
-            .rotated(detents: 1, at: .milliseconds(1000)),
-            .rotated(detents: 1, at: .milliseconds(1400)),
-            .rotated(detents: -1, at: .milliseconds(1800)),
-        ])
+        #expect(
+            script.events(startingAt: .milliseconds(1000)) == [
+                .rotated(detents: 1, at: .milliseconds(1000)),
+                .rotated(detents: 1, at: .milliseconds(1400)),
+                .rotated(detents: -1, at: .milliseconds(1800)),
+            ])
         #expect(script.duration == .milliseconds(1200))
     }
 
     @Test func fileWithTimesPressesWaitsAndComments() throws {
-        let script = try CrownScript(parsing: """
-            # open the clock, look at it for two seconds, then go home
-            +1
-            wait 2s
-            @3s press          # short press: back to the first page
-            long-press
-            hold 1.5s
-            @7.25s -2
-            """)
-        #expect(script.steps.map(\.at) == [
-            .zero, .seconds(3), .milliseconds(3480), .milliseconds(4680), .milliseconds(7250),
-        ])
-        #expect(script.steps.map(\.action) == [
-            .turn(1), .hold(.milliseconds(80)), .hold(.milliseconds(800)), .hold(.milliseconds(1500)), .turn(-2),
-        ])
+        let script = try CrownScript(
+            parsing: """
+                # open the clock, look at it for two seconds, then go home
+                +1
+                wait 2s
+                @3s press          # short press: back to the first page
+                long-press
+                hold 1.5s
+                @7.25s -2
+                """)
+        #expect(
+            script.steps.map(\.at) == [
+                .zero, .seconds(3), .milliseconds(3480), .milliseconds(4680), .milliseconds(7250),
+            ])
+        #expect(
+            script.steps.map(\.action) == [
+                .turn(1), .hold(.milliseconds(80)), .hold(.milliseconds(800)), .hold(.milliseconds(1500)), .turn(-2),
+            ])
         #expect(script.events(startingAt: .zero).contains(.released(at: .milliseconds(3080))))
     }
 

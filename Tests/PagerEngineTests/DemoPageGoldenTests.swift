@@ -27,7 +27,8 @@ import Testing
 
     @Test(arguments: panels)
     func middleOfASlideBetweenDemoPages(panel: SSD1306Panel) throws {
-        let run = HeadlessRender(panel: panel, framesPerSecond: 25).run(try CrownScript(parsing: "+1"), pages: frozenPages)
+        let run = HeadlessRender(panel: panel, framesPerSecond: 25).run(
+            try CrownScript(parsing: "+1"), pages: frozenPages)
         let middle = try #require(run.frames.first { $0.name == "step-01-frame-002" })
         #expect(middle.time == .milliseconds(80))
         expectGolden(middle.glass, named: "demo-slide-welcome-to-clock-\(panel.name)")
@@ -36,10 +37,12 @@ import Testing
     @Test func glassIsTheFrameTheRendererDrew() throws {
         let panel = SSD1306Panel.ssd1306_128x64
         let minimal = PageIndicatorStyle(backgroundStyle: .minimal)
-        let run = HeadlessRender(panel: panel, indicatorStyle: minimal).run(try CrownScript(parsing: "+2,-1"), pages: frozenPages)
+        let run = HeadlessRender(panel: panel, indicatorStyle: minimal).run(
+            try CrownScript(parsing: "+2,-1"), pages: frozenPages)
         var pager = Pager(pages: frozenPages(.zero))
         pager.move(by: 1, at: .zero, animated: false)
-        let expected = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: minimal).render(pager, at: .zero)
+        let expected = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: minimal).render(
+            pager, at: .zero)
         #expect(run.frames.last?.glass == expected)
     }
 }

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func aPiWithTheBusDrivesThePanel() {
-        #expect(DisplayTarget.choose(for: Self.builtIn, automatic: true, board: Self.pi) == .panel(busPath: "/dev/i2c-1"))
+        #expect(
+            DisplayTarget.choose(for: Self.builtIn, automatic: true, board: Self.pi) == .panel(busPath: "/dev/i2c-1"))
     }
 
     @Test func aPiWithoutTheBusRunsTheMock() {
@@ -35,7 +36,8 @@ import Testing
     }
 
     @Test func mockRunsTheEmulatorEvenOnAPi() throws {
-        let configuration = try Configuration(parsing: "[display]\nbus = \"mock\"\n", file: "test.toml", files: NoPictures())
+        let configuration = try Configuration(
+            parsing: "[display]\nbus = \"mock\"\n", file: "test.toml", files: NoPictures())
         #expect(configuration.display.bus == nil)
         for automatic in [true, false] {
             #expect(DisplayTarget.choose(for: configuration.display, automatic: automatic, board: Self.pi) == .emulator)
@@ -45,5 +47,7 @@ import Testing
 
 /// A file reader for text that names no picture.
 private struct NoPictures: FileReading {
-    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] { throw FileReadError("no files here") }
+    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
+        throw FileReadError("no files here")
+    }
 }

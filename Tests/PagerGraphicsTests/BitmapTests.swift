@@ -64,8 +64,9 @@ struct BitmapTests {
         var generator = SeededGenerator(seed: 8)
         for _ in 0..<100 {
             let bitmap = randomBitmap(width: 30, height: 20, using: &generator)
-            let rect = Rect(x: Int.random(in: -5...25, using: &generator), y: Int.random(in: -5...15, using: &generator),
-                            width: Int.random(in: 1...20, using: &generator), height: Int.random(in: 1...20, using: &generator))
+            let rect = Rect(
+                x: Int.random(in: -5...25, using: &generator), y: Int.random(in: -5...15, using: &generator),
+                width: Int.random(in: 1...20, using: &generator), height: Int.random(in: 1...20, using: &generator))
             let piece = bitmap.cropped(to: rect)
             var restored = bitmap
             restored.fillRect(rect, ink: .off)

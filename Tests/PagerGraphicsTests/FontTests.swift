@@ -43,7 +43,9 @@ func sourceGlyphs(_ file: String, filePath: String = #filePath) throws -> [UInt3
             continue
         }
         switch key {
-        case "STARTCHAR": glyph = SourceGlyph(); code = nil
+        case "STARTCHAR":
+            glyph = SourceGlyph()
+            code = nil
         case "ENCODING": code = UInt32(words[1])
         case "DWIDTH": glyph.advance = try #require(Int(words[1]))
         case "BBX":
@@ -63,8 +65,12 @@ struct FontTests {
     @Test("metrics come from the BDF header")
     func metrics() {
         #expect((BitmapFont.fixed5x8.ascent, BitmapFont.fixed5x8.descent, BitmapFont.fixed5x8.cellWidth) == (7, 1, 5))
-        #expect((BitmapFont.fixed6x10.ascent, BitmapFont.fixed6x10.descent, BitmapFont.fixed6x10.cellWidth) == (8, 2, 6))
-        #expect((BitmapFont.fixed10x20.ascent, BitmapFont.fixed10x20.descent, BitmapFont.fixed10x20.cellWidth) == (16, 4, 10))
+        #expect(
+            (BitmapFont.fixed6x10.ascent, BitmapFont.fixed6x10.descent, BitmapFont.fixed6x10.cellWidth) == (8, 2, 6))
+        #expect(
+            (BitmapFont.fixed10x20.ascent, BitmapFont.fixed10x20.descent, BitmapFont.fixed10x20.cellWidth) == (
+                16, 4, 10
+            ))
         #expect(BitmapFont.fixed6x10.lineHeight == 10)
         #expect(BitmapFont.fixed5x8.lineHeight == 8)
         #expect(BitmapFont.fixed10x20.lineHeight == 20)
@@ -87,15 +93,21 @@ struct FontTests {
             let isMark = scalar.properties.generalCategory == .nonspacingMark
             #expect(glyph.advance == (isMark ? 0 : original.advance))
             var expected = Bitmap(width: 3 * cell, height: 3 * font.lineHeight)
-            original.draw(into: &expected, origin: Point(x: cell + (isMark ? -original.advance : 0), y: 2 * font.lineHeight))
+            original.draw(
+                into: &expected, origin: Point(x: cell + (isMark ? -original.advance : 0), y: 2 * font.lineHeight))
             var actual = Bitmap(width: 3 * cell, height: 3 * font.lineHeight)
             actual.drawGlyph(glyph, at: Point(x: cell, y: 2 * font.lineHeight), font: font)
-            #expect(actual == expected, "U+\(String(scalar.value, radix: 16)) differs:\n\(actual)\nexpected\n\(expected)")
+            #expect(
+                actual == expected, "U+\(String(scalar.value, radix: 16)) differs:\n\(actual)\nexpected\n\(expected)")
             // The stored box is cropped to the ink: no blank edge row or column.
             let bits = font.bitmap(of: glyph)
             if bits.width > 0 {
-                #expect((0..<bits.height).contains { bits[0, $0] } && (0..<bits.height).contains { bits[bits.width - 1, $0] })
-                #expect((0..<bits.width).contains { bits[$0, 0] } && (0..<bits.width).contains { bits[$0, bits.height - 1] })
+                #expect(
+                    (0..<bits.height).contains { bits[0, $0] }
+                        && (0..<bits.height).contains { bits[bits.width - 1, $0] })
+                #expect(
+                    (0..<bits.width).contains { bits[$0, 0] } && (0..<bits.width).contains { bits[$0, bits.height - 1] }
+                )
             }
         }
     }
@@ -123,7 +135,9 @@ struct FontTests {
     @Test("the subset keeps the ranges a pager needs")
     func subset() {
         for font in allFonts {
-            for scalar: Unicode.Scalar in ["A", "z", "~", "°", "µ", "±", "é", "Ł", "Ω", "Ж", "…", "→", "─", "█", "■", "\u{FFFD}"] {
+            for scalar: Unicode.Scalar in [
+                "A", "z", "~", "°", "µ", "±", "é", "Ł", "Ω", "Ж", "…", "→", "─", "█", "■", "\u{FFFD}",
+            ] {
                 #expect(font.glyph(for: scalar) != nil, "\(font.name) lacks U+\(String(scalar.value, radix: 16))")
             }
         }
@@ -135,15 +149,17 @@ struct FontTests {
         let glyph = try #require(font.glyph(for: "A"))
         #expect(glyph.advance == 6)
         #expect(glyph.boundingBox == Rect(x: 0, y: -7, width: 5, height: 7))
-        #expect(font.bitmap(of: glyph) == Bitmap(rows: [
-            "..#..",
-            ".#.#.",
-            "#...#",
-            "#...#",
-            "#####",
-            "#...#",
-            "#...#",
-        ]))
+        #expect(
+            font.bitmap(of: glyph)
+                == Bitmap(rows: [
+                    "..#..",
+                    ".#.#.",
+                    "#...#",
+                    "#...#",
+                    "#####",
+                    "#...#",
+                    "#...#",
+                ]))
         let descender = try #require(font.glyph(for: "g"))
         #expect(descender.boundingBox.maxY == 2, "g reaches the bottom of the descent")
         let space = try #require(font.glyph(for: " "))

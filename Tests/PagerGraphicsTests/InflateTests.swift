@@ -7,7 +7,9 @@ struct InflateTests {
     /// The text `make-fixtures.py` compressed.
     static let text = Array((0..<400).map { "page \($0) of the crown; " }.joined().utf8)
 
-    @Test("streams from zlib itself inflate: dynamic and fixed Huffman blocks", arguments: ["text-dynamic.zlib", "text-fixed.zlib"])
+    @Test(
+        "streams from zlib itself inflate: dynamic and fixed Huffman blocks",
+        arguments: ["text-dynamic.zlib", "text-fixed.zlib"])
     func zlibStreams(name: String) throws {
         let stream = try PNGFixtures.bytes(name)
         #expect(try Inflate.zlib(stream, maximumOutput: Self.text.count) == Self.text)
@@ -59,6 +61,8 @@ struct InflateTests {
         // Fixed Huffman: literal 'a', then length 3 at distance 2, which reaches before the start.
         #expect(failure([0x78, 0x9C, 0x4B, 0x04, 0x42, 0x00]) == .distanceTooFar(distance: 2, available: 1))
         // Dynamic block with every code-length code length zero: over- or under-subscribed nonsense.
-        #expect(failure([0x78, 0x9C, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00])?.description.hasPrefix("invalid Huffman code") == true)
+        #expect(
+            failure([0x78, 0x9C, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00])?.description.hasPrefix("invalid Huffman code")
+                == true)
     }
 }

@@ -43,8 +43,11 @@ struct PNGDecoderTests {
         let (widths, heights) = scale == 9 ? (120...128, 60...64) : (1...70, 1...40)
         for _ in 0..<(scale == 9 ? 3 : 40) {
             let bitmap = randomBitmap(
-                width: Int.random(in: widths, using: &generator), height: Int.random(in: heights, using: &generator), using: &generator)
-            #expect(try PNG.decode(PNG.encode(bitmap, scale: scale, lit: .oledBlue, dark: .black)) == scaledUp(bitmap, by: scale))
+                width: Int.random(in: widths, using: &generator), height: Int.random(in: heights, using: &generator),
+                using: &generator)
+            #expect(
+                try PNG.decode(PNG.encode(bitmap, scale: scale, lit: .oledBlue, dark: .black))
+                    == scaledUp(bitmap, by: scale))
         }
     }
 
@@ -67,7 +70,8 @@ struct PNGDecoderTests {
     @Test("interlaced and plain versions of an image decode alike")
     func adam7MatchesPlain() throws {
         for name in ["grey-1", "grey-8", "palette-4", "rgba-8", "rgb-16"] {
-            #expect(try PNG.decode(PNGFixtures.bytes(name + ".png")) == PNG.decode(PNGFixtures.bytes(name + "-adam7.png")))
+            #expect(
+                try PNG.decode(PNGFixtures.bytes(name + ".png")) == PNG.decode(PNGFixtures.bytes(name + "-adam7.png")))
         }
     }
 }

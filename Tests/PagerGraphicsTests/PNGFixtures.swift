@@ -32,14 +32,16 @@ enum PNGFixtures {
     }
 
     /// IHDR data: size, bit depth, colour type, then compression, filter and interlace methods.
-    static func header(width: Int, height: Int, depth: UInt8, colorType: UInt8, methods: [UInt8] = [0, 0, 0]) -> [UInt8] {
+    static func header(width: Int, height: Int, depth: UInt8, colorType: UInt8, methods: [UInt8] = [0, 0, 0]) -> [UInt8]
+    {
         bigEndianBytes(UInt32(width)) + bigEndianBytes(UInt32(height)) + [depth, colorType] + methods
     }
 
     /// An 8-bit grey image of `raw` filtered scanlines, stored uncompressed.
     static func grey(width: Int, height: Int, raw: [UInt8], extra: [(String, [UInt8])] = []) -> [UInt8] {
-        file([("IHDR", header(width: width, height: height, depth: 8, colorType: 0))] + extra
-            + [("IDAT", storedZlib(raw)), ("IEND", [])])
+        file(
+            [("IHDR", header(width: width, height: height, depth: 8, colorType: 0))] + extra
+                + [("IDAT", storedZlib(raw)), ("IEND", [])])
     }
 
     /// A zlib stream of one stored deflate block, with its Adler-32.
@@ -51,7 +53,10 @@ enum PNGFixtures {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521
         }
-        return [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+        return [
+            0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF),
+            UInt8((~length >> 8) & 0xFF),
+        ]
             + data + bigEndianBytes(b << 16 | a)
     }
 

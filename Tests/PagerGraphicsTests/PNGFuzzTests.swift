@@ -5,7 +5,9 @@ import Testing
 /// Damaged files must decode or throw, never crash or hang: the decoder reads files users name.
 @Suite("PNG fuzzing")
 struct PNGFuzzTests {
-    static let seeds = ["rgb-8", "palette-4-adam7", "rgba-16", "grey-1", "rgba-8-fixed-huffman", "rgb-8-many-idat", "rgb-16-adam7"]
+    static let seeds = [
+        "rgb-8", "palette-4-adam7", "rgba-16", "grey-1", "rgba-8-fixed-huffman", "rgb-8-many-idat", "rgb-16-adam7",
+    ]
 
     @Test("random mutations of valid PNGs, with and without fixed-up CRCs, decode or throw", arguments: seeds)
     func mutations(name: String) throws {
@@ -44,7 +46,9 @@ struct PNGFuzzTests {
     func randomStreams() {
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<3000 {
-            let body = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let body = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             do {
                 let out = try Inflate.zlib([0x78, 0x9C] + body, maximumOutput: 512)
                 #expect(out.count <= 512)

@@ -43,9 +43,10 @@ enum Shape: CustomStringConvertible {
         func coordinate() -> Int { Int.random(in: -8...(size + 8), using: &generator) }
         func point() -> Point { Point(x: coordinate(), y: coordinate()) }
         func rect() -> Rect {
-            Rect(x: coordinate(), y: coordinate(),
-                 width: Int.random(in: -2...(size / 2 + 8), using: &generator),
-                 height: Int.random(in: -2...(size / 2 + 8), using: &generator))
+            Rect(
+                x: coordinate(), y: coordinate(),
+                width: Int.random(in: -2...(size / 2 + 8), using: &generator),
+                height: Int.random(in: -2...(size / 2 + 8), using: &generator))
         }
         func radius() -> Int { Int.random(in: -1...14, using: &generator) }
         switch Int.random(in: 0..<7, using: &generator) {
@@ -67,8 +68,10 @@ struct PrimitivesTests {
         var sheet = Bitmap(width: 128, height: 64)
         // Lines in all eight octants from one centre, plus the axes and diagonals.
         let centre = Point(x: 16, y: 16)
-        for end in [(30, 20), (30, 28), (20, 30), (12, 30), (2, 27), (2, 19), (8, 2), (24, 2),
-                    (30, 16), (16, 30), (2, 16), (16, 2), (30, 30), (2, 2)] {
+        for end in [
+            (30, 20), (30, 28), (20, 30), (12, 30), (2, 27), (2, 19), (8, 2), (24, 2),
+            (30, 16), (16, 30), (2, 16), (16, 2), (30, 30), (2, 2),
+        ] {
             sheet.drawLine(from: centre, to: Point(x: end.0, y: end.1))
         }
         sheet.strokeRect(Rect(x: 34, y: 2, width: 12, height: 8))
@@ -121,8 +124,9 @@ struct PrimitivesTests {
         for _ in 0..<400 {
             let shape = Shape.random(in: 32, using: &generator)
             let background = randomBitmap(width: 32, height: 21, using: &generator)
-            let clip = Rect(x: Int.random(in: -4...30, using: &generator), y: Int.random(in: -4...20, using: &generator),
-                            width: Int.random(in: 0...20, using: &generator), height: Int.random(in: 0...20, using: &generator))
+            let clip = Rect(
+                x: Int.random(in: -4...30, using: &generator), y: Int.random(in: -4...20, using: &generator),
+                width: Int.random(in: 0...20, using: &generator), height: Int.random(in: 0...20, using: &generator))
             var clipped = background
             clipped.clip = clip
             shape.draw(on: &clipped, ink: .inverted)
@@ -189,7 +193,9 @@ struct PrimitivesTests {
         var generator = SeededGenerator(seed: 5)
         for _ in 0..<300 {
             let radius = Int.random(in: 0...12, using: &generator)
-            let rect = Rect(x: 2, y: 2, width: Int.random(in: 1...30, using: &generator), height: Int.random(in: 1...30, using: &generator))
+            let rect = Rect(
+                x: 2, y: 2, width: Int.random(in: 1...30, using: &generator),
+                height: Int.random(in: 1...30, using: &generator))
             var pairs: [(Bitmap, Bitmap, String)] = []
             var fill = Bitmap(width: 36, height: 36)
             var stroke = Bitmap(width: 36, height: 36)
@@ -207,10 +213,14 @@ struct PrimitivesTests {
                         if outline[x, y] {
                             #expect(filled[x, y], "\(name): outline outside fill at \(x),\(y)")
                             // An outline pixel touches the outside, at least diagonally: no chords, no stripes.
-                            let touchesOutside = (-1...1).contains { dy in (-1...1).contains { dx in !filled[x + dx, y + dy] } }
+                            let touchesOutside = (-1...1).contains { dy in
+                                (-1...1).contains { dx in !filled[x + dx, y + dy] }
+                            }
                             #expect(touchesOutside, "\(name): outline pixel \(x),\(y) is inside the shape")
                         }
-                        let onBorder = filled[x, y] && (!filled[x - 1, y] || !filled[x + 1, y] || !filled[x, y - 1] || !filled[x, y + 1])
+                        let onBorder =
+                            filled[x, y]
+                            && (!filled[x - 1, y] || !filled[x + 1, y] || !filled[x, y - 1] || !filled[x, y + 1])
                         if onBorder { #expect(outline[x, y], "\(name): border pixel \(x),\(y) missing") }
                     }
                 }
@@ -224,8 +234,9 @@ struct PrimitivesTests {
         for _ in 0..<300 {
             let height = Int.random(in: 1...40, using: &generator)
             let background = randomBitmap(width: 20, height: height, using: &generator)
-            let rect = Rect(x: Int.random(in: -3...20, using: &generator), y: Int.random(in: -3...40, using: &generator),
-                            width: Int.random(in: 0...24, using: &generator), height: Int.random(in: 0...44, using: &generator))
+            let rect = Rect(
+                x: Int.random(in: -3...20, using: &generator), y: Int.random(in: -3...40, using: &generator),
+                width: Int.random(in: 0...24, using: &generator), height: Int.random(in: 0...44, using: &generator))
             for ink in [Ink.on, .off, .inverted] {
                 var fast = background
                 fast.fillRect(rect, ink: ink)

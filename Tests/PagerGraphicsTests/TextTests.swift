@@ -12,19 +12,21 @@ struct TextTests {
         let advance = bitmap.drawText("I", at: Point(x: 1, y: 1), font: font)
         #expect(advance == 6)
         // 6x10 "I" is three columns wide, 7 rows tall, its top one row below the line box's top.
-        #expect(bitmap.cropped(to: Rect(x: 0, y: 0, width: 8, height: 11)) == Bitmap(rows: [
-            "........",
-            "........",
-            "..###...",
-            "...#....",
-            "...#....",
-            "...#....",
-            "...#....",
-            "...#....",
-            "..###...",
-            "........",
-            "........",
-        ]))
+        #expect(
+            bitmap.cropped(to: Rect(x: 0, y: 0, width: 8, height: 11))
+                == Bitmap(rows: [
+                    "........",
+                    "........",
+                    "..###...",
+                    "...#....",
+                    "...#....",
+                    "...#....",
+                    "...#....",
+                    "...#....",
+                    "..###...",
+                    "........",
+                    "........",
+                ]))
         #expect(bitmap.litPixelCount == 11)
     }
 
@@ -35,7 +37,9 @@ struct TextTests {
         for font in allFonts {
             for _ in 0..<200 {
                 let length = Int.random(in: 0...20, using: &generator)
-                let text = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "x" }))
+                let text = String(
+                    String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "x" })
+                )
                 var bitmap = Bitmap(width: 64, height: 32)
                 #expect(bitmap.drawText(text, at: Point(x: 3, y: 2), font: font) == font.width(of: text))
             }
@@ -47,18 +51,20 @@ struct TextTests {
         var bitmap = Bitmap(width: 8, height: 10)
         let advance = bitmap.drawText("\u{4E2D}", at: Point(x: 1, y: 0), font: .fixed5x8)
         #expect(advance == 5)
-        #expect(bitmap == Bitmap(rows: [
-            ".####...",
-            ".#..#...",
-            ".#..#...",
-            ".#..#...",
-            ".#..#...",
-            ".#..#...",
-            ".####...",
-            "........",
-            "........",
-            "........",
-        ]))
+        #expect(
+            bitmap
+                == Bitmap(rows: [
+                    ".####...",
+                    ".#..#...",
+                    ".#..#...",
+                    ".#..#...",
+                    ".#..#...",
+                    ".#..#...",
+                    ".####...",
+                    "........",
+                    "........",
+                    "........",
+                ]))
     }
 
     @Test("control characters draw nothing and take no room; newline starts a line")
@@ -108,9 +114,11 @@ struct TextTests {
         let letters = Array("abcdefghijklmnopqrstuvwxyzäöüßΩЖ→".unicodeScalars)
         for _ in 0..<300 {
             let words = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
-                String(String.UnicodeScalarView((0..<Int.random(in: 1...14, using: &generator)).map { _ in
-                    letters.randomElement(using: &generator) ?? "a"
-                }))
+                String(
+                    String.UnicodeScalarView(
+                        (0..<Int.random(in: 1...14, using: &generator)).map { _ in
+                            letters.randomElement(using: &generator) ?? "a"
+                        }))
             }
             let width = Int.random(in: 6...128, using: &generator)
             for font in allFonts {
@@ -147,13 +155,18 @@ struct TextTests {
                 x: Int.random(in: -10...60, using: &generator), y: Int.random(in: -10...30, using: &generator),
                 width: Int.random(in: 0...70, using: &generator), height: Int.random(in: 0...40, using: &generator))
             var bitmap = Bitmap(width: 64, height: 32)
-            let lines = bitmap.drawText("Pack my box with five dozen liquor jugs", in: rect, font: font, alignment: .center)
+            let lines = bitmap.drawText(
+                "Pack my box with five dozen liquor jugs", in: rect, font: font, alignment: .center)
             for y in 0..<bitmap.height {
                 for x in 0..<bitmap.width where bitmap[x, y] {
                     #expect(rect.contains(Point(x: x, y: y)))
                 }
             }
-            #expect(lines == min(rect.height / font.lineHeight, font.wrap("Pack my box with five dozen liquor jugs", width: rect.width).count))
+            #expect(
+                lines
+                    == min(
+                        rect.height / font.lineHeight,
+                        font.wrap("Pack my box with five dozen liquor jugs", width: rect.width).count))
             #expect(bitmap.clip == bitmap.bounds, "drawText(in:) restores the clip")
         }
     }
@@ -164,7 +177,8 @@ struct TextTests {
         for _ in 0..<50 {
             var bitmap = randomBitmap(width: 64, height: 30, using: &generator)
             let original = bitmap
-            let origin = Point(x: Int.random(in: -20...60, using: &generator), y: Int.random(in: -20...30, using: &generator))
+            let origin = Point(
+                x: Int.random(in: -20...60, using: &generator), y: Int.random(in: -20...30, using: &generator))
             bitmap.drawText("Ab\u{4E2D}é→█", at: origin, font: .fixed6x10, ink: .inverted)
             bitmap.drawText("Ab\u{4E2D}é→█", at: origin, font: .fixed6x10, ink: .inverted)
             #expect(bitmap == original)

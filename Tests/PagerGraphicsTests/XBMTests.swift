@@ -18,8 +18,11 @@ import Testing
     @Test func encodeAndDecodeRoundTrip() throws {
         var generator = SeededGenerator(seed: 11)
         for _ in 0..<100 {
-            var bitmap = Bitmap(width: Int.random(in: 1...20, using: &generator), height: Int.random(in: 1...20, using: &generator))
-            for y in 0..<bitmap.height { for x in 0..<bitmap.width where Bool.random(using: &generator) { bitmap[x, y] = true } }
+            var bitmap = Bitmap(
+                width: Int.random(in: 1...20, using: &generator), height: Int.random(in: 1...20, using: &generator))
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width where Bool.random(using: &generator) { bitmap[x, y] = true }
+            }
             #expect(try XBM.decode(XBM.encode(bitmap, name: "glyph")) == bitmap)
         }
     }

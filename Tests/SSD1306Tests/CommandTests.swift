@@ -6,7 +6,8 @@ let sampleCommands: [SSD1306Command] = [
     .setContrast(0x8F), .entireDisplayOn(true), .entireDisplayOn(false), .inverseDisplay(true),
     .inverseDisplay(false), .displayOn(true), .displayOn(false),
     .setupHorizontalScroll(direction: .left, startPage: 1, interval: .frames25, endPage: 6),
-    .setupVerticalAndHorizontalScroll(direction: .right, startPage: 0, interval: .frames2, endPage: 7, verticalOffset: 9),
+    .setupVerticalAndHorizontalScroll(
+        direction: .right, startPage: 0, interval: .frames2, endPage: 7, verticalOffset: 9),
     .deactivateScroll, .activateScroll, .setVerticalScrollArea(fixedRows: 8, scrollRows: 48),
     .setLowerColumnStartAddress(0x0A), .setHigherColumnStartAddress(0x05), .setMemoryAddressingMode(.vertical),
     .setColumnAddress(start: 28, end: 99), .setPageAddress(start: 1, end: 5), .setPageStartAddress(6),
@@ -45,7 +46,8 @@ let sampleCommands: [SSD1306Command] = [
     #expect(SSD1306Command.setCOMOutputScanDirection(remapped: false).bytes == [0xC0])
     #expect(SSD1306Command.setDisplayOffset(0x20).bytes == [0xD3, 0x20])
     #expect(SSD1306Command.setCOMPinsConfiguration(.alternative).bytes == [0xDA, 0x12])
-    #expect(SSD1306Command.setCOMPinsConfiguration(.init(alternative: false, leftRightRemap: true)).bytes == [0xDA, 0x22])
+    #expect(
+        SSD1306Command.setCOMPinsConfiguration(.init(alternative: false, leftRightRemap: true)).bytes == [0xDA, 0x22])
     #expect(SSD1306Command.setDisplayClock(divideRatio: 1, oscillatorFrequency: 8).bytes == [0xD5, 0x80])
     #expect(SSD1306Command.setPrechargePeriod(phase1: 2, phase2: 2).bytes == [0xD9, 0x22])
     #expect(SSD1306Command.setVCOMHDeselectLevel(0x20).bytes == [0xDB, 0x20])

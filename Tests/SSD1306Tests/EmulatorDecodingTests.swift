@@ -76,7 +76,8 @@ import Testing
     #expect(registers.isDisplayOn && registers.isInverse && registers.isEntireDisplayOn)
     #expect(
         registers.scrollSetup
-            == .setupVerticalAndHorizontalScroll(direction: .left, startPage: 1, interval: .frames25, endPage: 3, verticalOffset: 5))
+            == .setupVerticalAndHorizontalScroll(
+                direction: .left, startPage: 1, interval: .frames25, endPage: 3, verticalOffset: 5))
     #expect(registers.verticalScrollFixedRows == 8 && registers.verticalScrollRows == 32)
     #expect(registers.isScrollActive)
     #expect(emulator.diagnostics.isEmpty)
@@ -87,7 +88,9 @@ import Testing
 
 @Test func horizontalScrollSetupIsRecorded() {
     let emulator = makeEmulator(receiving: [[0x00, 0x27, 0x00, 0x02, 0x07, 0x05, 0x00, 0xFF]])
-    #expect(emulator.registers.scrollSetup == .setupHorizontalScroll(direction: .left, startPage: 2, interval: .frames2, endPage: 5))
+    #expect(
+        emulator.registers.scrollSetup
+            == .setupHorizontalScroll(direction: .left, startPage: 2, interval: .frames2, endPage: 5))
 }
 
 @Test func unknownCommandsAreDiagnosedAndSkipped() {

@@ -54,7 +54,10 @@ func glassOf(_ commands: [UInt8], pixels: [(page: UInt8, column: UInt8, bit: UIn
     #expect(full.cropped(to: Rect(x: 0, y: 0, width: 128, height: 32)).litPixelCount == 0)
     #expect(full.cropped(to: Rect(x: 0, y: 32, width: 128, height: 32)).litPixelCount == 128 * 32)
     // Those rows show RAM rows 0-31 in order.
-    #expect(litPixels(glassOf([0xA1, 0xC8, 0xA8, 0x1F], pixels: [(0, 0, 0), (3, 9, 7)])) == [Point(x: 0, y: 32), Point(x: 9, y: 63)])
+    #expect(
+        litPixels(glassOf([0xA1, 0xC8, 0xA8, 0x1F], pixels: [(0, 0, 0), (3, 9, 7)])) == [
+            Point(x: 0, y: 32), Point(x: 9, y: 63),
+        ])
 }
 
 @Test func theGlassIsDarkWhileTheDisplayIsOffOrHasNoChargePump() {
@@ -90,7 +93,8 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
 @Test func resetOrientationShowsTheFrameTurnedHalfway() {
     for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .ssd1306_64x48] {
         let frame = testCard(width: panel.width, height: panel.height)
-        let glass = glassAfter(panel, frame: frame, then: [.setSegmentRemap(false), .setCOMOutputScanDirection(remapped: false)])
+        let glass = glassAfter(
+            panel, frame: frame, then: [.setSegmentRemap(false), .setCOMOutputScanDirection(remapped: false)])
         var turned = Bitmap(width: panel.width, height: panel.height)
         for y in 0..<panel.height {
             for x in 0..<panel.width where frame[panel.width - 1 - x, panel.height - 1 - y] { turned[x, y] = true }
@@ -113,7 +117,8 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
 
 @Test func leftRightRemapSwapsTheHalvesOf128x64() {
     let frame = testCard(width: 128, height: 64)
-    let glass = glassAfter(.ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: true, leftRightRemap: true))])
+    let glass = glassAfter(
+        .ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: true, leftRightRemap: true))])
     let top = frame.cropped(to: Rect(x: 0, y: 0, width: 128, height: 32))
     let bottom = frame.cropped(to: Rect(x: 0, y: 32, width: 128, height: 32))
     #expect(glass.cropped(to: Rect(x: 0, y: 0, width: 128, height: 32)) == bottom)
@@ -129,7 +134,9 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     }
     for y in stride(from: 1, to: 32, by: 2) {
         let source = 31 - (31 - y) / 2
-        #expect(glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1)) == frame.cropped(to: Rect(x: 0, y: source, width: 128, height: 1)))
+        #expect(
+            glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: source, width: 128, height: 1)))
     }
     expectGolden(glass, named: "ssd1306_128x32_with_alternative_com_pins")
 }
@@ -139,8 +146,12 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     let glass = glassAfter(.ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.sequential)])
     for y in 0..<32 {
         // The top half shows the even rows, the bottom half the odd ones.
-        #expect(glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1)) == frame.cropped(to: Rect(x: 0, y: 2 * y, width: 128, height: 1)))
-        #expect(glass.cropped(to: Rect(x: 0, y: 32 + y, width: 128, height: 1)) == frame.cropped(to: Rect(x: 0, y: 2 * y + 1, width: 128, height: 1)))
+        #expect(
+            glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: 2 * y, width: 128, height: 1)))
+        #expect(
+            glass.cropped(to: Rect(x: 0, y: 32 + y, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: 2 * y + 1, width: 128, height: 1)))
     }
     expectGolden(glass, named: "ssd1306_128x64_with_sequential_com_pins")
 }

@@ -30,7 +30,9 @@ import Testing
             #expect(I2CAddress(parsing: "0X" + hex.uppercased())?.rawValue == (usable ? UInt8(value) : nil), "0X\(hex)")
             #expect(I2CAddress(parsing: String(value))?.rawValue == (usable ? UInt8(value) : nil), "\(value)")
             // The address as i2c-tools print it reads back as itself.
-            if let address = I2CAddress(usable: Int64(value)) { #expect(I2CAddress(parsing: address.description) == address) }
+            if let address = I2CAddress(usable: Int64(value)) {
+                #expect(I2CAddress(parsing: address.description) == address)
+            }
         }
         #expect(I2CAddress(usable: -60) == nil && I2CAddress(usable: 0x3C) == .ssd1306Primary)
     }

@@ -6,10 +6,13 @@ import Testing
 @Test func theSH1106InitializesInPageModeWithItsDCDCAndNoSSD1306OnlyCommands() {
     var driver = recordingDriver(.sh1106_128x64)
     driver.initialize()
-    #expect(driver.bus.transfers.map(\.bytes) == [[
-        0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0xAD, 0x8B, 0xA1, 0xC8, 0xDA, 0x12,
-        0x81, 0x80, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0xAF,
-    ]])
+    #expect(
+        driver.bus.transfers.map(\.bytes) == [
+            [
+                0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0xAD, 0x8B, 0xA1, 0xC8, 0xDA, 0x12,
+                0x81, 0x80, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0xAF,
+            ]
+        ])
     #expect(driver.bus.base.diagnostics.isEmpty)
 }
 
@@ -80,11 +83,17 @@ import Testing
     #expect(DisplayUpdatePlanner.windows(from: old, to: new, controller: .ssd1306).count == 2)
     new[100, 0] = false
     new[8, 0] = true  // a gap of 7 bytes costs less than a second window's 10
-    #expect(DisplayUpdatePlanner.windows(from: old, to: new, controller: .ssd1306) == [DisplayWindow(columns: 0..<9, pages: 0..<1)])
+    #expect(
+        DisplayUpdatePlanner.windows(from: old, to: new, controller: .ssd1306) == [
+            DisplayWindow(columns: 0..<9, pages: 0..<1)
+        ])
     // The same column changing on every page is one tall window on an SSD1306, a window a page on an SH1106.
     var column = old
     for y in stride(from: 0, to: 64, by: 8) { column[40, y] = true }
-    #expect(DisplayUpdatePlanner.windows(from: old, to: column, controller: .ssd1306) == [DisplayWindow(columns: 40..<41, pages: 0..<8)])
+    #expect(
+        DisplayUpdatePlanner.windows(from: old, to: column, controller: .ssd1306) == [
+            DisplayWindow(columns: 40..<41, pages: 0..<8)
+        ])
     #expect(DisplayUpdatePlanner.windows(from: old, to: column, controller: .sh1106).count == 8)
 }
 
@@ -94,7 +103,8 @@ import Testing
     for panel in SSD1306Panel.all {
         for rotation in DisplayRotation.allCases {
             var driver = SSD1306Driver(
-                bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel, settings: DisplaySettings(rotation: rotation))
+                bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel,
+                settings: DisplaySettings(rotation: rotation))
             driver.initialize()
             var frame = Bitmap(width: panel.width, height: panel.height)
             for round in 0..<60 {
@@ -107,7 +117,8 @@ import Testing
                 case 3:
                     let x = Int.random(in: 0..<panel.width, using: &generator)
                     let y = Int.random(in: 0..<panel.height, using: &generator)
-                    frame.fillRect(Rect(x: x, y: y, width: 1 + x % 23, height: 1 + y % 11), ink: round % 4 == 3 ? .off : .on)
+                    frame.fillRect(
+                        Rect(x: x, y: y, width: 1 + x % 23, height: 1 + y % 11), ink: round % 4 == 3 ? .off : .on)
                 case 4: if round % 24 == 4 { driver.initialize() }
                 default: break  // unchanged
                 }
@@ -133,7 +144,9 @@ import Testing
     #expect(driver.bus.drainTransfers().map(\.bytes) == [[0x00, 0xA0, 0xC0]])
     #expect(driver.bus.base.glass == testCard(width: 128, height: 64).rotated180())
     let rotatedInit = SSD1306Panel.ssd1306_128x64.initializationSequence(DisplaySettings(rotation: .rotated180))
-    #expect(rotatedInit.contains(.setSegmentRemap(false)) && rotatedInit.contains(.setCOMOutputScanDirection(remapped: false)))
+    #expect(
+        rotatedInit.contains(.setSegmentRemap(false))
+            && rotatedInit.contains(.setCOMOutputScanDirection(remapped: false)))
     // The 96x16 glass sits at RAM columns 0...95 upright and 32...127 upside down.
     #expect(SSD1306Panel.ssd1306_96x16.firstRAMColumn(.rotated180) == 32)
     #expect(SSD1306Panel.sh1106_128x64.firstRAMColumn(.rotated180) == 2)
@@ -148,10 +161,11 @@ import Testing
     driver.setBrightness(DisplayBrightness(percent: 100))
     driver.setInverted(true)
     driver.setDisplayOn(false)
-    #expect(driver.bus.drainTransfers().map(\.bytes) == [
-        [0x00, 0x81, 0x42], [0x00, 0x81, 0x00, 0xD9, 0x11, 0xDB, 0x00], [0x00, 0x81, 0xFF, 0xD9, 0xF1, 0xDB, 0x40],
-        [0x00, 0xA7], [0x00, 0xAE],
-    ])
+    #expect(
+        driver.bus.drainTransfers().map(\.bytes) == [
+            [0x00, 0x81, 0x42], [0x00, 0x81, 0x00, 0xD9, 0x11, 0xDB, 0x00], [0x00, 0x81, 0xFF, 0xD9, 0xF1, 0xDB, 0x40],
+            [0x00, 0xA7], [0x00, 0xAE],
+        ])
     #expect(driver.bus.base.registers.isInverse && !driver.bus.base.registers.isDisplayOn)
     #expect(DisplayBrightness(percent: 250) == DisplayBrightness(percent: 100))
     // Settings survive a re-initialisation, as after a power glitch.
@@ -167,7 +181,9 @@ import Testing
         driver.shutDown()
         #expect(driver.bus.base.displayRAM.litPixelCount == 0, "\(panel.name)")
         #expect(!driver.bus.base.registers.isDisplayOn && !driver.bus.base.registers.isChargePumpEnabled)
-        #expect(driver.bus.transfers.last?.bytes == (panel.controller == .ssd1306 ? [0x00, 0xAE, 0x8D, 0x10] : [0x00, 0xAE, 0xAD, 0x8A]))
+        #expect(
+            driver.bus.transfers.last?.bytes
+                == (panel.controller == .ssd1306 ? [0x00, 0xAE, 0x8D, 0x10] : [0x00, 0xAE, 0xAD, 0x8A]))
     }
 }
 

@@ -20,9 +20,12 @@ func traceError(_ text: String) -> I2CTraceError? {
     #expect(I2CTrace.format(I2CTransfer(address: .ssd1306Secondary, bytes: [])) == "w0@0x3d")
     let blank = I2CTransfer(address: display, bytes: [0x40] + [UInt8](repeating: 0, count: 1024))
     #expect(I2CTrace.format(blank, compact: true) == "w1025@0x3c 0x40 0x00=")
-    #expect(I2CTrace.format(I2CTransfer(address: display, bytes: [0x40, 7, 7]), compact: true) == "w3@0x3c 0x40 0x07 0x07")
     #expect(
-        I2CTrace.format([I2CTransfer(address: display, bytes: [0x00, 0xAF]), I2CTransfer(address: display, bytes: [0x40, 0x01])])
+        I2CTrace.format(I2CTransfer(address: display, bytes: [0x40, 7, 7]), compact: true) == "w3@0x3c 0x40 0x07 0x07")
+    #expect(
+        I2CTrace.format([
+            I2CTransfer(address: display, bytes: [0x00, 0xAF]), I2CTransfer(address: display, bytes: [0x40, 0x01]),
+        ])
             == "w2@0x3c 0x00 0xaf\nw2@0x3c 0x40 0x01\n")
 }
 
