@@ -15,6 +15,8 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     case readFile(FileSystemError)
     /// An output file (frames, a trace, the wiring diagram) could not be written.
     case writeFile(FileSystemError)
+    /// An output file (`what`, e.g. "trace") cannot be written at `path`: its folder does not exist.
+    case missingFolder(what: String, path: String, folder: String)
     /// The panel's I2C bus or address failed.
     case display(I2CError)
     /// The crown's GPIO lines could not be requested or read.
@@ -44,6 +46,8 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
         case .configuration(let error): return error.description
         case .image(let error): return error.description
         case .readFile(let error), .writeFile(let error): return error.description
+        case .missingFolder(let what, let path, let folder):
+            return "cannot write the \(what) \(path): the folder \(folder) does not exist"
         case .display(let error): return error.description
         case .crown(let error): return error.description
         case .inputDevice(let error): return error.description
@@ -75,9 +79,9 @@ extension Never: DisplayFailure {
     }
 }
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, its control characters escaped so quoted text cannot drive the terminal.
 public func printError(_ text: String) {
-    StandardError.writeLine(text)
+    StandardError.writeLine(escapingControlCharacters(text))
 }
 
 /// Reads whole text files the user names (scripts, configuration).

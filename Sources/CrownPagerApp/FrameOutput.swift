@@ -44,7 +44,17 @@ public struct FrameOutput {
 /// I2C traces on disk, in i2ctransfer's argument syntax.
 public enum TraceFile {
     /// Writes `transfers` to `path`, one transaction per line, replacing the file.
+    /// Throws `missingFolder` when the folder `path` would go into does not exist: checked before a run starts.
+    public static func checkFolder(of path: String) throws(CrownPagerError) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        guard FileSystem.exists(atPath: folder) else {
+            throw .missingFolder(what: "trace", path: path, folder: folder)
+        }
+    }
+
     public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
+        try checkFolder(of: path)
         var text = "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
         for transfer in transfers { text += I2CTrace.format(transfer) + "\n" }
         do {
@@ -57,6 +67,7 @@ public enum TraceFile {
     /// Appends `transfers` to `path`, one line each: for a long terminal run that records as it goes.
     public static func append(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
         guard !transfers.isEmpty else { return }
+        try checkFolder(of: path)
         do {
             try FileSystem.appendLines(transfers.map { I2CTrace.format($0) }, toPath: path)
         } catch {

@@ -61,7 +61,10 @@ public struct CrownScript: Hashable, Sendable {
         var steps: [Step] = []
         // The cursor is when the next untimed step happens.
         var cursor = TimeSpan.zero
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so CRLF line ends need their own test: a script saved on
+        // Windows reads as the same script with LF ends.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, rawLine) in lines.enumerated() {
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             for item in content.split(separator: ",") {
                 var words = item.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)

@@ -32,7 +32,7 @@ extension CrownPagerError {
         case .image(let error): return error.kind == .unreadable ? .noInput : .dataError
         case .readFile(.tooLarge): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
-        case .writeFile, .system: return .ioError
+        case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable
         case .crown(let error): return error.operation == .read ? .ioError : .unavailable
         case .inputDevice(.notFound), .inputDevice(.permissionDenied): return .unavailable

@@ -83,6 +83,7 @@ struct RenderCommand: ParsableCommand {
         let live = LiveReadings()
         let start = frozen ? Timestamp.zero : live.monotonicNow()
         let count = pagerOptions.pages
+        if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace) } }
         let result = renderer.run(parsed, start: start) { instant in
             frozen
                 ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: count)

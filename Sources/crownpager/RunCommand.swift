@@ -65,6 +65,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace) } }
         var overrides = RunOverrides()
         overrides.panel = display.chosenPanel
         overrides.mock = mock

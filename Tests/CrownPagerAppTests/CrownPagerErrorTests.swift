@@ -73,11 +73,14 @@ struct CrownPagerErrorTests {
     @Test func anOutputThatCannotBeWrittenIsAFileWriteError() {
         let error = thrown { () throws(CrownPagerError) in try TraceFile.write([], to: "/nonexistent/folder/trace.txt")
         }
-        guard case .writeFile(let file)? = error else {
-            Issue.record("expected .writeFile, got \(String(describing: error))")
-            return
+        #expect(
+            error == .missingFolder(what: "trace", path: "/nonexistent/folder/trace.txt", folder: "/nonexistent/folder")
+        )
+        let appended = thrown { () throws(CrownPagerError) in
+            try TraceFile.append([I2CTransfer(address: .ssd1306Primary, bytes: [0])], to: "/nonexistent/folder/t.txt")
         }
-        #expect(file.errno == .noSuchFileOrDirectory)
+        #expect(
+            appended == .missingFolder(what: "trace", path: "/nonexistent/folder/t.txt", folder: "/nonexistent/folder"))
         let frames = thrown { () throws(CrownPagerError) in
             try FrameOutput(directory: "/proc/crownpager-frames").write([])
         }

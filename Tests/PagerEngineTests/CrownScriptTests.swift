@@ -62,4 +62,22 @@ import Testing
             #expect(error.description.contains("line \(line)"))
         }
     }
+
+    /// A script saved with CRLF line ends (Windows editors) reads exactly as the same script with LF ends.
+    @Test func crlfLineEndsReadAsLF() throws {
+        let lf = "# go to the clock\n+1\nwait 2s\n@3s press   # back\nlong-press\n\nhold 1.5s\n@7.25s -2\n"
+        let crlf = lf.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        #expect(crlf.utf8.contains(0x0D))
+        let expected = try CrownScript(parsing: lf)
+        #expect(expected.steps.count == 5)
+        #expect(try CrownScript(parsing: crlf) == expected)
+        // Errors name the same line.
+        do {
+            _ = try CrownScript(parsing: "+1\r\n+1\r\nturn left\r\n")
+            Issue.record("no error")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.token == "turn left")
+        }
+    }
 }
