@@ -1,4 +1,5 @@
 import ArgumentParser
+import CrownPagerApp
 
 /// The command-line program: the pager mocked in the terminal, headless renders, and more.
 @main
@@ -24,4 +25,20 @@ struct CrownPager: ParsableCommand {
         ],
         defaultSubcommand: RunCommand.self
     )
+
+    /// Runs the command; the parser's own messages (which quote the command line) reach standard error
+    /// through `printError`, so control characters in them are escaped like every other message's.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let status = exitCode(for: error)
+            // Help and --version go to standard output as the parser writes them.
+            guard !status.isSuccess else { exit(withError: error) }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { printError(message) }
+            exit(withError: ExitCode(status.rawValue))
+        }
+    }
 }

@@ -65,4 +65,15 @@ import Testing
         #expect(!named.standardError.contains(escape))
         #expect(named.standardError.contains("/a\\u{1B}[2J\tb.toml"), "\(named.standardError)")
     }
+
+    /// The argument parser's messages quote the command line too, and are escaped the same way.
+    @Test func controlCharactersInCommandLineErrorsAreEscaped() throws {
+        let palette = "x\u{1B}[2J"
+        let run = try runCrownPager(["render", "--out", "/nonexistent/frames", "--palette", palette])
+        #expect(run.status == 64, "\(run.standardError)")
+        #expect(!run.standardError.contains("\u{1B}"))
+        #expect(run.standardError.contains("x\\u{1B}[2J"), "\(run.standardError)")
+        let help = try runCrownPager(["render", "--help"])
+        #expect(help.status == 0 && help.standardOutput.contains("--palette") && help.standardError.isEmpty)
+    }
 }
