@@ -43,16 +43,24 @@ public struct FrameOutput {
 
 /// I2C traces on disk, in i2ctransfer's argument syntax.
 public enum TraceFile {
-    /// Writes `transfers` to `path`, one transaction per line, replacing the file.
-    /// Throws `missingFolder` when the folder `path` would go into does not exist: checked before a run starts.
-    public static func checkFolder(of path: String) throws(CrownPagerError) {
+    /// Throws `missingFolder` when the folder `path` would go into does not exist, unless it is
+    /// `created`, a folder the run makes itself (render's `--out`): checked before a run starts.
+    public static func checkFolder(of path: String, created: String? = nil) throws(CrownPagerError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        if let created, trimmingTrailingSlashes(created) == trimmingTrailingSlashes(folder) { return }
         guard FileSystem.exists(atPath: folder) else {
             throw .missingFolder(what: "trace", path: path, folder: folder)
         }
     }
 
+    private static func trimmingTrailingSlashes(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+
+    /// Writes `transfers` to `path`, one transaction per line, replacing the file.
     public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
         try checkFolder(of: path)
         var text = "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"

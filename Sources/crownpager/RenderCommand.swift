@@ -83,7 +83,8 @@ struct RenderCommand: ParsableCommand {
         let live = LiveReadings()
         let start = frozen ? Timestamp.zero : live.monotonicNow()
         let count = pagerOptions.pages
-        if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace) } }
+        // The trace may go into --out, which the render makes.
+        if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace, created: out) } }
         let result = renderer.run(parsed, start: start) { instant in
             frozen
                 ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: count)

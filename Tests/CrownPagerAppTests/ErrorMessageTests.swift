@@ -47,6 +47,17 @@ import Testing
         #expect(run.standardError.contains(expected), "\(run.standardError)")
     }
 
+    /// The folder render makes for its frames may take the trace too, although it does not exist yet.
+    @Test func aTraceIntoTheFramesFolderRenderMakesIsFine() throws {
+        let scratch = try ScratchDirectory()
+        let frames = scratch.path + "/new-frames"
+        let run = try runCrownPager([
+            "render", "--out", frames, "--crown", "+1", "--frozen", "--no-png", "--trace", frames + "/t.txt",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(FileManager.default.fileExists(atPath: frames + "/t.txt"))
+    }
+
     /// Text from a file or the command line reaches the terminal with its control characters escaped.
     @Test func controlCharactersInMessagesAreEscaped() throws {
         let scratch = try ScratchDirectory()
