@@ -19,22 +19,32 @@ debian_root_entered=()
 
 debian_root_say() { printf '%s: %s\n' "${debian_root_who:-root}" "$*" >&2; }
 
-# The URI of this machine's Debian archive (not the security one), or nothing: debootstrap then uses its own default.
+# The URI of the apt source on this machine that serves SUITE (not the security archive), or
+# nothing. Scripts/libgpiod2.sh reads bookworm-backports' mirror with it too.
 debian_root_mirror() {
-  local files=() file
+  local suite=$1 files=() file mirror=""
   for file in /etc/apt/sources.list.d/*.sources; do [ -f "$file" ] && files+=("$file"); done
   if [ "${#files[@]}" -gt 0 ]; then
-    awk '
-      /^[[:space:]]*$/ { if (uris != "" && main) { print uris; exit } uris = ""; main = 0; next }
+    mirror="$(awk -v suite="$suite" '
+      /^[[:space:]]*$/ { if (uris != "" && found) { print uris; exit } uris = ""; found = 0; next }
       tolower($1) == "uris:" { uris = $2 }
-      tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i !~ /-security$/ && $i !~ /\//) main = 1 }
-      END { if (uris != "" && main) print uris }
-    ' "${files[@]}" | grep -v -m1 -- '-security' && return 0
+      tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
+      END { if (uris != "" && found) print uris }
+    ' "${files[@]}" | head -n 1)"
   fi
-  if [ -f /etc/apt/sources.list ]; then
-    awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\// && $i !~ /security/ && $(i + 1) !~ /\//) { print $i; exit } }' \
-      /etc/apt/sources.list
+  if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+    mirror="$(awk -v suite="$suite" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($(i + 1) == suite) { print $i; exit } } }' /etc/apt/sources.list)"
   fi
+  printf '%s' "$mirror"
+}
+
+# The Debian archive this machine uses, for debootstrap: only on Debian (an Ubuntu mirror has no
+# trixie); elsewhere nothing, and debootstrap uses its own default.
+debian_root_host_mirror() {
+  local ID="" VERSION_CODENAME=""
+  [ -f /etc/os-release ] && . /etc/os-release
+  [ "$ID" = debian ] && [ -n "$VERSION_CODENAME" ] && debian_root_mirror "$VERSION_CODENAME"
+  return 0
 }
 
 # Makes sure a command is here, installing its Debian package if not.
@@ -68,7 +78,7 @@ debian_root_base() {
   debian_root_need debootstrap debootstrap || return 1
   debian_root_foreign_ready "$arch" || return 1
   rm -rf "$dir" && mkdir -p "$CROWNPAGER_CACHE"
-  mirror="$(debian_root_mirror)"
+  mirror="$(debian_root_host_mirror)"
   started=$SECONDS
   debian_root_say "debootstrap --variant=minbase $suite ($arch) into $dir${mirror:+ from $mirror}"
   if [ "$arch" = "$(dpkg --print-architecture)" ]; then

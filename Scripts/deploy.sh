@@ -52,7 +52,7 @@ if [ -z "$deb" ]; then
       exit 1 ;;
     *) say "$host is $arch: packages are made for arm64 and amd64 only"; exit 1 ;;
   esac
-  version="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/crownpager/BuildVersion.swift)"
+  version="$(Scripts/package.sh --print-version)"
   deb="out/crownpager_${version}_${arch}.deb"
   commit="$(git rev-parse --short=10 HEAD)"
   # Reused when it was built from this very commit with nothing changed since.

@@ -27,18 +27,8 @@ if [ "$codename" != "bookworm" ]; then
 fi
 
 # The mirror: the URI of the source that serves '$codename' (not the security archive).
-mirror=""
-if [ -f /etc/apt/sources.list.d/debian.sources ] || ls /etc/apt/sources.list.d/*.sources >/dev/null 2>&1; then
-  mirror="$(awk -v suite="$codename" '
-    /^[[:space:]]*$/ { if (uris != "" && found) { print uris; exit } uris = ""; found = 0; next }
-    tolower($1) == "uris:" { uris = $2 }
-    tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
-    END { if (uris != "" && found) print uris }
-  ' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)"
-fi
-if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-  mirror="$(awk -v suite="$codename" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($(i + 1) == suite) { print $i; exit } } }' /etc/apt/sources.list)"
-fi
+. Scripts/debian-root.sh
+mirror="$(debian_root_mirror "$codename")"
 if [ -z "$mirror" ]; then
   say "found no apt source serving '$codename' in /etc/apt/sources.list or /etc/apt/sources.list.d/*.sources"
   exit 1

@@ -11,7 +11,7 @@
 #   --out DIR          where the .deb goes (default: out/)
 #   --version V        the package version (default: the program's own, from BuildVersion.swift)
 #   --no-lintian       skip the lintian check
-#
+#   --print-version    print the version a package gets, and nothing else
 # Prints the path of the .deb on its last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,12 +21,14 @@ arch="$host_arch"
 out="$repo/out"
 version=""
 lint=1
+print_version=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch="${2:?--arch needs amd64 or arm64}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --version) version="${2:?--version needs a version}"; shift 2 ;;
     --no-lintian) lint=0; shift ;;
+    --print-version) print_version=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "package: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
@@ -35,6 +37,7 @@ say() { printf 'package: %s\n' "$*" >&2; }
 case "$arch" in amd64 | arm64) ;; *) say "--arch takes amd64 or arm64, not '$arch'"; exit 2 ;; esac
 [ -n "$version" ] || version="$(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/crownpager/BuildVersion.swift)"
 [ -n "$version" ] || { say "found no version in Sources/crownpager/BuildVersion.swift"; exit 1; }
+[ "$print_version" -eq 1 ] && { echo "$version"; exit 0; }
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
 work="$(mktemp -d)"
 started=$SECONDS
