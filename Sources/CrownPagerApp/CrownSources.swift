@@ -4,39 +4,24 @@ import MockDisplay
 import PagerCore
 import PagerEngine
 
-/// Where crown facts come from: GPIO lines, the kernel's input device, or the keyboard.
-public protocol CrownEventSource {
+/// A crown source a person reads about: what it reads, and the glitches it filtered.
+public protocol DescribedCrownSource: CrownSource {
     /// What is being read, for the first line of output.
     var sourceDescription: String { get }
     /// Glitches the source filtered so far.
     var glitchesFiltered: Int { get }
-    /// Waits up to `timeoutMilliseconds` for facts; [] on timeout, nil when the user asked to stop.
-    mutating func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]?
-}
-
-/// A knob the run loop waits on with poll(2) beside its other descriptors: when one of
-/// `pollDescriptors` is readable, or at `nextDeadline`, it calls `nextEvents(timeoutMilliseconds: 0)`.
-public protocol PollableCrownSource: AnyObject, CrownEventSource {
-    /// The descriptors that become readable when facts may be ready.
-    var pollDescriptors: [Int32] { get }
-    /// When to ask again although no descriptor is ready (a debounced level settling), if ever.
-    var nextDeadline: Timestamp? { get }
 }
 
 /// The knob as the kernel's `rotary-encoder` and `gpio-keys` drivers report it, from `/dev/input/eventN`.
-public final class EvdevCrownSource: PollableCrownSource {
+public final class EvdevCrownSource: DescribedCrownSource {
     private let device: InputEventDevice
     private var translator: InputEventTranslator
 
     /// Opens `path`; the error names the path and the fix (the `input` group, the overlays).
     public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration())
-        throws(CrownPagerError)
+        throws(InputEventError)
     {
-        do {
-            device = try InputEventDevice(path: path)
-        } catch {
-            throw .inputDevice(error)
-        }
+        device = try InputEventDevice(path: path)
         translator = InputEventTranslator(configuration: configuration)
     }
 
@@ -48,32 +33,29 @@ public final class EvdevCrownSource: PollableCrownSource {
     /// Packets the kernel dropped (SYN_DROPPED): the kernel filters bounce itself.
     public var glitchesFiltered: Int { translator.statistics.droppedPackets }
 
-    public var pollDescriptors: [Int32] { [device.pollDescriptor] }
-    /// The kernel debounces and times the facts: nothing settles later.
-    public var nextDeadline: Timestamp? { nil }
+    /// The device's descriptor; the kernel debounces and times the facts, so nothing settles later.
+    public var wakeup: CrownWakeup { CrownWakeup(descriptors: [device.pollDescriptor]) }
 
-    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
-        do {
-            return translator.translate(try device.read(timeoutMilliseconds: timeoutMilliseconds))
-        } catch {
-            throw .inputDevice(error)
-        }
+    public func facts(at now: Timestamp) throws(InputEventError) -> [CrownEvent]? {
+        translator.translate(try device.read(timeoutMilliseconds: 0))
     }
 }
 
-/// The keyboard as a crown, to try the doctor without hardware: the terminal mock's keys.
-public final class KeyboardCrownSource: CrownEventSource {
-    private let terminal: TerminalSession
-    private var decoder = KeyDecoder()
+/// The terminal's keys as a crown (`TerminalKeys`): the mock's, a panel's run's when standard
+/// input is a terminal, and the doctor's without hardware.
+public final class TerminalCrownSource: DescribedCrownSource {
+    /// The terminal, in raw mode until `restore()`.
+    public let terminal: TerminalSession
+    /// The keys read so far.
+    public private(set) var keys: TerminalKeys
 
-    /// Puts the terminal in raw mode until `restore()`.
-    public init() throws(CrownPagerError) {
-        do {
-            terminal = try TerminalSession()
-            try terminal.begin(enterSequence: "", leaveSequence: "")
-        } catch {
-            throw .terminal(error)
-        }
+    /// Puts the terminal in raw mode (writing `enterSequence`) until `restore()` (writing `leaveSequence`).
+    public init(longPressDuration: TimeSpan, enterSequence: String = "", leaveSequence: String = "")
+        throws(TerminalError)
+    {
+        terminal = try TerminalSession()
+        try terminal.begin(enterSequence: enterSequence, leaveSequence: leaveSequence)
+        keys = TerminalKeys(longPressDuration: longPressDuration)
     }
 
     /// Gives the terminal back as it was.
@@ -82,36 +64,91 @@ public final class KeyboardCrownSource: CrownEventSource {
     public var sourceDescription: String { "the keyboard (Down/j next, Up/k back, Enter press, q quits)" }
     public var glitchesFiltered: Int { 0 }
 
-    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
-        let input: [UInt8]
-        do {
-            input = try terminal.readInput(timeoutMilliseconds: timeoutMilliseconds)
-        } catch {
-            throw .terminal(error)
+    /// Standard input; a lone Escape is flushed when the next read finds nothing.
+    public var wakeup: CrownWakeup { CrownWakeup(descriptors: [terminal.input.rawValue]) }
+
+    /// The keys' facts; nil once q (or Ctrl-C, Ctrl-D) came.
+    public func facts(at now: Timestamp) throws(TerminalError) -> [CrownEvent]? {
+        let events = keys.feed(try terminal.readInput(timeoutMilliseconds: 0), at: now)
+        return keys.quit ? nil : events
+    }
+
+    /// Whether `r` or Ctrl-L asked for a repaint since the last call.
+    public func takeRedraw() -> Bool { keys.takeRedraw() }
+}
+
+/// The knob a run reads, whichever it is: one concrete type for the shell, without existentials.
+public enum Knob: DescribedCrownSource {
+    /// A quadrature encoder and button on GPIO lines.
+    case gpio(GPIOCrownSource)
+    /// The kernel's input device.
+    case evdev(EvdevCrownSource)
+    /// The terminal's keys (the doctor without hardware; a run reads them beside its knob).
+    case keyboard(TerminalCrownSource)
+    /// A crown script on the run's clock.
+    case script(ScriptCrownSource)
+
+    public var sourceDescription: String {
+        switch self {
+        case .gpio(let source): return source.sourceDescription
+        case .evdev(let source): return source.sourceDescription
+        case .keyboard(let source): return source.sourceDescription
+        case .script: return "a crown script"
         }
-        let now = MonotonicClock.now()
-        var events: [CrownEvent] = []
-        for command in input.isEmpty ? decoder.flush() : decoder.feed(input) {
-            switch command {
-            case .quit: return nil
-            case .redraw: break
-            case .turn, .press, .longPress:
-                events += TerminalCrown.events(
-                    for: command, at: now, longPressDuration: CrownConfiguration().longPressDuration)
-            }
+    }
+
+    public var glitchesFiltered: Int {
+        switch self {
+        case .gpio(let source): return source.glitchesFiltered
+        case .evdev(let source): return source.glitchesFiltered
+        case .keyboard, .script: return 0
         }
-        return events
+    }
+
+    public var wakeup: CrownWakeup {
+        switch self {
+        case .gpio(let source): return source.wakeup
+        case .evdev(let source): return source.wakeup
+        case .keyboard(let source): return source.wakeup
+        case .script(let source): return source.wakeup
+        }
+    }
+
+    public mutating func facts(at now: Timestamp) throws(CrownPagerError) -> [CrownEvent]? {
+        switch self {
+        case .gpio(let source):
+            do { return try source.facts(at: now) } catch { throw .crown(error) }
+        case .evdev(let source):
+            do { return try source.facts(at: now) } catch { throw .inputDevice(error) }
+        case .keyboard(let source):
+            do { return try source.facts(at: now) } catch { throw .terminal(error) }
+        case .script(var source):
+            let facts = source.facts(at: now)
+            self = .script(source)
+            return facts
+        }
     }
 }
 
 extension CrownChoice {
     /// Opens the knob; nil for the keyboard. The error names the chip, line or device and the fix.
-    public func open() throws(CrownPagerError) -> (any PollableCrownSource)? {
+    public func open() throws(CrownPagerError) -> Knob? {
         switch self {
         case .gpio(let wiring, let quadrature):
-            return try GPIOCrownSource(wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: quadrature))
+            do {
+                return .gpio(
+                    try GPIOCrownSource(
+                        wiring: wiring, configuration: CrownDecoderConfiguration(quadrature: quadrature)))
+            } catch {
+                throw .crown(error)
+            }
         case .evdev(let path, let inverted):
-            return try EvdevCrownSource(path: path, configuration: InputEventConfiguration(inverted: inverted))
+            do {
+                return .evdev(
+                    try EvdevCrownSource(path: path, configuration: InputEventConfiguration(inverted: inverted)))
+            } catch {
+                throw .inputDevice(error)
+            }
         case .keyboard:
             return nil
         }

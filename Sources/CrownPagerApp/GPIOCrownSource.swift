@@ -8,7 +8,7 @@ import PagerEngine
 /// The lines are inputs with pull-ups, with events on both edges stamped by the kernel. With
 /// libgpiod 2.x the kernel debounces the button (and, for quarter stepping, A and B); with 1.x
 /// the decoder's own debouncers do it.
-public final class GPIOCrownSource: PollableCrownSource {
+public final class GPIOCrownSource: DescribedCrownSource {
     /// The chip and lines read.
     public let wiring: GPIOCrownWiring
     private let lines: GPIOLines
@@ -18,24 +18,20 @@ public final class GPIOCrownSource: PollableCrownSource {
     public init(
         wiring: GPIOCrownWiring = GPIOCrownWiring(),
         configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
-    ) throws(CrownPagerError) {
+    ) throws(GPIOError) {
         self.wiring = wiring
-        do throws(GPIOError) {
-            lines = try GPIOLines(
-                chipPath: wiring.chipPath, offsets: [wiring.lineA, wiring.lineB, wiring.button],
-                debounce: [configuration.lineDebounce, configuration.lineDebounce, configuration.buttonDebounce])
-            let levels = try lines.levels()
-            var settings = configuration
-            // The kernel already debounced what was given a period: debouncing again would only add delay.
-            if lines.kernelDebounces {
-                settings.lineDebounce = .zero
-                settings.buttonDebounce = .zero
-            }
-            decoder = CrownDecoder(
-                configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
-        } catch {
-            throw .crown(error)
+        lines = try GPIOLines(
+            chipPath: wiring.chipPath, offsets: [wiring.lineA, wiring.lineB, wiring.button],
+            debounce: [configuration.lineDebounce, configuration.lineDebounce, configuration.buttonDebounce])
+        let levels = try lines.levels()
+        var settings = configuration
+        // The kernel already debounced what was given a period: debouncing again would only add delay.
+        if lines.kernelDebounces {
+            settings.lineDebounce = .zero
+            settings.buttonDebounce = .zero
         }
+        decoder = CrownDecoder(
+            configuration: settings, state: QuadratureState(a: levels[0], b: levels[1]), buttonLevel: levels[2])
     }
 
     /// Releases the lines.
@@ -47,22 +43,12 @@ public final class GPIOCrownSource: PollableCrownSource {
     }
 
     public var glitchesFiltered: Int { decoder.glitchesFiltered }
-    public var pollDescriptors: [Int32] { lines.descriptors }
-    public var nextDeadline: Timestamp? { decoder.nextDeadline }
+    /// The lines' descriptors, and when a debounced level settles.
+    public var wakeup: CrownWakeup { CrownWakeup(descriptors: lines.descriptors, deadline: decoder.nextDeadline) }
 
-    /// Waits up to `timeoutMilliseconds` (less when a debounce settles sooner) for edges; their facts, oldest first.
-    public func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
-        var timeout = timeoutMilliseconds
-        if let deadline = decoder.nextDeadline {
-            timeout = min(timeout, max(0, Int((deadline - MonotonicClock.now()).nanoseconds + 999_999) / 1_000_000))
-        }
-        let edges: [GPIOEdge]
-        do throws(GPIOError) {
-            edges = try lines.waitForEdges(timeoutMilliseconds: timeout)
-        } catch {
-            throw .crown(error)
-        }
-        return facts(from: edges, now: MonotonicClock.now())
+    /// The edges waiting, and the levels the debouncers settle by `now`, as facts, oldest first.
+    public func facts(at now: Timestamp) throws(GPIOError) -> [CrownEvent]? {
+        facts(from: try lines.waitForEdges(timeoutMilliseconds: 0), now: now)
     }
 
     /// The facts `edges` complete, and those the debouncers settle by `now`, oldest first.

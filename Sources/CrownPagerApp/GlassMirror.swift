@@ -22,32 +22,28 @@ struct GlassMirror {
         terminal.windowSize() != lastSize
     }
 
-    /// Draws `glass` and the status line of `state` at `now`.
-    mutating func show<Base: I2CBus>(
-        _ glass: Bitmap, state: PagerRunState<Base>, terminal: TerminalSession, at now: Timestamp
-    ) {
+    /// Draws `glass` and the status line of `engine` at `now`.
+    mutating func show(_ glass: Bitmap, engine: DeviceEngine, terminal: TerminalSession, at now: Timestamp) {
         let size = terminal.windowSize()
         if size != lastSize {
             lastSize = size
             screen.invalidate()
         }
         let (lines, layout) = renderer.render(glass, columns: size.columns, rows: max(1, size.rows - 1))
-        let status = Self.statusLine(state, layout: layout, columns: size.columns, at: now)
+        let status = Self.statusLine(engine, layout: layout, columns: size.columns, at: now)
         let output = screen.lines.isEmpty ? screen.repaint(lines + [status]) : screen.update(to: lines + [status])
         // A terminal that went away ends the run through its input; a lost picture is no error.
         try? terminal.write(output)
     }
 
     /// `page 2/5 · Clock · none · 128x64 half-block · keys`, cut to the terminal's width.
-    static func statusLine<Base: I2CBus>(
-        _ state: PagerRunState<Base>, layout: GlassLayout, columns: Int, at now: Timestamp
-    ) -> String {
-        let session = state.session
+    static func statusLine(_ engine: DeviceEngine, layout: GlassLayout, columns: Int, at now: Timestamp) -> String {
+        let session = engine.session
         let pager = session.pager
         let page = pager.displayedPage(at: now)
         let title = pager.pages.indices.contains(page) ? pager.pages[page].title : "-"
         let interaction = session.controller.overview != nil ? "list" : session.controller.interactionState.rawValue
-        let display = state.configuration.display
+        let display = engine.configuration.display
         let rotation = display.rotation == .normal ? "" : " \(display.rotation.degrees)\u{B0}"
         let text =
             "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(interaction) \u{B7} "

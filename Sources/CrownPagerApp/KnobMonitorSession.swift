@@ -24,9 +24,11 @@ public struct KnobMonitorSession {
 
     /// Watches `source` until a stop condition; returns the final figures.
     @discardableResult
-    public func run<Source: CrownEventSource>(_ source: inout Source, write: (String) -> Void = StandardOutput.write)
+    public func run<Source: DescribedCrownSource>(
+        _ source: inout Source, write: (String) -> Void = StandardOutput.write
+    )
         throws(CrownPagerError) -> KnobMonitor
-    {
+    where Source.Failure == CrownPagerError {
         var monitor = KnobMonitor()
         let start = MonotonicClock.now()
         let stopAt = duration.map { start + $0 }
@@ -47,7 +49,14 @@ public struct KnobMonitorSession {
                 if remaining <= .zero { break }
                 timeout = min(timeout, Int(remaining.milliseconds) + 1)
             }
-            guard let events = try source.nextEvents(timeoutMilliseconds: timeout) else { break }
+            let wakeup = source.wakeup
+            if let deadline = wakeup.deadline {
+                timeout = min(timeout, max(0, Int((deadline - MonotonicClock.now()).nanoseconds + 999_999) / 1_000_000))
+            }
+            do { _ = try Readiness.wait(for: wakeup.descriptors, timeoutMilliseconds: timeout) } catch {
+                throw .system(error)
+            }
+            guard let events = try source.facts(at: MonotonicClock.now()) else { break }
             for event in events {
                 monitor.record(event)
                 monitor.glitchesFiltered = source.glitchesFiltered

@@ -1,21 +1,21 @@
+import CrownInput
 import Glibc
 import LinuxHardware
 import MockDisplay
 import PagerCore
 import PagerEngine
+import PagerGraphics
 import SSD1306
 
-/// The pager's one run loop: configured pages, on the emulator drawn in this terminal or on a
-/// real panel over I2C, turned by a knob (`PollableCrownSource`) and by the terminal's keys.
+/// The Linux shell around the engine behind `crownpager run`: configured pages, on the emulator
+/// drawn in this terminal or on a real panel over I2C, turned by a knob and by the terminal's keys.
 ///
-/// The loop sleeps in poll(2) on the signals, the knob, the terminal and the running commands'
-/// pipes, with a timeout to the next deadline `PagerRunState` names (a refresh, a timer, the
-/// screen saver, the bus being free for the newest frame): an idle pager uses no CPU between
-/// refreshes. Every pending input (knob, keys, signals) goes into the state before each frame,
-/// so no frame shows a state that input waiting beside it has made stale. A panel that stops
-/// answering is retried with backoff and never ends the run.
-/// SIGHUP reloads the configuration file (and ends a run without one: its terminal hung up);
-/// q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
+/// It only does I/O. Each turn it hands the engine (`DeviceEngine`) every pending input (the
+/// signals, the keys, the knob, finished commands), then a tick, and does the effects: writes
+/// the transfers to the bus, reads the values asked for, starts and stops commands, prints the
+/// log. Then it sleeps in poll(2) until input or the engine's next deadline: an idle pager uses
+/// no CPU. SIGHUP reloads the configuration file (and ends a run without one: its terminal hung
+/// up); q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
 public final class PagerRun {
     /// The configuration file, reloaded on SIGHUP; nil for a built-in configuration.
     public let path: String?
@@ -28,12 +28,14 @@ public final class PagerRun {
     /// Leave the last picture on the panel at exit.
     public let persist: Bool
     /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
-    public var crown: (any PollableCrownSource)?
+    public var knob: Knob?
     /// When to retry a panel that stopped answering.
     public var retryPolicy = DisplayRetryPolicy()
-    private var configuration: Configuration
+    /// Frames while something moves come at most this often.
+    public var animationInterval = FramePacer.sixtyHertz
+    private let configuration: Configuration
     private let live = LiveReadings()
-    private let reader = PageReader()
+    private let sampler = PageSampling()
     private let commands = CommandRunner()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
     private let wallOffset =
@@ -62,106 +64,155 @@ public final class PagerRun {
         switch target {
         case .emulator:
             let display = configuration.display
-            return try loop(bus: SSD1306Emulator(panel: display.panel, address: display.address), signals: signals)
+            let terminal = try beginTerminal()
+            defer { terminal?.restore() }
+            var loop = PagerRunLoop(
+                bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
+                signals: signals, terminal: terminal)
+            return try run(&loop)
         case .panel(let busPath):
             let bus: LinuxI2CBus
             do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw .display(error) }
-            return try loop(bus: bus, signals: signals)
+            let terminal = try beginTerminal()
+            defer { terminal?.restore() }
+            announce(busPath, keys: terminal != nil)
+            var loop = PagerRunLoop(bus: bus, glass: nil, signals: signals, terminal: terminal)
+            return try run(&loop)
         }
     }
 
-    private var drawsGlass: Bool { target == .emulator }
-
-    /// The run state of the configuration on `bus`, with time starting at `now`.
-    func makeState<Base: I2CBus>(_ bus: Base, at now: Timestamp) throws(CrownPagerError) -> PagerRunState<Base> {
-        PagerRunState(
-            configuration: configuration, bus: bus, style: try overrides.indicatorStyle(configuration),
-            clock: live.clock(at: now),
-            start: now, wallOffset: wallOffset)
+    /// The engine for the configuration, with time starting at `now`.
+    func makeEngine(at now: Timestamp) throws(CrownPagerError) -> DeviceEngine {
+        DeviceEngine(
+            configuration: configuration, style: try overrides.indicatorStyle(configuration),
+            clock: live.clock(at: now), start: now, wallOffset: wallOffset, retryPolicy: retryPolicy,
+            animationInterval: animationInterval)
     }
 
-    private func loop<Base: I2CBus>(bus: Base, signals: TerminationSignals) throws(CrownPagerError) -> Int32?
-    where Base.Failure: DisplayFailure {
-        var state = try makeState(bus, at: live.monotonicNow())
-        for warning in state.session.warnings { printError("crownpager: warning: \(warning)") }
-        // A panel that does not answer at start is a wiring or address problem: say so and stop.
-        do throws(Base.Failure) { try state.session.start() } catch {
-            try appendTrace(state.session.display.bus.drainTransfers())
-            throw error.crownPagerError
-        }
-        let terminal = try beginTerminal()
-        defer {
-            terminal?.restore()
-            commands.stopAll()
-        }
-        if case .panel(let busPath) = target { announce(busPath, keys: terminal != nil) }
-        var loop = PagerRunLoop(signals: signals, terminal: terminal, health: DisplayHealth(policy: retryPolicy))
+    private func run<Bus: I2CBus>(_ loop: inout PagerRunLoop<Bus>) throws(CrownPagerError) -> Int32?
+    where Bus.Failure: DisplayFailure {
+        var engine = try makeEngine(at: live.monotonicNow())
+        defer { commands.stopAll() }
+        try start(&engine, &loop, at: live.monotonicNow())
         var turn = RunTurn()
-        while !turn.ended { turn = try step(&state, &loop, at: live.monotonicNow()) }
-        if case .panel = target, !persist {
-            do throws(Base.Failure) { try state.session.display.shutDown() } catch {
-                printError("crownpager: could not switch the display off: \(error)")
-            }
+        while !turn.ended { turn = try step(&engine, &loop, at: live.monotonicNow()) }
+        let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
+        do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
+            printError("crownpager: could not switch the display off: \(error)")
         }
-        try appendTrace(state.session.display.bus.drainTransfers())
+        try appendTrace(loop.bus.drainTransfers())
         return turn.signal
     }
 
-    /// One turn of the loop at `now`: every pending input into the state first, then a frame if
-    /// one is due, else a sleep in poll(2) until the next deadline or input.
+    /// Initialises the panel and shows the first frame; one that does not answer at start is a wiring or address problem: say so and stop.
+    func start<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
+        throws(CrownPagerError)
+    where Bus.Failure: DisplayFailure {
+        let effects = engine.handle(.start, at: now)
+        do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch {
+            try appendTrace(loop.bus.drainTransfers())
+            throw error.crownPagerError
+        }
+        var logged = Effects()
+        logged.log = effects.log
+        _ = try perform(logged, &engine, &loop, at: now)
+        // The first page goes up before any input is read (its values read first).
+        for _ in 0..<4 {
+            _ = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now)
+            guard let next = engine.nextDeadline, next <= now else { break }
+        }
+    }
+
+    /// One turn at `now`: every pending input into the engine first, then a tick and its effects;
+    /// a sleep in poll(2) until input or the next deadline when nothing is due.
     ///
-    /// Input is looked for without waiting before each frame (unless the last sleep already
+    /// Input is looked for without waiting before each tick (unless the last sleep already
     /// found it): a detent that came while the bus carried a frame is in the next one, not
     /// queued behind a frame it makes stale.
-    func step<Base: I2CBus>(_ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop, at now: Timestamp)
+    func step<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
         throws(CrownPagerError) -> RunTurn
-    where Base.Failure: DisplayFailure {
+    where Bus.Failure: DisplayFailure {
         var turn = RunTurn()
-        refresh(&state, at: now)
-        let knobDescriptors = crown?.pollDescriptors ?? []
-        let inputs = loop.inputDescriptors(knob: knobDescriptors)
-        let ready: InputReadiness
+        for (page, result) in commands.collect(at: now) {
+            let effects = engine.handle(
+                .commandFinished(page: page, output: result.output, status: result.status), at: now)
+            turn.drewFrame = try perform(effects, &engine, &loop, at: now) || turn.drewFrame
+        }
+        let knob = self.knob?.wakeup ?? CrownWakeup()
+        let inputs = loop.inputDescriptors(knob: knob.descriptors)
+        var ready = InputReadiness()
         if let found = loop.ready {
             ready = found
         } else {
-            ready = loop.readiness(try Self.wait(for: inputs, timeoutMilliseconds: 0), knobCount: knobDescriptors.count)
+            ready = loop.readiness(
+                try Self.wait(for: inputs, timeoutMilliseconds: 0), knobCount: knob.descriptors.count)
         }
         loop.ready = nil
-        let knobDue = crown?.nextDeadline.map { $0 <= now } ?? false
-        if state.decide(at: now, inputPending: ready.any || knobDue) == .handleInput {
+        let knobDue = knob.deadline.map { $0 <= now } ?? false
+        if ready.any || knobDue {
             turn.tookInput = true
-            if let end = try takeInput(ready, knobDue: knobDue, &state, &loop, at: now) { return end }
+            if let end = try takeInput(ready, knobDue: knobDue, &engine, &loop, at: now) { return end }
         }
-        var wake: Timestamp?
-        switch state.decide(at: now, inputPending: false) {
-        case .drawFrame where loop.health.nextAttempt.map({ $0 > now }) ?? false:
-            wake = loop.health.nextAttempt  // the panel is lost: nothing to draw before the next attempt
-        case .drawFrame, .handleInput:
-            let (presentation, transfers) = state.presentRecovering(at: now, health: &loop.health)
-            report(presentation, at: now)
-            try appendTrace(transfers)
-            if let terminal = loop.terminal, let emulator = state.session.display.bus.base as? SSD1306Emulator {
-                loop.mirror.show(emulator.glass, state: state, terminal: terminal, at: now)
-            }
-            turn.drewFrame = true
-            return turn
-        case .wait(let until):
-            wake = [until, loop.health.nextAttempt].compactMap { $0 }.min()
-        }
+        turn.drewFrame = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now) || turn.drewFrame
+        if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         // A resized terminal is noticed within half a second (SIGWINCH is not polled).
-        let deadlines = [
-            wake, commands.nextDeadline(after: now), crown?.nextDeadline, drawsGlass ? now + .milliseconds(500) : nil,
-        ]
-        let timeout =
-            deadlines.compactMap { $0 }.min().map { max(0, Int(($0 - now).nanoseconds + 999_999) / 1_000_000) } ?? -1
+        let resize: Timestamp? = loop.glass != nil ? now + .milliseconds(500) : nil
+        let deadlines: [Timestamp?] = [engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, resize]
+        let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
         let found = loop.readiness(
             try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout),
-            knobCount: knobDescriptors.count)
+            knobCount: knob.descriptors.count)
         loop.ready = found
-        if drawsGlass, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal) {
-            state.pacer.invalidate()
+        if loop.glass != nil, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal.terminal) {
+            _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
         }
         return turn
+    }
+
+    /// Does what the engine asked: writes the transfers, reads the values, starts and stops
+    /// commands, prints the log. Returns whether transfers went out.
+    private func perform<Bus: I2CBus>(
+        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp
+    ) throws(CrownPagerError) -> Bool where Bus.Failure: DisplayFailure {
+        var sent = false
+        if effects.stopsCommands { commands.stopAll() }
+        var failure: Bus.Failure?
+        if !effects.transfers.isEmpty {
+            do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch { failure = error }
+            try appendTrace(loop.bus.drainTransfers())
+            sent = true
+        }
+        for line in effects.log { report(line, failure: nil as Bus.Failure?) }
+        if let failure {
+            for line in engine.handle(.displayFailed, at: now).log { report(line, failure: failure) }
+        } else if sent {
+            _ = try perform(engine.handle(.written, at: now), &engine, &loop, at: now)
+            if let glass = loop.glass, let terminal = loop.terminal {
+                loop.mirror.show(glass(loop.bus.base), engine: engine, terminal: terminal.terminal, at: now)
+            }
+        }
+        if effects.readsClock {
+            sent = try perform(engine.handle(.clock(live.clock(at: now)), at: now), &engine, &loop, at: now) || sent
+        }
+        for read in effects.reads {
+            let answer: EngineInput
+            switch read.source {
+            case .system(let values): answer = .sampled(page: read.page, values.map(sampler.sample))
+            case .file(let path, _): answer = .fileRead(page: read.page, sampler.file(path))
+            case .command(let command):
+                commands.start(command, for: read.page, at: now)
+                continue
+            }
+            sent = try perform(engine.handle(answer, at: now), &engine, &loop, at: now) || sent
+        }
+        return sent
+    }
+
+    /// poll(2)'s timeout for a sleep from `now` until `deadline`, rounded up; -1 (no timeout) without one.
+    static func milliseconds(until deadline: Timestamp?, from now: Timestamp) -> Int {
+        guard let deadline else { return -1 }
+        let nanoseconds = max(0, (deadline - now).nanoseconds)
+        return Int(min(nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0), Int64(Int32.max)))
     }
 
     /// Which of `descriptors` are readable within `timeoutMilliseconds`.
@@ -171,48 +222,37 @@ public final class PagerRun {
         }
     }
 
-    /// Reads every input `ready` marks (and the knob when `knobDue`) into `state`; the turn's end when one ends the run.
-    private func takeInput<Base: I2CBus>(
-        _ ready: InputReadiness, knobDue: Bool, _ state: inout PagerRunState<Base>, _ loop: inout PagerRunLoop,
+    /// Feeds every input `ready` marks (and the knob when `knobDue`) to the engine; the turn's end when one ends the run.
+    private func takeInput<Bus: I2CBus>(
+        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>,
         at now: Timestamp
-    ) throws(CrownPagerError) -> RunTurn? where Base.Failure: DisplayFailure {
+    ) throws(CrownPagerError) -> RunTurn? where Bus.Failure: DisplayFailure {
         let end = RunTurn(tookInput: true, ended: true)
         if ready.signal, let signal = loop.signals?.next() {
             guard signal == SIGHUP, path != nil else { return RunTurn(tookInput: true, ended: true, signal: signal) }
-            reload(&state)
+            try reload(&engine, &loop, at: now)
         }
-        if let source = crown, ready.knob || knobDue {
-            var knob = source
-            guard let events = try knob.nextEvents(timeoutMilliseconds: 0) else { return end }
-            for event in events { state.handle(event) }
+        if ready.knob || knobDue, var source = knob {
+            let facts = try source.facts(at: now)
+            knob = source
+            guard let facts else { return end }
+            for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
         }
         guard let terminal = loop.terminal, ready.keys else { return nil }
-        let input: [UInt8]
-        do { input = try terminal.readInput(timeoutMilliseconds: 0) } catch { throw .terminal(error) }
-        for command in input.isEmpty ? loop.decoder.flush() : loop.decoder.feed(input) {
-            switch command {
-            case .quit: return end
-            case .redraw:
-                state.session.display.invalidate()
-                state.pacer.invalidate()
-                loop.mirror.invalidate()
-            case .turn, .press, .longPress:
-                let crown = state.configuration.crown.crownConfiguration
-                for event in TerminalCrown.events(for: command, at: now, longPressDuration: crown.longPressDuration) {
-                    state.handle(event)
-                }
-            }
+        let facts: [CrownEvent]?
+        do { facts = try terminal.facts(at: now) } catch { throw .terminal(error) }
+        guard let facts else { return end }
+        if terminal.takeRedraw() {
+            loop.mirror.invalidate()
+            _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
         }
+        for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
         return nil
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.
-    private func beginTerminal() throws(CrownPagerError) -> TerminalSession? {
-        let terminal: TerminalSession
-        do { terminal = try TerminalSession() } catch {
-            if drawsGlass { throw .terminal(error) }
-            return nil
-        }
+    private func beginTerminal() throws(CrownPagerError) -> TerminalCrownSource? {
+        let drawsGlass = target == .emulator
         let enter =
             drawsGlass
             ? TerminalScreen.enterAlternateScreen + TerminalScreen.hideCursor + TerminalScreen.enableMouseReporting
@@ -221,8 +261,14 @@ public final class PagerRun {
             drawsGlass
             ? TerminalScreen.disableMouseReporting + TerminalScreen.resetAttributes + TerminalScreen.showCursor
                 + TerminalScreen.leaveAlternateScreen : ""
-        do { try terminal.begin(enterSequence: enter, leaveSequence: leave) } catch { throw .terminal(error) }
-        return terminal
+        do {
+            return try TerminalCrownSource(
+                longPressDuration: configuration.crown.crownConfiguration.longPressDuration, enterSequence: enter,
+                leaveSequence: leave)
+        } catch {
+            if drawsGlass { throw .terminal(error) }
+            return nil
+        }
     }
 
     /// One line for the journal: the panel, the pages, the knob and how to stop.
@@ -231,21 +277,28 @@ public final class PagerRun {
         printError(
             "crownpager: driving \(display.panel.name) at \(display.address) on \(busPath): "
                 + "\(configuration.pages.count) pages from \(configuration.file)"
-                + (crown.map { "; the crown on \($0.sourceDescription)" } ?? "")
+                + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
     }
 
-    private func report<Failure: Error>(_ presentation: DisplayPresentation<Failure>, at now: Timestamp) {
-        switch presentation {
-        case .lost(let error, let retryAt):
-            printError(
-                "crownpager: the display stopped answering (\(error)); retrying in \((retryAt - now).milliseconds) ms")
-        case .recovered(let attempts):
+    /// Words a log line of the engine; `failure` is the error the bus just gave, if the line is about it.
+    private func report<Failure: Error>(_ line: EngineLog, failure: Failure?) {
+        let reason = failure.map { " (\($0))" } ?? ""
+        switch line {
+        case .displayLost(let retryIn):
+            printError("crownpager: the display stopped answering\(reason); retrying in \(retryIn.milliseconds) ms")
+        case .displayStillLost:
+            break  // said once when it was lost; the recovery is said when it comes
+        case .displayRecovered(let attempts):
             printError(
                 "crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent"
             )
-        case .sent, .unchanged, .waiting, .stillLost:
-            break
+        case .reloaded(let pages):
+            printError("crownpager: reloaded \(path ?? "the configuration"): \(pages) pages")
+        case .reloadNeedsRestart:
+            printError("crownpager: kept the running configuration: \(CrownPagerError.restartNeeded)")
+        case .warning(let warning):
+            printError("crownpager: warning: \(warning)")
         }
     }
 
@@ -253,73 +306,20 @@ public final class PagerRun {
         if let tracePath, !transfers.isEmpty { try TraceFile.append(transfers, to: tracePath) }
     }
 
-    /// Reads what is due near the current page; starts due commands; collects finished ones.
-    private func refresh<Base: I2CBus>(_ state: inout PagerRunState<Base>, at now: Timestamp) {
-        for (page, result) in commands.collect(at: now) {
-            state.apply(Self.reading(result, spec: state.book.specs[page]), to: page, at: now)
-        }
-        for page in state.duePages(at: now) {
-            let spec = state.book.specs[page]
-            if case .clock = spec.kind {
-                state.setClock(live.clock(at: now))
-                state.apply(.pending, to: page, at: now)
-            } else if let reading = reader.reading(for: spec) {
-                state.apply(reading, to: page, at: now)
-            } else if let command = spec.command {
-                commands.start(command, for: page, at: now)
-                state.started(page)
-            }
-        }
-    }
-
-    /// A finished command as its page shows it.
-    public static func reading(_ result: CommandResult, spec: PageSpec) -> PageReading {
-        guard case .gauge(let gauge) = spec.kind else { return .output(text: result.output, status: result.status) }
-        guard result.status == nil, let number = firstNumber(in: result.output) else {
-            return .number(nil, text: result.status ?? "no number")
-        }
-        return .number(number, text: PageReader.gaugeText(number, unit: gauge.unit))
-    }
-
-    private func reload<Base: I2CBus>(_ state: inout PagerRunState<Base>) where Base.Failure: DisplayFailure {
+    /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.
+    private func reload<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
+        throws(CrownPagerError)
+    where Bus.Failure: DisplayFailure {
         guard let path else { return }
+        let fresh: Configuration
+        let style: PageIndicatorStyle
         do throws(CrownPagerError) {
-            let fresh = overrides.applied(to: try Configuration.load(path: path))
-            guard fresh.display.panel == configuration.display.panel, fresh.display.bus == configuration.display.bus,
-                fresh.display.address == configuration.display.address
-            else {
-                throw .restartNeeded
-            }
-            commands.stopAll()
-            let previous = configuration
-            configuration = fresh
-            let now = live.monotonicNow()
-            do throws(CrownPagerError) {
-                var next = try makeState(state.session.display.bus.base, at: now)
-                do throws(Base.Failure) { try next.session.start() } catch {
-                    throw .displayNotAnswering(error.crownPagerError)
-                }
-                state = next
-            } catch {
-                configuration = previous
-                throw error
-            }
-            printError("crownpager: reloaded \(path): \(fresh.pages.count) pages")
+            fresh = overrides.applied(to: try Configuration.load(path: path))
+            style = try overrides.indicatorStyle(fresh)
         } catch {
             printError("crownpager: kept the running configuration: \(error)")
+            return
         }
-    }
-}
-
-extension PageSpec {
-    /// The command a page runs, if it runs one.
-    var command: CommandSpec? {
-        switch kind {
-        case .command(let command): return command
-        case .gauge(let gauge):
-            if case .command(let command) = gauge.source { return command }
-            return nil
-        default: return nil
-        }
+        _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
     }
 }

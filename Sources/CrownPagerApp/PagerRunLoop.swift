@@ -1,32 +1,36 @@
 import LinuxHardware
 import MockDisplay
 import PagerEngine
+import PagerGraphics
+import SSD1306
 
-/// What `PagerRun`'s loop keeps from one turn to the next, besides the run state.
-struct PagerRunLoop {
+/// What `PagerRun`'s shell keeps from one turn to the next, besides the engine: the bus, the
+/// signals, the terminal and what the last sleep found.
+struct PagerRunLoop<Bus: I2CBus> {
+    /// The display's bus, recording what it accepted for the trace.
+    var bus: TracingBus<Bus>
+    /// The glass of an emulated panel, to draw in the terminal; nil for a real panel.
+    let glass: ((Bus) -> Bitmap)?
     /// SIGINT, SIGTERM and SIGHUP; nil where nothing sends them (the tests end through the knob).
     let signals: TerminationSignals?
-    /// The terminal in raw mode, for the keys (and the mock's glass), when standard input is one.
-    let terminal: TerminalSession?
-    /// Whether the panel answers, and when to try a lost one again.
-    var health: DisplayHealth
+    /// The terminal in raw mode, its keys a crown (and the mock's glass drawn there), when standard input is one.
+    let terminal: TerminalCrownSource?
     /// The glass as last drawn in the terminal.
     var mirror = GlassMirror()
-    /// The keys read so far that do not make a command yet.
-    var decoder = KeyDecoder()
     /// What the last sleep found readable and no turn has read yet; nil: ask poll(2) again.
     var ready: InputReadiness?
 
     /// The loop's memory at the start of a run.
-    init(signals: TerminationSignals?, terminal: TerminalSession?, health: DisplayHealth) {
+    init(bus: Bus, glass: ((Bus) -> Bitmap)?, signals: TerminationSignals?, terminal: TerminalCrownSource?) {
+        self.bus = TracingBus(bus)
+        self.glass = glass
         self.signals = signals
         self.terminal = terminal
-        self.health = health
     }
 
     /// The input descriptors in the order poll(2) gets them: the signals, the keys, the knob.
     func inputDescriptors(knob: [Int32]) -> [Int32] {
-        (signals.map { [$0.descriptor] } ?? []) + (terminal.map { [$0.input.rawValue] } ?? []) + knob
+        (signals.map { [$0.descriptor] } ?? []) + (terminal?.wakeup.descriptors ?? []) + knob
     }
 
     /// Which inputs `flags` (poll(2)'s answer for `inputDescriptors(knob:)`, then other descriptors) marks readable.
@@ -53,9 +57,9 @@ struct InputReadiness: Hashable {
 
 /// What one turn of the run loop did.
 struct RunTurn: Hashable {
-    /// Pending input went into the state before anything else.
+    /// Pending input went into the engine before the tick.
     var tookInput = false
-    /// A frame was drawn: sent, found unchanged, or tried on a lost panel.
+    /// Transfers went to the display.
     var drewFrame = false
     /// The run is over: q, the knob's end, or a signal.
     var ended = false

@@ -1,5 +1,4 @@
 import PagerCore
-import SSD1306
 
 /// When to try a display again after it stopped answering: soon at first, then less often.
 public struct DisplayRetryPolicy: Hashable, Sendable {
@@ -55,51 +54,5 @@ public struct DisplayHealth: Hashable, Sendable {
     public mutating func recordSuccess() {
         failures = 0
         nextAttempt = nil
-    }
-}
-
-/// What presenting a frame did, for the loop to report.
-public enum DisplayPresentation<Failure: Error> {
-    /// The frame (or the part that changed) went out.
-    case sent
-    /// The frame equals the glass: nothing went out.
-    case unchanged
-    /// The display is lost; the next attempt is due at the instant given.
-    case waiting(until: Timestamp)
-    /// The display just stopped answering; retry at the instant given.
-    case lost(Failure, retryAt: Timestamp)
-    /// Another attempt failed; retry at the instant given.
-    case stillLost(Failure, retryAt: Timestamp)
-    /// The display answers again: initialised afresh, the whole frame resent.
-    case recovered(attempts: Int)
-}
-
-extension PagerSession {
-    /// Presents the frame for `instant`, and when the display stopped answering, retries with
-    /// backoff: re-initialises it and resends the whole frame once it answers. Never throws:
-    /// a loose wire must not end the program.
-    public mutating func presentRecovering(at instant: Timestamp, health: inout DisplayHealth) -> DisplayPresentation<
-        Bus.Failure
-    > {
-        if health.isLost {
-            guard health.mayAttempt(at: instant), health.nextAttempt != nil else {
-                return .waiting(until: health.nextAttempt ?? instant)
-            }
-            let attempts = health.failures
-            do throws(Bus.Failure) {
-                try start()  // RAM and registers may be gone after a power glitch: all of it again
-                try present(at: instant)
-            } catch {
-                return .stillLost(error, retryAt: health.recordFailure(at: instant))
-            }
-            health.recordSuccess()
-            return .recovered(attempts: attempts)
-        }
-        do throws(Bus.Failure) {
-            return try present(at: instant) ? .sent : .unchanged
-        } catch {
-            display.invalidate()
-            return .lost(error, retryAt: health.recordFailure(at: instant))
-        }
     }
 }

@@ -22,10 +22,13 @@ public struct FramePacer: Hashable, Sendable {
     public private(set) var needsFrame = true
 
     /// A pacer for a bus clocked at `busHertz`.
-    public init(busHertz: Int = 400_000, animationInterval: TimeSpan = .milliseconds(16)) {
+    public init(busHertz: Int = 400_000, animationInterval: TimeSpan = FramePacer.sixtyHertz) {
         self.busHertz = max(1, busHertz)
         self.animationInterval = animationInterval
     }
+
+    /// A frame interval of 60 a second: what `run` paces a slide at.
+    public static let sixtyHertz = TimeSpan(nanoseconds: 1_000_000_000 / 60)
 
     /// What to do next.
     public enum Decision: Hashable, Sendable {

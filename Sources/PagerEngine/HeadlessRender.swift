@@ -4,7 +4,7 @@ import SSD1306
 
 /// One picture of the glass from a headless run.
 public struct RenderedFrame: Hashable, Sendable {
-    /// A file name stem: `step-02` after step 2 settled, `step-02-frame-003` during its transition.
+    /// A file name stem: `step-02` at the end of step 2, `step-02-frame-003` for a frame sent during it.
     public var name: String
     /// Time from the start of the run.
     public var time: TimeSpan
@@ -12,98 +12,242 @@ public struct RenderedFrame: Hashable, Sendable {
     public var glass: Bitmap
 }
 
-/// Runs a crown script against the pager and an emulated panel, without a terminal.
-///
-/// Frames go through the real SSD1306 encoder into the emulator, so the pictures are
-/// the glass, not the frame buffer, and the trace is what a real panel would receive.
-public struct HeadlessRender {
-    /// The panel to emulate.
-    public var panel: SSD1306Panel
-    /// Frames per second sampled during transitions.
-    public var framesPerSecond: Int
-    /// Pager timing and wrap-around.
-    public var pagerConfiguration: PagerConfiguration
-    /// Crown sensitivity.
-    public var crownConfiguration: CrownConfiguration
-    /// Indicator look and side.
-    public var indicatorStyle: PageIndicatorStyle
+/// Answers the reads a headless run's engine asks for: fixed samples for reproducible pictures,
+/// or this machine's values (the shell's sampler).
+public protocol PageSampler {
+    /// The local time at `instant`.
+    mutating func clock(at instant: Timestamp) -> ClockReading
+    /// The answer to `read` at `instant`; a command's once it has ended.
+    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput
+}
 
-    /// A renderer for `panel` sampling transitions at `framesPerSecond`.
-    public init(
-        panel: SSD1306Panel, framesPerSecond: Int = 30, pagerConfiguration: PagerConfiguration = PagerConfiguration(),
-        crownConfiguration: CrownConfiguration = CrownConfiguration(),
-        indicatorStyle: PageIndicatorStyle = PageIndicatorStyle()
-    ) {
-        self.panel = panel
-        self.framesPerSecond = max(1, min(framesPerSecond, 1000))
-        self.pagerConfiguration = pagerConfiguration
-        self.crownConfiguration = crownConfiguration
-        self.indicatorStyle = indicatorStyle
+/// The fixed readings of `SampleReadings`: 10:09:30, a sample host; files and commands answer with a placeholder.
+public struct SamplePageSampler: PageSampler {
+    /// A sampler of the fixed readings.
+    public init() {}
+
+    public func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
+
+    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+        switch read.source {
+        case .system(let values):
+            return .sampled(page: read.page, values.map(Self.sample))
+        case .file:
+            return .fileRead(page: read.page, .text("42"))
+        case .command:
+            return .commandFinished(page: read.page, output: "42", status: nil)
+        }
     }
 
-    /// The frames of `script`, and every I2C transfer the panel received, with pages from `pages(at:)`.
-    public func run<Page: PageContent>(
-        _ script: CrownScript, start: Timestamp = .zero, pages: (Timestamp) -> [Page]
-    ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], warnings: [PagerWarning]) {
-        let address = I2CAddress.ssd1306Primary
-        var session = PagerSession(
-            pages: pages(start), panel: panel, bus: TracingBus(SSD1306Emulator(panel: panel, address: address)),
-            address: address, pagerConfiguration: pagerConfiguration, crownConfiguration: crownConfiguration,
-            indicatorStyle: indicatorStyle, start: start)
-        var frames: [RenderedFrame] = []
-        let frameSpan = TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond))
-
-        func show(_ instant: Timestamp, as name: String) {
-            session.replacePages(pages(instant))
-            session.advance(to: instant)
-            session.present(at: instant)
-            frames.append(RenderedFrame(name: name, time: instant - start, glass: session.display.bus.base.glass))
+    /// `value` on the sample host.
+    public static func sample(_ value: SystemValue) -> SystemSample {
+        let system = SampleReadings.system
+        switch value {
+        case .hostname: return .text(system.hostname)
+        case .cpuTemperature: return .celsius(48.3)
+        case .load: return .load(one: system.load1, five: system.load5, fifteen: system.load15)
+        case .memory:
+            return .memory(
+                usedBytes: Int64(system.memoryTotalBytes - system.memoryAvailableBytes),
+                totalBytes: Int64(system.memoryTotalBytes))
+        case .uptime: return .uptime(seconds: system.uptimeSeconds)
+        case .disk: return .disk(usedFraction: 0.37, totalBytes: 31_900_000_000)
+        case .ipAddress: return .text("192.168.1.42")
         }
-
-        session.start()
-        show(start, as: "step-00")
-        let events = script.events(startingAt: start)
-        for (index, step) in script.steps.enumerated() {
-            let stepStart = start + step.at
-            let stepEnd = index + 1 < script.steps.count ? start + script.steps[index + 1].at : start + script.duration
-            var lastEvent = stepStart
-            for event in events where event.timestamp >= stepStart && event.timestamp < stepEnd {
-                // Presses release later within the step: let time reach them first.
-                session.advance(to: event.timestamp)
-                session.handle(event)
-                lastEvent = event.timestamp
-            }
-            let label = "step-" + pad(index + 1, 2)
-            var instant = stepStart
-            var frame = 0
-            // Frames while something moves; between movements, jump to the next time-based
-            // change (a timed page moving on, the plate fading) that falls inside the step.
-            while instant < stepEnd {
-                if session.isAnimating(at: instant) || frame == 0 {
-                    show(instant, as: "\(label)-frame-\(pad(frame, 3))")
-                    frame += 1
-                    instant = instant + frameSpan
-                } else if let next = session.nextDeadline(after: instant), next < stepEnd {
-                    instant = next
-                    frame = max(frame, 1)
-                    show(instant, as: "\(label)-frame-\(pad(frame, 3))")
-                    frame += 1
-                } else {
-                    break
-                }
-            }
-            show(max(instant, min(stepEnd, session.settleInstant(after: max(instant, lastEvent)))), as: label)
-        }
-        return (frames, session.display.bus.transfers, session.warnings)
     }
 }
 
-extension PagerSession {
-    /// When everything moving at `instant` has come to rest.
-    func settleInstant(after instant: Timestamp) -> Timestamp {
-        var end = instant
-        while isAnimating(at: end) { end = end + .milliseconds(10) }
-        return end
+/// Runs a crown script against the engine and an emulated panel on a virtual clock: the same
+/// engine, fed the same way, as `run` on a panel, only time jumps instead of passing.
+///
+/// Frames go through the real SSD1306 encoder into the emulator, so the pictures are the
+/// glass, not the frame buffer, and the trace is what a real panel would receive.
+public struct HeadlessRender {
+    /// The configuration run, overrides already laid over it.
+    public var configuration: Configuration
+    /// The indicator's look, its images loaded.
+    public var style: PageIndicatorStyle
+    /// Frames per second while something moves (the engine's animation pacing).
+    public var framesPerSecond: Int
+
+    /// A renderer of `configuration` sampling transitions at `framesPerSecond`.
+    public init(configuration: Configuration, style: PageIndicatorStyle, framesPerSecond: Int = 60) {
+        self.configuration = configuration
+        self.style = style
+        self.framesPerSecond = max(1, min(framesPerSecond, 1000))
+    }
+
+    /// The time between frames while something moves.
+    public var animationInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond)) }
+
+    /// The frames of `script` (each frame sent, and the glass at the end of each step), every I2C
+    /// transfer the panel received, and the engine's log, with values from `sampler`.
+    public func run<Sampler: PageSampler>(
+        _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler
+    ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog]) {
+        var shell = VirtualShell(
+            engine: DeviceEngine(
+                configuration: configuration, style: style, clock: sampler.clock(at: start), start: start,
+                animationInterval: animationInterval),
+            panel: configuration.display.panel, address: configuration.display.address)
+        var frames: [RenderedFrame] = []
+        var step = 0
+        var frameInStep = 0
+        // The panel initialised and the first page shown before any input, as `run` starts.
+        shell.feed(.start, at: start, sampler: &sampler)
+        // (Values read first: the first frame shows them.)
+        for _ in 0..<4 {
+            if shell.turn(at: start, crown: [], sampler: &sampler) {
+                frames.append(
+                    RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
+                frameInStep += 1
+            }
+            guard let next = shell.engine.nextDeadline, next <= start else { break }
+        }
+        let events = script.events(startingAt: start)
+        let end = start + script.duration
+        // Step 0 is the glass before the first step; step k ends where step k + 1 begins.
+        let boundaries = script.steps.map { start + $0.at } + [end]
+        var now = start
+        var next = 0
+        while true {
+            while step < boundaries.count, boundaries[step] <= now,
+                next >= events.count || events[next].timestamp >= boundaries[step]
+            {
+                frames.append(RenderedFrame(name: "step-" + pad(step, 2), time: now - start, glass: shell.glass))
+                step += 1
+                frameInStep = 0
+            }
+            var crown: [CrownEvent] = []
+            while next < events.count, events[next].timestamp <= now {
+                crown.append(events[next])
+                next += 1
+            }
+            if shell.turn(at: now, crown: crown, sampler: &sampler) {
+                frames.append(
+                    RenderedFrame(
+                        name: "step-" + pad(step, 2) + "-frame-" + pad(frameInStep, 3), time: now - start,
+                        glass: shell.glass))
+                frameInStep += 1
+            }
+            let wake = shell.wake(
+                after: now,
+                nextInput: [
+                    next < events.count ? events[next].timestamp : nil,
+                    step < boundaries.count ? boundaries[step] : nil,
+                ].compactMap { $0 }.min())
+            guard let wake, wake <= end else { break }
+            now = wake
+        }
+        while step < boundaries.count {
+            frames.append(RenderedFrame(name: "step-" + pad(step, 2), time: script.duration, glass: shell.glass))
+            step += 1
+        }
+        return (frames, shell.transfers, shell.log)
+    }
+}
+
+/// A shell on a virtual clock, for `render`, the benchmarks and the tests: feeds the engine as the
+/// Linux loop does (input first, then a tick), writes its transfers into an emulator, answers its
+/// reads from a sampler, and jumps to the next deadline instead of sleeping.
+public struct VirtualShell {
+    /// The engine driven.
+    public var engine: DeviceEngine
+    /// The emulated panel, which receives every transfer.
+    public var emulator: SSD1306Emulator
+    /// Every transfer sent, oldest first.
+    public private(set) var transfers: [I2CTransfer] = []
+    /// Every log line, oldest first.
+    public private(set) var log: [EngineLog] = []
+    /// When each frame went out, and how many bytes it took.
+    public private(set) var sentFrames: [(at: Timestamp, bytes: Int)] = []
+    private var lastTurn: Timestamp?
+    private var ticksAtLastTurn = 0
+
+    /// A shell for `engine` with an emulated `panel` at `address`.
+    public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress) {
+        self.engine = engine
+        emulator = SSD1306Emulator(panel: panel, address: address)
+    }
+
+    /// What the panel shows.
+    public var glass: Bitmap { emulator.glass }
+
+    /// Feeds `input` at `instant` and does its effects; returns whether transfers went out.
+    @discardableResult
+    public mutating func feed<Sampler: PageSampler>(_ input: EngineInput, at instant: Timestamp, sampler: inout Sampler)
+        -> Bool
+    {
+        perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
+    }
+
+    private mutating func perform<Sampler: PageSampler>(
+        _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
+    ) -> Bool {
+        log += effects.log
+        var sent = false
+        if !effects.transfers.isEmpty {
+            emulator.replay(effects.transfers)
+            transfers += effects.transfers
+            sentFrames.append((instant, effects.transfers.reduce(0) { $0 + $1.bytes.count }))
+            sent = true
+            log += engine.handle(.written, at: instant).log
+        }
+        if effects.readsClock {
+            sent =
+                perform(engine.handle(.clock(sampler.clock(at: instant)), at: instant), at: instant, sampler: &sampler)
+                || sent
+        }
+        for read in effects.reads {
+            sent =
+                perform(engine.handle(sampler.answer(read, at: instant), at: instant), at: instant, sampler: &sampler)
+                || sent
+        }
+        return sent
+    }
+
+    /// One turn at `now`, as the Linux loop turns: the crown's facts first, then a tick; returns
+    /// whether transfers went out.
+    @discardableResult
+    public mutating func turn<Sampler: PageSampler>(at now: Timestamp, crown: [CrownEvent], sampler: inout Sampler)
+        -> Bool
+    {
+        var sent = false
+        for event in crown { sent = feed(.crown(event), at: now, sampler: &sampler) || sent }
+        sent = feed(.tick, at: now, sampler: &sampler) || sent
+        ticksAtLastTurn = now == lastTurn ? ticksAtLastTurn + 1 : 1
+        lastTurn = now
+        return sent
+    }
+
+    /// When to turn next after a turn at `now`: the engine's deadline or the next input, whichever is first.
+    public func wake(after now: Timestamp, nextInput: Timestamp?) -> Timestamp? {
+        guard let wake = [engine.nextDeadline, nextInput].compactMap({ $0 }).min() else { return nil }
+        // The engine asks again at once only to draw what a read just brought: never forever.
+        return wake > now ? wake : ticksAtLastTurn > 3 ? now + .milliseconds(1) : now
+    }
+
+    /// Runs from `start` to `end`: each of `events` at its instant, a tick whenever the engine
+    /// asks; `observe` sees each turn's instant, whether transfers went out, and the glass.
+    public mutating func run<Sampler: PageSampler>(
+        events: [CrownEvent], from start: Timestamp, until end: Timestamp, sampler: inout Sampler,
+        observe: (Timestamp, Bool, Bitmap) -> Void = { _, _, _ in }
+    ) {
+        var now = start
+        var next = 0
+        while true {
+            var crown: [CrownEvent] = []
+            while next < events.count, events[next].timestamp <= now {
+                crown.append(events[next])
+                next += 1
+            }
+            let sent = turn(at: now, crown: crown, sampler: &sampler)
+            observe(now, sent, emulator.glass)
+            guard let wake = wake(after: now, nextInput: next < events.count ? events[next].timestamp : nil),
+                wake <= end
+            else { return }
+            now = wake
+        }
     }
 }
 

@@ -21,14 +21,15 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
 
     /// A session for `pages` on `panel`, talking to it through `bus` at `address`, with time starting at `start`.
     public init(
-        pages: [Page], panel: SSD1306Panel, bus: Bus, address: I2CAddress = .ssd1306Primary,
+        pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, bus: Bus, address: I2CAddress = .ssd1306Primary,
         pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
         indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
     ) {
         renderer = PagerRenderer(size: Size(width: panel.width, height: panel.height), indicatorStyle: indicatorStyle)
         controller = PagerController(
-            pages: pages, configuration: pagerConfiguration, crown: crownConfiguration, style: indicatorStyle,
+            pages: pages, currentPage: currentPage, configuration: pagerConfiguration, crown: crownConfiguration,
+            style: indicatorStyle,
             viewport: renderer.contentRect.size, start: start)
         display = SSD1306Driver(bus: bus, address: address, panel: panel)
     }
@@ -42,6 +43,12 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// Initialises the panel; call once before presenting.
     public mutating func start() throws(Bus.Failure) {
         try display.initialize()
+        lastFrame = nil
+    }
+
+    /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole.
+    public mutating func forgetGlass() {
+        display.invalidate()
         lastFrame = nil
     }
 

@@ -87,20 +87,33 @@ struct DoctorCrownCommand: ParsableCommand {
             live: !lines && StandardOutput.isTerminal)
         try report {
             if let wiring = gpio.wiring {
-                let source = try GPIOCrownSource(
-                    wiring: wiring,
-                    configuration: CrownDecoderConfiguration(quadrature: QuadratureConfiguration(inverted: inverted)))
+                let source: GPIOCrownSource
+                do throws(GPIOError) {
+                    source = try GPIOCrownSource(
+                        wiring: wiring,
+                        configuration: CrownDecoderConfiguration(
+                            quadrature: QuadratureConfiguration(inverted: inverted)))
+                } catch { throw CrownPagerError.crown(error) }
                 defer { source.close() }
-                var crown = source
-                try session.run(&crown)
+                var knob = Knob.gpio(source)
+                try session.run(&knob)
             } else if let evdev {
-                var source = try EvdevCrownSource(
-                    path: evdev, configuration: InputEventConfiguration(axis: axis, keys: [key], inverted: inverted))
-                try session.run(&source)
+                let source: EvdevCrownSource
+                do throws(InputEventError) {
+                    source = try EvdevCrownSource(
+                        path: evdev, configuration: InputEventConfiguration(axis: axis, keys: [key], inverted: inverted)
+                    )
+                } catch { throw CrownPagerError.inputDevice(error) }
+                var knob = Knob.evdev(source)
+                try session.run(&knob)
             } else {
-                var source = try KeyboardCrownSource()
+                let source: TerminalCrownSource
+                do throws(TerminalError) {
+                    source = try TerminalCrownSource(longPressDuration: CrownConfiguration().longPressDuration)
+                } catch { throw CrownPagerError.terminal(error) }
                 defer { source.restore() }
-                try session.run(&source)
+                var knob = Knob.keyboard(source)
+                try session.run(&knob)
             }
         }
     }

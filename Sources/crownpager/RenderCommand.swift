@@ -3,6 +3,7 @@ import CrownPagerApp
 import MockDisplay
 import PagerCore
 import PagerEngine
+import SSD1306
 
 /// `crownpager render`: the pager without a terminal, frames to files.
 struct RenderCommand: ParsableCommand {
@@ -31,14 +32,20 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A crown script file with timed turns and presses.", valueName: "file"))
     var script: String?
 
-    @Option(help: "Frames per second sampled during transitions (1 to 240).")
-    var fps: Int = 30
+    @Option(help: "Frames per second while something moves (1 to 240); run paces at 60.")
+    var fps: Int = 60
 
     @Option(help: "Each pixel of a PNG as a square this many pixels wide (1 to 16).")
     var scale: Int = 4
 
     @Option(help: "PNG colours: \(OLEDPalette.named.map(\.name).joined(separator: ", ")).")
     var palette: String = "white"
+
+    @Option(
+        help: ArgumentHelp(
+            "Draw the pages, display and indicator of this configuration file, as run does; 'built-in' for the default. Without it, the demo pages.",
+            valueName: "file"))
+    var config: String?
 
     @Flag(help: "Show fixed sample readings (10:09:30, a sample host) so frames are reproducible.")
     var frozen = false
@@ -51,6 +58,9 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard crown == nil || script == nil else { throw ValidationError("give --crown or --script, not both") }
+        guard config == nil || pagerOptions.pages == nil else {
+            throw ValidationError("--pages shows the demo pages: leave out --config")
+        }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
         guard (1...16).contains(scale) else { throw ValidationError("--scale must be between 1 and 16, not \(scale)") }
         guard OLEDPalette(name: palette) != nil else {
@@ -60,9 +70,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let panel = display.resolvedPanel, let colours = OLEDPalette(name: palette) else {
-            throw ExitCode.validationFailure
-        }
+        guard let colours = OLEDPalette(name: palette) else { throw ExitCode.validationFailure }
         let scriptText: String
         if let script {
             scriptText = try readTextFile(script, what: "crown script")
@@ -75,22 +83,28 @@ struct RenderCommand: ParsableCommand {
         } catch {
             throw fail(.crownScript(error, script: script))
         }
+        // The same configuration and overrides `run` would use: what is drawn here is what a panel shows.
+        var overrides = RunOverrides()
+        overrides.panel = display.chosenPanel
+        overrides.mock = true
+        try report { try pagerOptions.apply(to: &overrides) }
+        var configuration = Configuration.demo(pageCount: pagerOptions.pages)
+        if let config { try report { configuration = try config == "built-in" ? .builtIn : .load(path: config) } }
+        configuration = overrides.applied(to: configuration)
         var style = PageIndicatorStyle()
-        try report { style = try pagerOptions.indicatorStyle() }
-        let renderer = HeadlessRender(
-            panel: panel, framesPerSecond: fps, pagerConfiguration: pagerOptions.pagerConfiguration,
-            crownConfiguration: pagerOptions.crownConfiguration, indicatorStyle: style)
-        let live = LiveReadings()
-        let start = frozen ? Timestamp.zero : live.monotonicNow()
-        let count = pagerOptions.pages
+        try report { style = try overrides.indicatorStyle(configuration) }
+        let renderer = HeadlessRender(configuration: configuration, style: style, framesPerSecond: fps)
         // The trace may go into --out, which the render makes.
         if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace, created: out) } }
-        let result = renderer.run(parsed, start: start) { instant in
-            frozen
-                ? demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: count)
-                : demoPages(clock: live.clock(at: instant), system: live.system(), count: count)
+        let result: (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog])
+        if frozen {
+            var sampler = SamplePageSampler()
+            result = renderer.run(parsed, start: .zero, sampler: &sampler)
+        } else {
+            var sampler = LivePageSampler()
+            result = renderer.run(parsed, start: LiveReadings().monotonicNow(), sampler: &sampler)
         }
-        for warning in result.warnings { printError("crownpager: warning: \(warning)") }
+        for case .warning(let warning) in result.log { printError("crownpager: warning: \(warning)") }
         let frames = stepsOnly ? result.frames.filter { !$0.name.contains("-frame-") } : result.frames
         let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
         try report { try output.write(frames) }

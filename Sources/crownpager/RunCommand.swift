@@ -91,7 +91,7 @@ struct RunCommand: ParsableCommand {
             persist: persist)
         var endedBy: Int32?
         try report {
-            run.crown = try openCrown(
+            run.knob = try openCrown(
                 overrides.crown, configured: configuration.crown, target: target,
                 explicit: file != nil && configuration.crown.sourceIsExplicit)
             endedBy = try run.run()
@@ -106,7 +106,7 @@ struct RunCommand: ParsableCommand {
     /// reads only the keys unless a flag names a knob: a desktop has no encoder on GPIO17.
     func openCrown(
         _ flag: CrownChoice?, configured: CrownSection, target: DisplayTarget, explicit: Bool
-    ) throws(CrownPagerError) -> (any PollableCrownSource)? {
+    ) throws(CrownPagerError) -> Knob? {
         if let flag { return try flag.open() }
         guard case .panel = target else { return nil }
         do throws(CrownPagerError) {

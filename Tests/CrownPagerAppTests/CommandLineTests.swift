@@ -1,5 +1,6 @@
 import CrownPagerApp
 import Foundation
+import PagerCore
 import PagerEngine
 import PagerGraphics
 import SSD1306
@@ -23,10 +24,9 @@ import Testing
         #expect(files.filter { $0.hasSuffix(".pbm") }.count == files.filter { $0.hasSuffix(".png") }.count)
 
         // The files are the glass the library renders for the same script.
-        let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 25)
-            .run(try CrownScript(parsing: "+1,-1")) { _ in
-                demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-            }
+        var sampler = SamplePageSampler()
+        let expected = HeadlessRender(configuration: .demo(), style: PageIndicatorStyle(), framesPerSecond: 25)
+            .run(try CrownScript(parsing: "+1,-1"), sampler: &sampler)
         #expect(files.filter { $0.hasSuffix(".pbm") }.count == expected.frames.count)
         for frame in expected.frames {
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + frame.name + ".pbm"))
@@ -129,10 +129,9 @@ import Testing
         let out = scratch.path + "/frames"
         let run = try runCrownPager(["render", "--crown", steps, "--out", out, "--frozen", "--steps-only", "--no-png"])
         #expect(run.status == 0, "\(run.standardError)")
-        let expected = HeadlessRender(panel: .ssd1306_128x64, framesPerSecond: 30)
-            .run(try CrownScript(parsing: steps)) { _ in
-                demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-            }
+        var sampler = SamplePageSampler()
+        let expected = HeadlessRender(configuration: .demo(), style: PageIndicatorStyle())
+            .run(try CrownScript(parsing: steps), sampler: &sampler)
             .frames.filter { !$0.name.contains("-frame-") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).count == expected.count)
         for frame in expected {

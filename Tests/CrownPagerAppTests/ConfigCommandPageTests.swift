@@ -89,10 +89,10 @@ import Testing
                     source: .command(Self.spec(["x"])), minimum: 0, maximum: 100, unit: "%", isDial: false,
                     refresh: .milliseconds(1000))))
         #expect(
-            PagerRun.reading(CommandResult(output: "temp=48.3'C", status: nil), spec: gauge)
+            gauge.reading(commandOutput: "temp=48.3'C", status: nil)
                 == .number(48.3, text: "48.3%"))
         #expect(
-            PagerRun.reading(CommandResult(output: "", status: "exit status 1"), spec: gauge)
+            gauge.reading(commandOutput: "", status: "exit status 1")
                 == .number(nil, text: "exit status 1"))
     }
 }

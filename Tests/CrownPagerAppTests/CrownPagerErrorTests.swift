@@ -1,3 +1,4 @@
+import CrownInput
 import CrownPagerApp
 import Foundation
 import LinuxHardware
@@ -91,7 +92,11 @@ struct CrownPagerErrorTests {
     }
 
     @Test func aMissingInputDeviceIsAnInputDeviceError() {
-        let error = thrown { () throws(CrownPagerError) in _ = try EvdevCrownSource(path: "/nonexistent/event7") }
+        let error = thrown { () throws(CrownPagerError) in
+            do throws(InputEventError) { _ = try EvdevCrownSource(path: "/nonexistent/event7") } catch {
+                throw .inputDevice(error)
+            }
+        }
         #expect(error == .inputDevice(.notFound(path: "/nonexistent/event7")))
         let chosen = thrown { () throws(CrownPagerError) in
             _ = try CrownChoice.evdev(path: "/nonexistent/event7", inverted: false).open()
@@ -101,7 +106,9 @@ struct CrownPagerErrorTests {
 
     @Test func aMissingGPIOChipIsACrownErrorNamingTheChip() {
         let wiring = GPIOCrownWiring(chipPath: "/nonexistent/gpiochip9")
-        let error = thrown { () throws(CrownPagerError) in _ = try GPIOCrownSource(wiring: wiring) }
+        let error = thrown { () throws(CrownPagerError) in
+            _ = try CrownChoice.gpio(wiring, QuadratureConfiguration()).open()
+        }
         guard case .crown(let gpio)? = error else {
             Issue.record("expected .crown, got \(String(describing: error))")
             return

@@ -9,18 +9,6 @@ import PagerGraphics
 import SSD1306
 import Testing
 
-/// The name of a presentation's case, for comparing.
-func caseName(_ presentation: DisplayPresentation<I2CError>) -> String {
-    switch presentation {
-    case .sent: return "sent"
-    case .unchanged: return "unchanged"
-    case .waiting: return "waiting"
-    case .lost: return "lost"
-    case .stillLost: return "stillLost"
-    case .recovered(let attempts): return "recovered after \(attempts)"
-    }
-}
-
 @Suite(.serialized) struct DisplayRecoveryTests {
     @Test func theBackoffDoublesUpToItsCap() {
         let policy = DisplayRetryPolicy()
@@ -39,35 +27,49 @@ func caseName(_ presentation: DisplayPresentation<I2CError>) -> String {
             try? FileManager.default.removeItem(atPath: root)
         }
         #expect(fake_i2c_add_device(1, 0x3C) == 0)
-        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
-        var session = PagerSession(
-            pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: .ssd1306_128x64,
-            bus: bus)
-        var health = DisplayHealth()
+        var bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        var configuration = Configuration.demo()
+        // Text pages only: nothing to read, so each tick may draw.
+        configuration.pages = ["One", "Two", "Three"].map { PageSpec(title: $0, kind: .text($0 + " page")) }
+        configuration.display.dimAfter = nil
+        configuration.display.offAfter = nil
+        var engine = DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero)
         let t0 = Timestamp.zero
         func at(_ milliseconds: Int64) -> Timestamp { t0 + .milliseconds(milliseconds) }
+        // The shell's part: write the transfers, tell the engine how it went.
+        var lastError: I2CError?
+        func deliver(_ effects: Effects, at now: Timestamp) -> (sent: Bool, log: [EngineLog]) {
+            guard !effects.transfers.isEmpty else { return (false, effects.log) }
+            do throws(I2CError) {
+                try bus.replay(effects.transfers)
+            } catch {
+                lastError = error
+                return (false, effects.log + engine.handle(.displayFailed, at: now).log)
+            }
+            return (true, effects.log + engine.handle(.written, at: now).log)
+        }
+        func tick(_ now: Timestamp) -> (sent: Bool, log: [EngineLog]) {
+            deliver(engine.handle(.tick, at: now), at: now)
+        }
 
-        try session.start()
-        #expect(caseName(session.presentRecovering(at: t0, health: &health)) == "sent")
-        #expect(caseName(session.presentRecovering(at: at(10), health: &health)) == "unchanged")
+        #expect(deliver(engine.handle(.start, at: t0), at: t0).sent)
+        #expect(tick(t0).sent)
+        #expect(!tick(at(10)).sent)
 
         // A loose wire: the next three transfers are not acknowledged (100 ms into a slide).
         fake_i2c_fail_next(1, 0x3C, 3, EREMOTEIO)
-        session.handle(.rotated(detents: 1, at: at(100)))
-        let lost = session.presentRecovering(at: at(200), health: &health)
-        guard case .lost(let error, let retryAt) = lost else {
-            Issue.record("expected the display to be lost, got \(caseName(lost))")
-            return
-        }
-        #expect(error.kind == .noAcknowledge && retryAt == at(300))
-        #expect(caseName(session.presentRecovering(at: at(250), health: &health)) == "waiting")
-        #expect(caseName(session.presentRecovering(at: at(300), health: &health)) == "stillLost")
-        #expect(health.nextAttempt == at(500))
-        #expect(caseName(session.presentRecovering(at: at(500), health: &health)) == "stillLost")
-        #expect(health.nextAttempt == at(900))
+        _ = engine.handle(.crown(.rotated(detents: 1, at: at(100))), at: at(100))
+        #expect(tick(at(200)) == (false, [.displayLost(retryIn: .milliseconds(100))]))
+        #expect(lastError?.kind == .noAcknowledge && engine.health.nextAttempt == at(300))
+        #expect(engine.handle(.tick, at: at(250)).transfers.isEmpty)
+        #expect(tick(at(300)) == (false, [.displayStillLost(attempts: 2, retryIn: .milliseconds(200))]))
+        #expect(engine.health.nextAttempt == at(500))
+        #expect(!tick(at(500)).sent)
+        #expect(engine.health.nextAttempt == at(900))
         fake_i2c_clear_transfers(1, 0x3C)
-        #expect(caseName(session.presentRecovering(at: at(900), health: &health)) == "recovered after 3")
-        #expect(!health.isLost)
+        #expect(tick(at(900)) == (true, [.displayRecovered(attempts: 3)]))
+        #expect(!engine.health.isLost)
 
         // Afresh: the init sequence, then the whole frame in one window.
         let transfers = (0..<fake_i2c_transfer_count(1, 0x3C)).map { index -> [UInt8] in
@@ -76,11 +78,11 @@ func caseName(_ presentation: DisplayPresentation<I2CError>) -> String {
             return bytes
         }
         #expect(transfers.count == 3)
-        #expect(transfers.first == [0x00] + SSD1306Panel.ssd1306_128x64.initializationSequence.flatMap(\.bytes))
+        #expect(transfers.first?.starts(with: [0x00, 0xAE]) == true)  // Set Display OFF (AEh) opens the init sequence
         #expect(transfers.dropFirst().first == [0x00, 0x21, 0x00, 0x7F, 0x22, 0x00, 0x07])
         #expect(transfers.last?.count == 1025)
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
-        #expect(emulator.glass == session.frame(at: at(900)))
+        #expect(emulator.glass == engine.session.frame(at: at(900)))
     }
 }

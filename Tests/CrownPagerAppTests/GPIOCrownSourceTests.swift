@@ -70,7 +70,9 @@ import Testing
         try withFakeChip {
             #expect(fake_gpio_hold_line(0, 22, "gpio-keys") == 0)
             do throws(CrownPagerError) {
-                _ = try GPIOCrownSource(wiring: GPIOCrownWiring(button: 22))
+                do throws(GPIOError) { _ = try GPIOCrownSource(wiring: GPIOCrownWiring(button: 22)) } catch {
+                    throw .crown(error)
+                }
                 Issue.record("a busy line was requested")
             } catch {
                 guard case .crown(let gpio) = error else {
@@ -84,5 +86,13 @@ import Testing
                 #expect(error.description.contains("gpioinfo gpiochip0"))
             }
         }
+    }
+}
+
+extension GPIOCrownSource {
+    /// Waits up to `timeoutMilliseconds` for the lines, as the run loop's poll(2) does, then takes the facts.
+    func nextEvents(timeoutMilliseconds: Int) throws -> [CrownEvent]? {
+        _ = try Readiness.wait(for: wakeup.descriptors, timeoutMilliseconds: timeoutMilliseconds)
+        return try facts(at: MonotonicClock.now())
     }
 }

@@ -45,7 +45,7 @@ import Testing
         ])
         #expect(messy.status == 0)
         #expect(messy.standardError.contains("3 different indicator images"), "\(messy.standardError)")
-        #expect(messy.standardError.contains("1 (Welcome), 3 (crownpi)"), "\(messy.standardError)")
+        #expect(messy.standardError.contains("1 (CrownPager), 3 (System)"), "\(messy.standardError)")
     }
 
     @Test func displayOnlyAndTimedPages() throws {

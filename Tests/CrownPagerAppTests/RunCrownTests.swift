@@ -54,12 +54,15 @@ import Testing
         configuration.display.brightness = 10
         configuration.display.contrast = 200
         configuration.display.isInverted = true
-        var state = PagerRunState(
-            configuration: configuration, bus: SSD1306Emulator(panel: .ssd1306_128x64), style: PageIndicatorStyle(),
-            clock: SampleReadings.clock, start: .zero)
-        state.session.start()
-        _ = state.drawFrame(at: .zero)
-        let emulator = state.session.display.bus.base
+        var shell = VirtualShell(
+            engine: DeviceEngine(
+                configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+            panel: .ssd1306_128x64, address: configuration.display.address)
+        var sampler = SamplePageSampler()
+        shell.feed(.start, at: .zero, sampler: &sampler)
+        // Values are read first; the frame follows on the next turn at the same instant.
+        for _ in 0..<3 { shell.turn(at: .zero, crown: [], sampler: &sampler) }
+        let emulator = shell.emulator
         #expect(emulator.registers.contrast == 200 && emulator.registers.isInverse)
         var expected = demoFrame(.ssd1306_128x64).rotated180()
         for y in 0..<expected.height { for x in 0..<expected.width { expected[x, y].toggle() } }

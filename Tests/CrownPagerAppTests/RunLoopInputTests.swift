@@ -1,55 +1,15 @@
-import Glibc
+import Foundation
 import PagerCore
 import PagerEngine
+import PagerGraphics
 import SSD1306
+import TestSupport
 import Testing
 
 @testable import CrownPagerApp
 
-/// A knob the test turns: its facts wait behind a pipe, so the run loop's poll(2) finds them as
-/// it finds a real knob's.
-final class PipeKnob: PollableCrownSource {
-    private let readEnd: Int32
-    private let writeEnd: Int32
-    private var queued: [CrownEvent] = []
-
-    /// A knob with nothing turned yet; nil when the system gives no pipe.
-    init?() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        (readEnd, writeEnd) = (ends[0], ends[1])
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
-    }
-
-    /// Facts the loop has not read yet.
-    var pending: Int { queued.count }
-
-    /// Turns the knob: `events` become readable.
-    func send(_ events: [CrownEvent]) {
-        queued += events
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
-    }
-
-    var sourceDescription: String { "a pipe" }
-    var glitchesFiltered: Int { 0 }
-    var pollDescriptors: [Int32] { [readEnd] }
-    var nextDeadline: Timestamp? { nil }
-
-    func nextEvents(timeoutMilliseconds: Int) throws(CrownPagerError) -> [CrownEvent]? {
-        // The loop asks only when the pipe is readable: this read does not block.
-        var bytes = [UInt8](repeating: 0, count: 64)
-        _ = read(readEnd, &bytes, bytes.count)
-        defer { queued = [] }
-        return queued
-    }
-}
-
-/// The run loop's own turns, on the emulator with a virtual clock: input is taken before frames.
+/// The run shell's own turns, on the emulator with a virtual clock: input is taken before
+/// frames, and the shell draws what `render` draws.
 @Suite struct RunLoopInputTests {
     static func configuration() -> Configuration {
         var configuration = Configuration()
@@ -63,52 +23,81 @@ final class PipeKnob: PollableCrownSource {
         return configuration
     }
 
+    /// A run shell on the emulator, its knob a crown script on the virtual clock.
+    static func shell(_ script: CrownScript, configuration: Configuration = configuration(), trace: String? = nil)
+        throws -> (PagerRun, DeviceEngine, PagerRunLoop<SSD1306Emulator>)
+    {
+        let run = PagerRun(configuration: configuration, path: nil, target: .emulator, tracePath: trace)
+        run.knob = .script(ScriptCrownSource(script, start: .zero))
+        var engine = try run.makeEngine(at: .zero)
+        let display = configuration.display
+        var loop = PagerRunLoop(
+            bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass }, signals: nil,
+            terminal: nil)
+        try run.start(&engine, &loop, at: .zero)
+        return (run, engine, loop)
+    }
+
     @Test func detentsThatArriveWhileAFrameIsDueAreInThatFrame() throws {
-        let run = PagerRun(configuration: Self.configuration(), path: nil, target: .emulator)
-        let knob = try #require(PipeKnob())
-        run.crown = knob
-        var state = try run.makeState(SSD1306Emulator(panel: .ssd1306_128x64), at: .zero)
-        state.session.start()
-        var loop = PagerRunLoop(signals: nil, terminal: nil, health: DisplayHealth(policy: run.retryPolicy))
-        // The same state driven by hand, input first, and one that misses the late detents.
-        var expected = try run.makeState(SSD1306Emulator(panel: .ssd1306_128x64), at: .zero)
-        expected.session.start()
+        // One detent at 100 ms starts a slide; two more come at 130 and 131 ms, while the bus still
+        // carries the slide's first frame.
+        let script = try CrownScript(parsing: "@1000ms +1\n@1030ms +1\n@1031ms +1")
+        var slowBus = Self.configuration()
+        slowBus.display.busHertz = 10_000  // a frame takes long enough for two more detents to come
+        var (run, engine, loop) = try Self.shell(script, configuration: slowBus)
+        #expect(engine.pacer.busFreeAt < .milliseconds(1000))
+        #expect(try run.step(&engine, &loop, at: .milliseconds(1000)) == RunTurn(tookInput: true, drewFrame: true))
+        let busFree = engine.pacer.busFreeAt
+        #expect(busFree > .milliseconds(1031))
+
+        // The same engine driven by hand, input first, and one that misses the late detents.
+        var expected = VirtualShell(
+            engine: try run.makeEngine(at: .zero), panel: .ssd1306_128x64, address: .ssd1306Primary)
+        var sampler = SamplePageSampler()
+        expected.feed(.start, at: .zero, sampler: &sampler)
+        expected.turn(at: .zero, crown: [], sampler: &sampler)
+        expected.turn(
+            at: .milliseconds(1000), crown: [.rotated(detents: 1, at: .milliseconds(1000))], sampler: &sampler)
         var stale = expected
-
-        // Turns at `now` until one draws, as the loop turns: a turn that only sleeps comes back at once.
-        func frameTurn(at now: Timestamp) throws -> RunTurn {
-            for _ in 0..<3 {
-                let turn = try run.step(&state, &loop, at: now)
-                if turn.drewFrame { return turn }
-            }
-            return RunTurn()
-        }
-
-        #expect(try frameTurn(at: .zero).drewFrame)
-        let first = CrownEvent.rotated(detents: 1, at: .milliseconds(100))
-        knob.send([first])
-        #expect(try frameTurn(at: .milliseconds(100)).drewFrame)
-        _ = (expected.drawFrame(at: .zero), stale.drawFrame(at: .zero))
-        expected.handle(first)
-        stale.handle(first)
-        _ = (expected.drawFrame(at: .milliseconds(100)), stale.drawFrame(at: .milliseconds(100)))
-
-        // Two detents come while the bus carries the slide's first frame; when it is done, the next frame is due.
         let late = [
-            CrownEvent.rotated(detents: 1, at: .milliseconds(130)), .rotated(detents: 1, at: .milliseconds(131)),
+            CrownEvent.rotated(detents: 1, at: .milliseconds(1030)), .rotated(detents: 1, at: .milliseconds(1031)),
         ]
-        knob.send(late)
-        let now = Timestamp.milliseconds(135)
-        #expect(state.decide(at: now, inputPending: false) == .drawFrame)
-        #expect(try frameTurn(at: now) == RunTurn(tookInput: true, drewFrame: true))
-        #expect(knob.pending == 0)
-        for event in late { expected.handle(event) }
-        _ = (expected.drawFrame(at: now), stale.drawFrame(at: now))
+        expected.turn(at: busFree, crown: late, sampler: &sampler)
+        stale.turn(at: busFree, crown: [], sampler: &sampler)
 
-        // That frame already shows both: the glass is the one drawn with them, not the stale one.
-        let glass = state.session.display.bus.base.glass
-        #expect(expected.session.display.bus.base.glass != stale.session.display.bus.base.glass)
-        #expect(glass == expected.session.display.bus.base.glass)
-        #expect(state.session.pager.currentPage == 3 && expected.session.pager.currentPage == 3)
+        // When the bus is free, the one turn takes both detents, then draws: the frame already shows them.
+        #expect(try run.step(&engine, &loop, at: busFree) == RunTurn(tookInput: true, drewFrame: true))
+        #expect(expected.glass != stale.glass)
+        #expect(loop.bus.base.glass == expected.glass)
+        #expect(engine.session.pager.currentPage == 3)
+    }
+
+    @Test func runAndRenderDrawTheSameFramesAndTraceFromOneConfigurationAndScript() throws {
+        // Pages without live values: the run shell reads this machine, the render fixed samples.
+        let configuration = Self.configuration()
+        let script = try CrownScript(parsing: "+1,+1,press,+2,-1,long-press,+1,press")
+        var sampler = SamplePageSampler()
+        let rendered = HeadlessRender(configuration: configuration, style: PageIndicatorStyle()).run(
+            script, sampler: &sampler)
+
+        // The run shell, its turns on a virtual clock: each turn at the instant the last one said to wake.
+        let scratch = try ScratchDirectory()
+        let trace = scratch.path + "/run.trace"
+        try TraceFile.write([], to: trace)
+        var (run, engine, loop) = try Self.shell(script, configuration: configuration, trace: trace)
+        var glasses: [Bitmap] = [loop.bus.base.glass]
+        var now = Timestamp.zero
+        let end = Timestamp.zero + script.duration
+        while now <= end {
+            let turn = try run.step(&engine, &loop, at: now)
+            if turn.drewFrame { glasses.append(loop.bus.base.glass) }
+            if turn.ended { break }
+            guard let wake = [engine.nextDeadline, run.knob?.wakeup.deadline].compactMap({ $0 }).min() else { break }
+            now = max(now, wake)
+        }
+        #expect(try I2CTrace.parse(String(contentsOfFile: trace, encoding: .utf8)) == rendered.transfers)
+        let sent = rendered.frames.filter { $0.name.contains("-frame-") }.map(\.glass)
+        #expect(glasses.count == sent.count)
+        #expect(glasses == sent)
     }
 }

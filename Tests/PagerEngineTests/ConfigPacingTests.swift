@@ -17,13 +17,11 @@ import Testing
         return configuration
     }
 
-    static func state(_ configuration: Configuration) -> PagerRunState<SSD1306Emulator> {
-        var state = PagerRunState(
-            configuration: configuration, bus: SSD1306Emulator(panel: .ssd1306_128x64), style: PageIndicatorStyle(),
-            clock: SampleReadings.clock, start: .zero)
-        state.session.start()
-        _ = state.session.display.bus.drainTransfers()
-        return state
+    static func state(_ configuration: Configuration) -> EngineHarness {
+        var engine = DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero)
+        _ = engine.handle(.start, at: .zero)
+        return EngineHarness(engine: engine)
     }
 
     @Test func spinningAt30DetentsPerSecondOnA400kHzBusKeepsUpWithNoBacklog() {
@@ -42,13 +40,12 @@ import Testing
         var frames = 0
         var maximumFrame = TimeSpan(nanoseconds: 0)
         while now < .milliseconds(3500) {
-            switch state.decide(at: now, inputPending: next < detents.count && detents[next] <= now) {
-            case .handleInput:
-                // Every detent that arrived while the bus was busy is taken at once: the next frame shows the newest state.
-                while next < detents.count, detents[next] <= now {
-                    state.handle(.rotated(detents: 1, at: detents[next]))
-                    next += 1
-                }
+            // Every detent that arrived while the bus was busy is taken at once: the next frame shows the newest state.
+            while next < detents.count, detents[next] <= now {
+                state.handle(.rotated(detents: 1, at: detents[next]))
+                next += 1
+            }
+            switch state.decide(at: now) {
             case .drawFrame:
                 handledUpTo = next
                 let transfers = state.drawFrame(at: now + render)
@@ -57,11 +54,13 @@ import Testing
                 maximumFrame = max(maximumFrame, busTime)
                 frames += 1
                 // The write blocks until the bus has carried the frame: then the glass shows it.
-                now = state.pacer.busFreeAt
+                now = state.engine.pacer.busFreeAt
                 while shown < handledUpTo {
                     latencies.append(now - detents[shown])
                     shown += 1
                 }
+            case .handleInput:
+                Issue.record("the engine never asks for input")
             case .wait(let until):
                 let input = next < detents.count ? detents[next] : nil
                 guard let wake = [until, input].compactMap({ $0 }).min() else {
@@ -72,7 +71,7 @@ import Testing
             }
         }
         #expect(latencies.count == detents.count)
-        #expect(state.session.pager.currentPage > 30)
+        #expect(state.engine.session.pager.currentPage > 30)
         // Worst case: a detent just after a frame went out waits for it, then its own frame is rendered and sent.
         let bound = maximumFrame + render + maximumFrame
         #expect(
@@ -91,12 +90,12 @@ import Testing
         // Once the spinning stops the glass settles: the plate fades at its deadlines (a deadline
         // that passed while the loop slept is drawn, not skipped), then no frame is drawn for nothing.
         var settling = 0
-        while case .drawFrame = state.decide(at: now + .milliseconds(5000), inputPending: false), settling < 10 {
+        while case .drawFrame = state.decide(at: now + .milliseconds(5000)), settling < 10 {
             _ = state.drawFrame(at: now + .milliseconds(5000))
             settling += 1
         }
         #expect(settling <= 2)
-        #expect(state.decide(at: now + .milliseconds(5000), inputPending: false) == .wait(until: nil))
+        #expect(state.decide(at: now + .milliseconds(5000)) == .wait(until: nil))
     }
 
     @Test func whenTheBusIsFreeADetentReachesTheGlassWithinOneFrameAndTheRender() {
@@ -110,14 +109,14 @@ import Testing
         for step in 0..<3 { state.handle(.rotated(detents: 1, at: now + .milliseconds(Int64(step) * 30))) }
         now = now + .milliseconds(60)
         _ = state.drawFrame(at: now)
-        now = max(now, state.pacer.busFreeAt) + .milliseconds(20)
+        now = max(now, state.engine.pacer.busFreeAt) + .milliseconds(20)
         let detent = now
         state.handle(.rotated(detents: 1, at: detent))
-        #expect(state.decide(at: now, inputPending: false) == .drawFrame)
+        #expect(state.decide(at: now) == .drawFrame)
         let transfers = state.drawFrame(at: now + render)
         let frameTime = FramePacer.busTime(
             bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: 400_000)
-        #expect(state.pacer.busFreeAt - detent <= frameTime + render)
+        #expect(state.engine.pacer.busFreeAt - detent <= frameTime + render)
     }
 
     @Test func anIdlePagerWakesOnlyForItsRefreshes() {
@@ -135,19 +134,14 @@ import Testing
         var framesWithBytes = 0
         let end = Timestamp.milliseconds(10_000)
         while now <= end {
-            for page in state.duePages(at: now) {
-                reads.append(page)
-                if page == 0 {
-                    var clock = SampleReadings.clock
-                    clock.second = Int(now.nanoseconds / 1_000_000_000) % 60
-                    state.setClock(clock)
-                }
-                state.apply(.pending, to: page, at: now)
-            }
-            switch state.decide(at: now, inputPending: false) {
-            case .handleInput: Issue.record("no input in this test")
+            var clock = SampleReadings.clock
+            clock.second = Int(now.nanoseconds / 1_000_000_000) % 60
+            reads += state.read(at: now, clock: clock)
+            switch state.decide(at: now) {
             case .drawFrame:
                 if !state.drawFrame(at: now).isEmpty { framesWithBytes += 1 }
+            case .handleInput:
+                Issue.record("the engine never asks for input")
             case .wait(let until):
                 guard let until else {
                     now = end + .milliseconds(1)
@@ -170,20 +164,70 @@ import Testing
         configuration.display.offAfter = .milliseconds(600_000)
         var state = Self.state(configuration)
         _ = state.drawFrame(at: .zero)
-        #expect(state.decide(at: .milliseconds(1), inputPending: false) == .wait(until: .milliseconds(60_000)))
+        #expect(state.decide(at: .milliseconds(1)) == .wait(until: .milliseconds(60_000)))
         let dim = state.drawFrame(at: .milliseconds(60_000))
-        #expect(state.screen == .dimmed)
+        #expect(state.engine.screen == .dimmed)
         #expect(dim.contains { $0.bytes.starts(with: [0x00, 0x81]) })  // Set Contrast Control (81h)
-        #expect(state.decide(at: .milliseconds(60_001), inputPending: false) == .wait(until: .milliseconds(600_000)))
+        #expect(state.decide(at: .milliseconds(60_001)) == .wait(until: .milliseconds(600_000)))
         let off = state.drawFrame(at: .milliseconds(600_000))
-        #expect(state.screen == .off && off.contains { $0.bytes == [0x00, 0xAE] })  // Set Display OFF (AEh)
-        #expect(state.decide(at: .milliseconds(600_001), inputPending: false) == .wait(until: nil))
+        #expect(state.engine.screen == .off && off.contains { $0.bytes == [0x00, 0xAE] })  // Set Display OFF (AEh)
+        #expect(state.decide(at: .milliseconds(600_001)) == .wait(until: nil))
 
         state.handle(.rotated(detents: 1, at: .milliseconds(700_000)))
         let wake = state.drawFrame(at: .milliseconds(700_000))
-        #expect(state.screen == .bright && wake.contains { $0.bytes == [0x00, 0xAF] })  // Set Display ON (AFh)
-        #expect(state.session.pager.currentPage == 0 && state.wakeEventsSwallowed == 1)
+        #expect(state.engine.screen == .bright && wake.contains { $0.bytes == [0x00, 0xAF] })  // Set Display ON (AFh)
+        #expect(state.engine.session.pager.currentPage == 0 && state.engine.wakeEventsSwallowed == 1)
         state.handle(.rotated(detents: 1, at: .milliseconds(701_000)))
-        #expect(state.session.pager.currentPage == 1)
+        #expect(state.engine.session.pager.currentPage == 1)
+    }
+}
+
+/// The engine driven by hand in a test: the shell's part (answers to reads) done on the spot.
+struct EngineHarness {
+    var engine: DeviceEngine
+
+    /// A crown fact, at its own instant.
+    mutating func handle(_ event: CrownEvent) { _ = engine.handle(.crown(event), at: event.timestamp) }
+
+    /// What the engine does next at `now`, in the pacer's words: draw now, or wait until when.
+    mutating func decide(at now: Timestamp) -> FramePacer.Decision {
+        guard let deadline = engine.nextDeadline else { return .wait(until: nil) }
+        return deadline <= now ? .drawFrame : .wait(until: deadline)
+    }
+
+    /// Ticks at `now`, answering reads with the sample readings (the clock at `clock`); the pages read.
+    mutating func read(at now: Timestamp, clock: ClockReading = SampleReadings.clock) -> [Int] {
+        var pages: [Int] = []
+        let effects = engine.handle(.tick, at: now)
+        if effects.readsClock {
+            pages += engine.book.specs.indices.filter {
+                engine.schedule.isInFlight($0) && engine.book.specs[$0].isClockPage
+            }
+            _ = engine.handle(.clock(clock), at: now)
+        }
+        for read in effects.reads {
+            pages.append(read.page)
+            _ = engine.handle(SamplePageSampler().answer(read, at: now), at: now)
+        }
+        return pages
+    }
+
+    /// Ticks at `now` (reads answered first) until a tick draws; the transfers that went out.
+    mutating func drawFrame(at now: Timestamp) -> [I2CTransfer] {
+        for _ in 0..<3 {
+            let effects = engine.handle(.tick, at: now)
+            if effects.readsClock { _ = engine.handle(.clock(SampleReadings.clock), at: now) }
+            for read in effects.reads { _ = engine.handle(SamplePageSampler().answer(read, at: now), at: now) }
+            if !effects.transfers.isEmpty { return effects.transfers }
+            if effects.reads.isEmpty && !effects.readsClock { return [] }
+        }
+        return []
+    }
+}
+
+extension PageSpec {
+    var isClockPage: Bool {
+        if case .clock = kind { return true }
+        return false
     }
 }

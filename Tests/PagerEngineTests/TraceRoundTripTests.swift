@@ -8,9 +8,11 @@ import Testing
     @Test(arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
     func aRendersTraceReplaysToTheSameGlass(panel: SSD1306Panel) throws {
         let script = try CrownScript(parsing: "+1,+1,press,+3,-1")
-        let run = HeadlessRender(panel: panel).run(script) { _ in
-            demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-        }
+        var configuration = Configuration.demo()
+        configuration.display.panel = panel
+        var sampler = SamplePageSampler()
+        let run = HeadlessRender(configuration: configuration, style: PageIndicatorStyle()).run(
+            script, sampler: &sampler)
         let text = run.transfers.map { I2CTrace.format($0) }.joined(separator: "\n")
         let parsed = try I2CTrace.parse(text)
         #expect(parsed == run.transfers)
@@ -23,9 +25,9 @@ import Testing
 
     @Test func unchangedFramesPutNothingOnTheBus() throws {
         // A wait changes no pixel: no frame is sent for it.
-        let run = HeadlessRender(panel: .ssd1306_128x64).run(try CrownScript(parsing: "+1\nwait 2s\n+1")) { _ in
-            demoPages(clock: SampleReadings.clock, system: SampleReadings.system)
-        }
+        var sampler = SamplePageSampler()
+        let run = HeadlessRender(configuration: .demo(), style: PageIndicatorStyle()).run(
+            try CrownScript(parsing: "+1\nwait 2s\n+1"), sampler: &sampler)
         // Updates are partial (only changed windows go out), so every data transaction after the
         // first frame changes the glass, and none is sent for a frame that did not change.
         var changes: [Bitmap] = []

@@ -1,0 +1,87 @@
+import LinuxHardware
+import PagerCore
+import PagerEngine
+
+/// Samples the values behind system, file and gauge pages from `/proc`, `/sys` and the C library,
+/// for the engine to format.
+///
+/// A value that cannot be read is a short reason the page shows (`no sensor`); it never takes
+/// the pager down, and nothing here blocks for long (commands go to `CommandRunner`).
+public struct PageSampling: Sendable {
+    private let proc: SystemReadings
+    private let host: HostReadings
+
+    /// Samples from the given procfs and sysfs.
+    public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
+        proc = SystemReadings(procRoot: procRoot)
+        host = HostReadings(sysRoot: sysRoot)
+    }
+
+    /// One system value now.
+    public func sample(_ value: SystemValue) -> SystemSample {
+        switch value {
+        case .hostname:
+            return (try? SystemReadings.hostname()).map { .text($0) } ?? .unavailable("?")
+        case .cpuTemperature:
+            guard let celsius = try? host.cpuTemperature() else { return .unavailable("no sensor") }
+            return .celsius(celsius)
+        case .load:
+            guard let load = try? proc.loadAverage() else { return .unavailable("?") }
+            return .load(
+                one: Double(load.oneMinuteHundredths) / 100, five: Double(load.fiveMinutesHundredths) / 100,
+                fifteen: Double(load.fifteenMinutesHundredths) / 100)
+        case .memory:
+            guard let memory = try? proc.memory(), memory.totalBytes > 0 else { return .unavailable("?") }
+            return .memory(usedBytes: Int64(memory.usedBytes), totalBytes: Int64(memory.totalBytes))
+        case .uptime:
+            guard let uptime = try? proc.uptime() else { return .unavailable("?") }
+            return .uptime(seconds: uptime.nanoseconds / 1_000_000_000)
+        case .disk(let path):
+            guard let usage = try? HostReadings.diskUsage(path: path) else { return .unavailable("no \(path)") }
+            return .disk(usedFraction: usage.usedFraction, totalBytes: usage.totalBytes)
+        case .ipAddress(let interface):
+            return HostReadings.ipv4Address(interface: interface).map { .text($0) } ?? .unavailable("no address")
+        }
+    }
+
+    /// The tail of the file at `path`: only the last 16 KiB are read, as a log may be large.
+    public func file(_ path: String) -> FileSample {
+        do {
+            return .text(try FileSystem.readTail(atPath: path, maximumBytes: 16_384))
+        } catch {
+            return .failed(error.description)
+        }
+    }
+}
+
+/// This machine's values for a headless run (`render` without `--frozen`): the live clock, `/proc`,
+/// and commands run to their end (or their timeout) before the frame that shows them.
+public struct LivePageSampler: PageSampler {
+    private let live = LiveReadings()
+    private let sampling = PageSampling()
+
+    /// A sampler of this machine now.
+    public init() {}
+
+    public func clock(at instant: Timestamp) -> ClockReading { live.clock(at: instant) }
+
+    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+        switch read.source {
+        case .system(let values):
+            return .sampled(page: read.page, values.map(sampling.sample))
+        case .file(let path, _):
+            return .fileRead(page: read.page, sampling.file(path))
+        case .command(let command):
+            let runner = CommandRunner()
+            runner.start(command, for: read.page, at: live.monotonicNow())
+            while true {
+                let now = live.monotonicNow()
+                if let (_, result) = runner.collect(at: now).first {
+                    return .commandFinished(page: read.page, output: result.output, status: result.status)
+                }
+                let timeout = runner.nextDeadline(after: now).map { max(1, Int(($0 - now).milliseconds)) } ?? 100
+                _ = try? Readiness.wait(for: runner.descriptors, timeoutMilliseconds: min(timeout, 100))
+            }
+        }
+    }
+}

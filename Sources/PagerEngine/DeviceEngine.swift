@@ -1,0 +1,292 @@
+import PagerCore
+import PagerGraphics
+import SSD1306
+
+/// Everything that decides what the device does, as one state machine without I/O: the pages
+/// and their readings, the refresh schedule, the frame pacer, the screen saver, the display's
+/// recovery and the reaction to a reload.
+///
+/// A shell (the Linux loop behind `run`, `render`, the benchmarks, the tests) feeds it
+/// timestamped inputs with `handle(_:at:)` and does what the returned `Effects` say: write the
+/// transfers to the display, read the values asked for, print the log lines. It calls
+/// `handle(.tick, at:)` again at `nextDeadline`, or sooner when input comes, and always feeds
+/// every pending input before the tick, so no frame shows a state that waiting input has made stale.
+public struct DeviceEngine {
+    /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
+    public private(set) var session: PagerSession<ConfiguredPage, TransferQueue>
+    /// The pages and their latest readings.
+    public private(set) var book: PageBook
+    /// When each page is read next.
+    public private(set) var schedule: RefreshSchedule
+    /// When to draw.
+    public private(set) var pacer: FramePacer
+    /// Dimming and switching off.
+    public private(set) var saver: ScreenSaver
+    /// Whether the panel answers, and when to try a lost one again.
+    public private(set) var health: DisplayHealth
+    /// What the panel shows now.
+    public private(set) var screen = ScreenState.bright
+    /// The local time the clock pages show.
+    public private(set) var clock: ClockReading
+    /// The configuration running.
+    public private(set) var configuration: Configuration
+    /// The indicator's look, its images loaded.
+    public private(set) var style: PageIndicatorStyle
+    /// Crown facts swallowed because they woke a switched-off panel.
+    public private(set) var wakeEventsSwallowed = 0
+    /// The last instant handled.
+    public private(set) var now: Timestamp
+    /// Whether `stop` came: nothing more happens.
+    public private(set) var isStopped = false
+    /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
+    private let wallOffset: Int64
+    /// Failed attempts before the recovery attempt whose outcome the shell has not reported yet.
+    private var attemptInFlight: Int?
+
+    /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
+    public init(
+        configuration: Configuration, style: PageIndicatorStyle, clock: ClockReading, start: Timestamp,
+        wallOffset: Int64 = 0, retryPolicy: DisplayRetryPolicy = DisplayRetryPolicy(),
+        animationInterval: TimeSpan = FramePacer.sixtyHertz
+    ) {
+        self.configuration = configuration
+        self.style = style
+        self.clock = clock
+        self.wallOffset = wallOffset
+        now = start
+        book = PageBook(specs: configuration.pages)
+        session = Self.session(configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
+        schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
+        pacer = FramePacer(busHertz: configuration.display.busHertz, animationInterval: animationInterval)
+        saver = ScreenSaver(
+            dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
+        health = DisplayHealth(policy: retryPolicy)
+    }
+
+    private static func session(
+        _ configuration: Configuration, style: PageIndicatorStyle, pages: [ConfiguredPage], currentPage: Int,
+        at start: Timestamp
+    ) -> PagerSession<ConfiguredPage, TransferQueue> {
+        let display = configuration.display
+        var session = PagerSession(
+            pages: pages, currentPage: currentPage, panel: display.panel, bus: TransferQueue(),
+            address: display.address, pagerConfiguration: configuration.pagerConfiguration,
+            crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
+        session.display = SSD1306Driver(
+            bus: TransferQueue(), address: display.address, panel: display.panel, settings: display.settings)
+        return session
+    }
+
+    /// The pages whose readings matter now: the current one and those a turn shows next.
+    public var nearbyPages: [Int] {
+        RefreshSchedule.neighbourhood(
+            of: session.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
+    }
+
+    /// When the shell must `tick` next although no input comes; nil: only input wakes the engine.
+    public var nextDeadline: Timestamp? {
+        guard !isStopped else { return nil }
+        switch decision(at: now) {
+        case .drawFrame, .handleInput:
+            return health.isLost ? health.nextAttempt.map { max($0, now) } : now
+        case .wait(let until):
+            return [until, health.nextAttempt].compactMap { $0 }.min()
+        }
+    }
+
+    /// Feeds `input`, which happened at `instant`; returns what the shell must do.
+    public mutating func handle(_ input: EngineInput, at instant: Timestamp) -> Effects {
+        var effects = Effects()
+        guard !isStopped else { return effects }
+        now = max(now, instant)
+        switch input {
+        case .start:
+            session.start()
+            screen = .bright
+            pacer.invalidate()
+            effects.transfers = session.display.bus.take()
+            effects.log = session.warnings.map { .warning($0) }
+        case .crown(let event):
+            pacer.invalidate()
+            if saver.activity(at: event.timestamp) {
+                wakeEventsSwallowed += 1
+            } else {
+                session.handle(event)
+            }
+        case .tick:
+            tick(into: &effects)
+        case .clock(let reading):
+            for page in book.specs.indices where schedule.isInFlight(page) && book.specs[page].isClock {
+                schedule.finished(page, at: now)
+            }
+            if reading != clock {
+                clock = reading
+                refreshPages()
+            }
+        case .sampled(let page, let samples):
+            guard book.specs.indices.contains(page) else { break }
+            apply(book.specs[page].reading(sampled: samples), to: page)
+        case .fileRead(let page, let sample):
+            guard book.specs.indices.contains(page) else { break }
+            apply(book.specs[page].reading(file: sample), to: page)
+        case .commandFinished(let page, let output, let status):
+            guard book.specs.indices.contains(page) else { break }
+            apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
+        case .written:
+            if let attempts = attemptInFlight {
+                attemptInFlight = nil
+                health.recordSuccess()
+                // Initialised afresh: the settings' brightness, display on. The saver dims it again next frame.
+                screen = .bright
+                pacer.invalidate()
+                effects.log.append(.displayRecovered(attempts: attempts))
+            }
+        case .displayFailed:
+            session.forgetGlass()
+            pacer.invalidate()
+            let retryAt = health.recordFailure(at: now)
+            if let attempts = attemptInFlight {
+                attemptInFlight = nil
+                effects.log.append(.displayStillLost(attempts: attempts + 1, retryIn: retryAt - now))
+            } else if health.failures == 1 {
+                effects.log.append(.displayLost(retryIn: retryAt - now))
+            }
+        case .reload(let fresh, let freshStyle):
+            reload(fresh, style: freshStyle, into: &effects)
+        case .redraw:
+            session.forgetGlass()
+            pacer.invalidate()
+        case .stop(let persist):
+            isStopped = true
+            effects.stopsCommands = true
+            if !persist, !health.isLost {
+                session.display.shutDown()
+                effects.transfers = session.display.bus.take()
+            }
+        }
+        return effects
+    }
+
+    /// What the pacer says at `instant`, with every deadline that is not input.
+    private func decision(at instant: Timestamp) -> FramePacer.Decision {
+        // Deadlines after the last frame, not after now: one that passed while the shell slept
+        // (the plate fading, a long press, the screen saver) is due now, not skipped.
+        let after = min(instant, pacer.lastFrameAt ?? instant)
+        let deadline = [
+            schedule.nextDeadline(near: nearbyPages), session.nextDeadline(after: after),
+            saver.nextDeadline(after: after),
+        ].compactMap { $0 }.min()
+        return pacer.decide(
+            at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
+            nextDeadline: deadline)
+    }
+
+    /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
+    private mutating func tick(into effects: inout Effects) {
+        for page in schedule.duePages(at: now, near: nearbyPages) {
+            let spec = book.specs[page]
+            if spec.isClock {
+                effects.readsClock = true
+            } else if let source = spec.read {
+                effects.reads.append(PageRead(page: page, source: source))
+            } else {
+                continue
+            }
+            schedule.started(page)
+        }
+        // Values read at once come back before the next tick: draw then, with them, not now without.
+        if effects.readsClock || effects.reads.contains(where: { $0.source.isImmediate }) { return }
+        guard case .drawFrame = decision(at: now) else { return }
+        if health.isLost {
+            guard health.mayAttempt(at: now) else { return }
+            // RAM and registers may be gone after a power glitch: all of it again, then the whole frame.
+            attemptInFlight = health.failures
+            session.start()
+            screen = .bright
+        }
+        drawFrame(into: &effects)
+    }
+
+    /// Lets time pass, applies the screen saver, and queues the frame if it changed.
+    private mutating func drawFrame(into effects: inout Effects) {
+        session.advance(to: now)
+        let wanted = saver.state(at: now)
+        if wanted != screen {
+            let display = configuration.display
+            switch wanted {
+            case .bright, .dimmed:
+                let percent = wanted == .bright ? display.brightness : display.dimBrightness
+                session.display.setBrightness(DisplayBrightness(percent: percent))
+                if screen == .off { session.display.setDisplayOn(true) }
+            case .off:
+                session.display.setDisplayOn(false)
+            }
+            screen = wanted
+        }
+        if screen != .off { session.present(at: now) }
+        let transfers = session.display.bus.take()
+        pacer.frameSent(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now)
+        effects.transfers += transfers
+    }
+
+    /// A page's new reading: due again after its interval; the glass changes only if the page shows it.
+    private mutating func apply(_ reading: PageReading, to page: Int) {
+        schedule.finished(page, at: now)
+        guard book.readings[page] != reading else { return }
+        book.readings[page] = reading
+        refreshPages()
+    }
+
+    private mutating func refreshPages() {
+        let pages = book.pages(clock: clock)
+        guard pages != session.pager.pages else { return }
+        session.replacePages(pages)
+        pacer.invalidate()
+    }
+
+    /// A new configuration on the same panel: new pages and settings, the current page kept when it
+    /// still exists, the panel initialised afresh. A different panel, bus or address needs a restart.
+    private mutating func reload(
+        _ fresh: Configuration, style freshStyle: PageIndicatorStyle, into effects: inout Effects
+    ) {
+        let old = configuration.display
+        guard fresh.display.panel == old.panel, fresh.display.bus == old.bus, fresh.display.address == old.address
+        else {
+            effects.log.append(.reloadNeedsRestart)
+            return
+        }
+        let current = session.pager.currentPage
+        configuration = fresh
+        style = freshStyle
+        book = PageBook(specs: fresh.pages)
+        let pages = book.pages(clock: clock)
+        session = Self.session(
+            fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
+        schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
+        pacer = FramePacer(busHertz: fresh.display.busHertz, animationInterval: pacer.animationInterval)
+        saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
+        effects.stopsCommands = true
+        effects.log.append(.reloaded(pages: fresh.pages.count))
+        effects.log += session.warnings.map { .warning($0) }
+        if health.isLost { return }  // the recovery initialises it when it answers
+        session.start()
+        screen = .bright
+        effects.transfers = session.display.bus.take()
+    }
+}
+
+extension PageSpec {
+    /// Whether the page is a clock, refreshed from the local time.
+    var isClock: Bool {
+        if case .clock = kind { return true }
+        return false
+    }
+}
+
+extension PageRead.Source {
+    /// Whether the shell answers at once (a sample, a file) rather than when a command ends.
+    public var isImmediate: Bool {
+        if case .command = self { return false }
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+import PagerCore
+import SSD1306
+
+/// What happens to the device, as the shell tells the engine: each input comes with its instant
+/// (`DeviceEngine.handle(_:at:)`).
+public enum EngineInput: Sendable {
+    /// Initialise the panel; the first frame follows on the next `tick`.
+    case start
+    /// A fact from the crown: a turn, a press, a release.
+    case crown(CrownEvent)
+    /// Time passed and every pending input is in: read what is due, draw a frame if one is due.
+    case tick
+    /// The local time, asked for with `Effects.readsClock`.
+    case clock(ClockReading)
+    /// A page's system values, asked for with `PageRead.Source.system`, in the order asked.
+    case sampled(page: Int, [SystemSample])
+    /// A page's file, asked for with `PageRead.Source.file`.
+    case fileRead(page: Int, FileSample)
+    /// A page's command ended: its output, and nil or why it failed (`exit status 3`, `timed out`).
+    case commandFinished(page: Int, output: String, status: String?)
+    /// The transfers of the last effects all went out.
+    case written
+    /// Writing the last effects' transfers failed: the panel stopped answering.
+    case displayFailed
+    /// A new configuration (read, parsed and overridden by the shell) and its indicator style (images loaded).
+    case reload(Configuration, style: PageIndicatorStyle)
+    /// Send the whole frame again: the glass may not be what the engine thinks (`r` in a terminal).
+    case redraw
+    /// The run ends: blank the panel and switch it off, unless `persist`.
+    case stop(persist: Bool)
+}
+
+/// What the engine wants done, for the shell to do: bytes for the display, values to read,
+/// commands to stop, lines for the journal.
+public struct Effects: Hashable, Sendable {
+    /// I2C transfers to write to the display, in order. Report the outcome with `.written` or `.displayFailed`.
+    public var transfers: [I2CTransfer] = []
+    /// Page values to read; sampled values and files are answered at once, commands when they end.
+    public var reads: [PageRead] = []
+    /// Read the local time and answer with `.clock`.
+    public var readsClock = false
+    /// Stop every command still running (a reload, the end).
+    public var stopsCommands = false
+    /// Lines for the journal.
+    public var log: [EngineLog] = []
+
+    /// No effects.
+    public init() {}
+
+    /// Whether there is nothing to do.
+    public var isEmpty: Bool { transfers.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty }
+}
+
+/// Something the operator should read in the journal; the shell words it (and adds the error it holds).
+public enum EngineLog: Hashable, Sendable {
+    /// The display stopped answering; the next attempt comes after `retryIn`.
+    case displayLost(retryIn: TimeSpan)
+    /// Another attempt failed; the next comes after `retryIn`.
+    case displayStillLost(attempts: Int, retryIn: TimeSpan)
+    /// The display answers again after `attempts` failed attempts: initialised afresh, whole frame resent.
+    case displayRecovered(attempts: Int)
+    /// A reload took effect.
+    case reloaded(pages: Int)
+    /// A reload changed the panel, bus or address: that needs a restart; the running configuration stays.
+    case reloadNeedsRestart
+    /// A guideline warning about the pages, for their author.
+    case warning(PagerWarning)
+}

@@ -1,0 +1,152 @@
+import PagerCore
+
+/// What the engine asks the shell to read for a page: the shell does the I/O, the engine
+/// turns the raw result into what the page shows.
+public struct PageRead: Hashable, Sendable {
+    /// The page, counted from 0.
+    public var page: Int
+    /// Where its value comes from.
+    public var source: Source
+
+    /// Where a page's value comes from.
+    public enum Source: Hashable, Sendable {
+        /// Values of this machine, sampled now; answered with `EngineInput.sampled(page:_:)`.
+        case system([SystemValue])
+        /// The last `lines` lines of a file; answered with `EngineInput.fileRead(page:_:)`.
+        case file(path: String, lines: Int)
+        /// A command to start; answered, once it ends, with `EngineInput.commandFinished(page:output:status:)`.
+        case command(CommandSpec)
+    }
+
+    /// A read of `source` for `page`.
+    public init(page: Int, source: Source) {
+        self.page = page
+        self.source = source
+    }
+}
+
+/// One system value as the shell sampled it, before it is formatted for a page.
+public enum SystemSample: Hashable, Sendable {
+    /// A name: the host's, or an address.
+    case text(String)
+    /// A temperature in degrees Celsius.
+    case celsius(Double)
+    /// The load averages over 1, 5 and 15 minutes.
+    case load(one: Double, five: Double, fifteen: Double)
+    /// Memory in use and in all, in bytes.
+    case memory(usedBytes: Int64, totalBytes: Int64)
+    /// Time since boot.
+    case uptime(seconds: Int64)
+    /// The file system's use, as a fraction, and its size in bytes.
+    case disk(usedFraction: Double, totalBytes: UInt64)
+    /// Not to be had: the short reason the page shows (`no sensor`, `no address`).
+    case unavailable(String)
+
+    /// The value as a page line shows it, and as a number for gauges.
+    public var formatted: (text: String, number: Double?) {
+        switch self {
+        case .text(let text):
+            return (text, nil)
+        case .celsius(let celsius):
+            return (fixed(celsius, 1) + "\u{B0}C", celsius)
+        case .load(let one, let five, let fifteen):
+            return ("\(fixed(one, 2)) \(fixed(five, 2)) \(fixed(fifteen, 2))", one)
+        case .memory(let used, let total):
+            guard total > 0 else { return ("?", nil) }
+            let percent = Double(used) * 100 / Double(total)
+            let gib = 1024.0 * 1024 * 1024
+            return ("\(fixed(Double(used) / gib, 1))/\(fixed(Double(total) / gib, 1))G \(fixed(percent, 0))%", percent)
+        case .uptime(let seconds):
+            let reading = SystemReading(
+                hostname: "", load1: 0, load5: 0, load15: 0, memoryTotalBytes: 0, memoryAvailableBytes: 0,
+                uptimeSeconds: seconds)
+            return (reading.uptimeText, Double(seconds) / 3600)
+        case .disk(let usedFraction, let totalBytes):
+            let percent = usedFraction * 100
+            return ("\(fixed(percent, 0))% of \(fixed(Double(totalBytes) / 1e9, 0))G", percent)
+        case .unavailable(let reason):
+            return (reason, nil)
+        }
+    }
+}
+
+/// What reading a file gave: its text, or why there is none.
+public enum FileSample: Hashable, Sendable {
+    /// The file's text (its tail: a log may be large).
+    case text(String)
+    /// Why it could not be read, for the page's status line.
+    case failed(String)
+}
+
+extension PageSpec {
+    /// What to read for the page; nil for pages that never change or that the clock drives.
+    public var read: PageRead.Source? {
+        switch kind {
+        case .system(let values, _): return .system(values)
+        case .file(let path, let lines, _): return .file(path: path, lines: lines)
+        case .command(let command): return .command(command)
+        case .gauge(let gauge):
+            switch gauge.source {
+            case .system(let value): return .system([value])
+            case .file(let path): return .file(path: path, lines: 1)
+            case .command(let command): return .command(command)
+            }
+        case .text, .image, .clock: return nil
+        }
+    }
+
+    /// The page's reading from sampled system values (in the order `read` asked for them).
+    public func reading(sampled samples: [SystemSample]) -> PageReading {
+        if case .gauge(let gauge) = kind {
+            let (text, number) = samples.first?.formatted ?? ("?", nil)
+            return .number(number, text: number.map { PageSpec.gaugeText($0, unit: gauge.unit) } ?? text)
+        }
+        guard case .system(let values, _) = kind else { return .pending }
+        return .values(
+            values.enumerated().map { index, value in
+                ValueLine(label: value.label, value: index < samples.count ? samples[index].formatted.text : "?")
+            })
+    }
+
+    /// The page's reading from a file's text: its last lines, or a gauge's first number.
+    public func reading(file sample: FileSample) -> PageReading {
+        switch (kind, sample) {
+        case (.gauge(let gauge), .text(let text)):
+            guard let number = firstNumber(in: lastLines(text, 1)) else { return .number(nil, text: "no value") }
+            return .number(number, text: PageSpec.gaugeText(number, unit: gauge.unit))
+        case (.gauge, .failed):
+            return .number(nil, text: "no value")
+        case (.file(_, let lines, _), .text(let text)):
+            return .output(text: lastLines(text, lines), status: nil)
+        case (_, .failed(let reason)):
+            return .output(text: "", status: reason)
+        case (_, .text(let text)):
+            return .output(text: text, status: nil)
+        }
+    }
+
+    /// The page's reading from a finished command: its output, or a gauge's first number.
+    public func reading(commandOutput output: String, status: String?) -> PageReading {
+        guard case .gauge(let gauge) = kind else { return .output(text: output, status: status) }
+        guard status == nil, let number = firstNumber(in: output) else {
+            return .number(nil, text: status ?? "no number")
+        }
+        return .number(number, text: PageSpec.gaugeText(number, unit: gauge.unit))
+    }
+
+    /// `48.3°C`, `62%`: one decimal below 100, none above.
+    public static func gaugeText(_ value: Double, unit: String) -> String {
+        fixed(value, abs(value) < 100 ? 1 : 0) + unit
+    }
+
+    /// The command the page runs, if it runs one.
+    public var command: CommandSpec? {
+        if case .command(let command) = read { return command }
+        return nil
+    }
+}
+
+/// The last `count` non-empty lines of `text`.
+func lastLines(_ text: String, _ count: Int) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: true).suffix(max(0, count)).joined(separator: "\n")
+}

@@ -1,0 +1,20 @@
+/// A bus that only queues what a driver writes, for a caller to send later: the pure engine
+/// drives the display through it and hands the transfers to the shell as an effect.
+public struct TransferQueue: I2CBus, Hashable, Sendable {
+    /// The writes not yet taken, oldest first.
+    public private(set) var transfers: [I2CTransfer] = []
+
+    /// An empty queue.
+    public init() {}
+
+    /// Queues the write; it cannot fail here (the shell's write can).
+    public mutating func write(_ bytes: [UInt8], to address: I2CAddress) {
+        transfers.append(I2CTransfer(address: address, bytes: bytes))
+    }
+
+    /// Returns the queued transfers and forgets them.
+    public mutating func take() -> [I2CTransfer] {
+        defer { transfers.removeAll(keepingCapacity: true) }
+        return transfers
+    }
+}
