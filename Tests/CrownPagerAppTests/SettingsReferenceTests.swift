@@ -36,7 +36,9 @@ import Testing
         for (setting, flag) in flags {
             let documented = try #require(text.range(of: Self.words(setting.flagHelp)), "\(flag.name): no help")
             // The flag and its value name come just before its help.
-            let before = text[text.index(documented.lowerBound, offsetBy: -60)..<documented.lowerBound]
+            let before = text[
+                (text.index(documented.lowerBound, offsetBy: -60, limitedBy: text.startIndex) ?? text.startIndex)..<documented
+                    .lowerBound]
             #expect(before.contains(flag.name + " "), "\(flag.name): \(before)")
         }
     }
