@@ -31,7 +31,7 @@ extension Configuration {
         } else {
             pages = Configuration.builtIn.pages
         }
-        try top.finish(known: ["display", "crown", "indicator", "page"])
+        try top.finish(section: "")
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {
@@ -63,37 +63,33 @@ extension Configuration {
     }
 
     private static func display(_ table: inout ConfigTable) throws(ConfigError) -> DisplaySection {
+        typealias Setting = ConfigurationSetting
         var display = DisplaySection()
-        let names = SSD1306Panel.all.map { $0.name }
-        if let name = try table.choice("panel", among: names + ["ssd1306-128x64", "ssd1306-128x32"]) {
+        if let name = try table.string(Setting.displayPanel) {
             display.panel = SSD1306Panel.all.first { $0.name == name || "ssd1306-" + $0.name == name } ?? display.panel
         }
-        if let value = table.value("bus") {
+        if let value = table.value(Setting.displayBus) {
             switch value {
             case .integer(let bus) where (0...1023).contains(bus): display.bus = Int(bus)
             case .string("mock"): display.bus = nil
             default:
                 throw table.error(
-                    "bus",
-                    "expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found \(describeFound(value))")
+                    Setting.displayBus, "expected \(Setting.displayBus.type.allowed), found \(describeFound(value))")
             }
         }
-        if let value = table.value("address") { display.address = try address(value, table: table) }
-        if let rotation = try table.integer("rotation", in: 0...180) {
-            guard let parsed = DisplayRotation(degrees: rotation) else {
-                throw table.error("rotation", "expected 0 or 180, found \(rotation)")
-            }
-            display.rotation = parsed
+        if let value = table.value(Setting.displayAddress) { display.address = try address(value, table: table) }
+        if let rotation = try table.integer(Setting.displayRotation) {
+            display.rotation = DisplayRotation(degrees: rotation) ?? display.rotation
         }
-        if let brightness = try table.integer("brightness", in: 0...100) { display.brightness = brightness }
-        if let brightness = try table.integer("dim_brightness", in: 0...100) { display.dimBrightness = brightness }
-        display.dimAfter = try offOrDuration(&table, "dim_after") ?? display.dimAfter
-        display.offAfter = try offOrDuration(&table, "off_after") ?? display.offAfter
+        display.brightness = try table.integer(Setting.displayBrightness) ?? display.brightness
+        display.dimBrightness = try table.integer(Setting.displayDimBrightness) ?? display.dimBrightness
+        display.dimAfter = try table.duration(Setting.displayDimAfter) ?? display.dimAfter
+        display.offAfter = try table.duration(Setting.displayOffAfter) ?? display.offAfter
         if let dim = display.dimAfter, let off = display.offAfter, off < dim {
-            throw table.error("off_after", "must not come before dim_after")
+            throw table.error(Setting.displayOffAfter, "must not come before dim_after")
         }
-        if let hertz = try table.integer("bus_hz", in: 10_000...3_400_000) { display.busHertz = hertz }
-        try table.finish()
+        display.busHertz = try table.integer(Setting.displayBusHertz) ?? display.busHertz
+        try table.finish(section: "display")
         return display
     }
 
@@ -104,73 +100,65 @@ extension Configuration {
         case .integer(let number):
             if let address = I2CAddress(usable: number) { return address }
             let hex = number >= 0 ? " (0x" + String(number, radix: 16) + ")" : ""
-            throw table.error("address", "expected \(I2CAddress.rule), found the integer \(number)\(hex)")
+            throw table.error(
+                ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found the integer \(number)\(hex)")
         case .string(let text):
             if let address = I2CAddress(parsing: text) { return address }
         default:
             break
         }
-        throw table.error("address", "expected \(I2CAddress.rule), found \(describeFound(value))")
-    }
-
-    /// A duration, or `"never"` (which is returned as a span of zero and means off).
-    private static func offOrDuration(_ table: inout ConfigTable, _ key: String) throws(ConfigError) -> TimeSpan?? {
-        if case .string("never")? = table.table[key]?.value {
-            _ = table.value(key)
-            return .some(nil)
-        }
-        guard let milliseconds = try table.duration(key, minimumMilliseconds: 1000) else { return nil }
-        return .some(.milliseconds(milliseconds))
+        throw table.error(
+            ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found \(describeFound(value))")
     }
 
     private static func crown(_ table: inout ConfigTable) throws(ConfigError) -> CrownSection {
+        typealias Setting = ConfigurationSetting
         var crown = CrownSection()
-        if let source = try table.choice("source", among: ["gpio", "evdev", "keyboard"]) {
+        if let source = try table.string(Setting.crownSource) {
             crown.source = source
             crown.sourceIsExplicit = true
         }
-        crown.chip = try table.string("chip") ?? crown.chip
-        crown.evdevPath = try table.string("evdev") ?? crown.evdevPath
-        if var lines = try table.table("lines") {
-            crown.lineA = try lines.integer("a", in: 0...511) ?? crown.lineA
-            crown.lineB = try lines.integer("b", in: 0...511) ?? crown.lineB
-            crown.lineButton = try lines.integer("button", in: 0...511) ?? crown.lineButton
-            try lines.finish(known: ["a", "b", "button"])
+        crown.chip = try table.string(Setting.crownChip) ?? crown.chip
+        crown.evdevPath = try table.string(Setting.crownEvdev) ?? crown.evdevPath
+        let linesSection = Setting.crownLineA.section
+        let linesKey = String(linesSection.split(separator: ".").last ?? "")
+        if var lines = try table.table(linesKey) {
+            crown.lineA = try lines.integer(Setting.crownLineA) ?? crown.lineA
+            crown.lineB = try lines.integer(Setting.crownLineB) ?? crown.lineB
+            crown.lineButton = try lines.integer(Setting.crownLineButton) ?? crown.lineButton
+            try lines.finish(section: linesSection)
             if Set([crown.lineA, crown.lineB, crown.lineButton]).count < 3 {
                 throw table.error(
-                    "lines",
+                    linesKey,
                     "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)"
                 )
             }
         }
-        if let steps = try table.integer("steps_per_detent", in: 1...4) {
-            switch steps {
-            case 4: crown.stepping = .full
-            case 2: crown.stepping = .half
-            case 1: crown.stepping = .quarter
-            default: throw table.error("steps_per_detent", "expected 4 (KY-040, most EC11), 2 or 1, found \(steps)")
-            }
+        switch try table.integer(Setting.crownStepsPerDetent) {
+        case 2?: crown.stepping = .half
+        case 1?: crown.stepping = .quarter
+        case 4?: crown.stepping = .full
+        default: break
         }
-        crown.inverted = try table.boolean("inverted") ?? crown.inverted
-        crown.acceleration = try table.boolean("acceleration") ?? crown.acceleration
-        crown.wrap = try table.boolean("wrap") ?? crown.wrap
-        if let side = try table.choice("side", among: CrownSide.allCases.map { $0.rawValue }) {
-            crown.side = CrownSide(rawValue: side) ?? .right
-        }
-        crown.detentsPerPage = try table.integer("detents_per_page", in: 1...20) ?? crown.detentsPerPage
-        try table.finish()
+        crown.inverted = try table.boolean(Setting.crownInverted) ?? crown.inverted
+        crown.acceleration = try table.boolean(Setting.crownAcceleration) ?? crown.acceleration
+        crown.wrap = try table.boolean(Setting.crownWrap) ?? crown.wrap
+        if let side = try table.string(Setting.crownSide) { crown.side = CrownSide(rawValue: side) ?? crown.side }
+        crown.detentsPerPage = try table.integer(Setting.crownDetentsPerPage) ?? crown.detentsPerPage
+        try table.finish(section: "crown")
         return crown
     }
 
     private static func indicator(_ table: inout ConfigTable) throws(ConfigError) -> IndicatorSection {
+        typealias Setting = ConfigurationSetting
         var indicator = IndicatorSection()
-        if let style = try table.choice("style", among: PageControlBackgroundStyle.allCases.map { $0.rawValue }) {
-            indicator.style = PageControlBackgroundStyle(rawValue: style) ?? .automatic
+        if let style = try table.string(Setting.indicatorStyle) {
+            indicator.style = PageControlBackgroundStyle(rawValue: style) ?? indicator.style
         }
-        indicator.image = try table.string("image")
-        indicator.maximumDots = try table.integer("max_dots", in: 1...20)
-        indicator.hidesForSinglePage = try table.boolean("hides_for_single_page") ?? false
-        try table.finish()
+        indicator.image = try table.string(Setting.indicatorImage)
+        indicator.maximumDots = try table.integer(Setting.indicatorMaximumDots)
+        indicator.hidesForSinglePage = try table.boolean(Setting.indicatorHidesForSinglePage) ?? false
+        try table.finish(section: "indicator")
         return indicator
     }
 }

@@ -8,57 +8,53 @@ extension PageSpec {
 
     /// Reads one `[[page]]` table; `files` reads the pictures of image pages.
     init(reading table: inout ConfigTable, directory: String, files: some FileReading) throws(ConfigError) {
+        typealias Setting = ConfigurationSetting
         line = table.table.line
-        let kindName = try table.choice("kind", among: Self.kinds)
+        let kindName = try table.string(Setting.pageKind)
         guard let kindName else {
-            throw table.error("kind", "missing: say what the page shows, one of \(quotedList(Self.kinds))")
+            throw table.error(Setting.pageKind, "missing: say what the page shows, one of \(quotedList(Self.kinds))")
         }
-        indicatorImage = try table.string("indicator_image")
-        let common = ["kind", "title", "indicator_image"]
-        let explicitTitle = try table.string("title")
+        indicatorImage = try table.string(Setting.pageIndicatorImage)
+        let explicitTitle = try table.string(Setting.pageTitle)
         switch kindName {
         case "text":
-            kind = .text(try table.requiredString("text", "the text to show, e.g. text = \"Hello\""))
-            try table.finish(known: common + ["text"])
+            kind = .text(try table.required(Setting.pageText, "the text to show, e.g. text = \"Hello\""))
         case "clock":
             kind = .clock(
-                time: try Self.clockFormat(&table, "time", default: "%H:%M"),
-                date: try Self.clockFormat(&table, "date", default: "%a %e %b"))
-            try table.finish(known: common + ["time", "date"])
+                time: try Self.clockFormat(&table, Setting.pageTime),
+                date: try Self.clockFormat(&table, Setting.pageDate))
         case "system":
-            guard let names = try table.strings("values", minimumCount: 1) else {
+            guard let names = try table.strings(Setting.pageValues) else {
                 throw table.error(
-                    "values", "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
+                    Setting.pageValues,
+                    "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
             }
             var values: [SystemValue] = []
-            for name in names { values.append(try Self.systemValue(name, table: table, key: "values")) }
+            for name in names { values.append(try Self.systemValue(name, table: table, key: Setting.pageValues.name)) }
             kind = .system(values, refresh: try Self.refresh(&table, default: 2000))
-            try table.finish(known: common + ["values", "refresh"])
         case "command":
             kind = .command(try Self.command(&table))
-            try table.finish(known: common + ["argv", "refresh", "timeout", "max_output"])
         case "file":
-            let path = try table.requiredString("path", "the file to show the end of, e.g. path = \"/var/log/syslog\"")
+            let path = try table.required(
+                Setting.pagePath, "the file to show the end of, e.g. path = \"/var/log/syslog\"")
             kind = .file(
-                path: Configuration.resolve(path, in: directory), lines: try table.integer("lines", in: 1...100) ?? 5,
+                path: Configuration.resolve(path, in: directory),
+                lines: try table.integer(Setting.pageLines) ?? Setting.pageLines.defaultInteger(5),
                 refresh: try Self.refresh(&table, default: 2000))
-            try table.finish(known: common + ["path", "lines", "refresh"])
         case "image":
-            let path = try table.requiredString("path", "a PBM, XBM or PNG file, e.g. path = \"logo.png\"")
+            let path = try table.required(Setting.pagePath, "a PBM, XBM or PNG file, e.g. path = \"logo.png\"")
             do throws(ImageFileError) {
                 kind = .image(
                     ImageSpec(
                         path: path,
                         bitmap: try PageImageFile.load(Configuration.resolve(path, in: directory), from: files)))
             } catch {
-                throw table.error("path", error.description)
+                throw table.error(Setting.pagePath, error.description)
             }
-            try table.finish(known: common + ["path"])
         default:
             kind = .gauge(try Self.gauge(&table, directory: directory))
-            try table.finish(
-                known: common + ["source", "argv", "path", "timeout", "min", "max", "unit", "style", "refresh"])
         }
+        try table.finish(known: Setting.pageKeys(kind: kindName))
         title = explicitTitle ?? Self.defaultTitle(for: kind)
     }
 
@@ -74,20 +70,20 @@ extension PageSpec {
         }
     }
 
-    private static func clockFormat(_ table: inout ConfigTable, _ key: String, default pattern: String)
+    private static func clockFormat(_ table: inout ConfigTable, _ setting: ConfigurationSetting)
         throws(ConfigError) -> ClockFormat
     {
-        let text = try table.string(key) ?? pattern
+        let text = try table.string(setting) ?? setting.defaultString("")
         switch ClockFormat.parse(text) {
         case .success(let format): return format
         case .failure(let error):
-            throw table.error(key, "unknown directive \(error.directive): use \(ClockFormat.directives)")
+            throw table.error(setting, "unknown directive \(error.directive): use \(ClockFormat.directives)")
         }
     }
 
     private static func refresh(_ table: inout ConfigTable, default milliseconds: Int64) throws(ConfigError) -> TimeSpan
     {
-        .milliseconds(try table.duration("refresh", minimumMilliseconds: 100) ?? milliseconds)
+        (try table.duration(ConfigurationSetting.pageRefresh) ?? nil) ?? .milliseconds(milliseconds)
     }
 
     /// `hostname`, `cpu-temperature`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`.
@@ -125,22 +121,27 @@ extension PageSpec {
     }
 
     private static func command(_ table: inout ConfigTable) throws(ConfigError) -> CommandSpec {
-        guard let argv = try table.strings("argv", minimumCount: 1) else {
+        guard let argv = try table.strings(ConfigurationSetting.pageArgv) else {
             throw table.error(
-                "argv",
+                ConfigurationSetting.pageArgv,
                 "missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"
             )
         }
-        guard !argv[0].isEmpty else { throw table.error("argv", "the program's name is empty") }
+        guard !argv[0].isEmpty else { throw table.error(ConfigurationSetting.pageArgv, "the program's name is empty") }
         let refresh = try refresh(&table, default: 5000)
-        let timeout = TimeSpan.milliseconds(try table.duration("timeout", minimumMilliseconds: 10) ?? 2000)
-        let maximum = try table.integer("max_output", in: 16...65536) ?? 4096
+        let timeout =
+            (try table.duration(ConfigurationSetting.pageTimeout) ?? nil)
+            ?? .milliseconds(ConfigurationSetting.pageTimeout.defaultMilliseconds(2000))
+        let maximum =
+            try table.integer(ConfigurationSetting.pageMaximumOutput)
+            ?? ConfigurationSetting.pageMaximumOutput.defaultInteger(4096)
         return CommandSpec(argv: argv, refresh: refresh, timeout: timeout, maximumOutputBytes: maximum)
     }
 
     private static func gauge(_ table: inout ConfigTable, directory: String) throws(ConfigError) -> GaugeSpec {
-        let sourceText = try table.requiredString(
-            "source",
+        typealias Setting = ConfigurationSetting
+        let sourceText = try table.required(
+            Setting.pageSource,
             "where the number comes from: a system value such as \"cpu-temperature\", or \"command\" (with argv) or \"file\" (with path)"
         )
         let source: ValueSource
@@ -150,21 +151,21 @@ extension PageSpec {
         case "file":
             source = .file(
                 path: Configuration.resolve(
-                    try table.requiredString("path", "the file holding the number"), in: directory))
+                    try table.required(Setting.pagePath, "the file holding the number"), in: directory))
         default:
-            let value = try systemValue(sourceText, table: table, key: "source")
+            let value = try systemValue(sourceText, table: table, key: Setting.pageSource.name)
             guard value.isNumeric else {
-                throw table.error("source", "\"\(sourceText)\" is not a number a gauge can show")
+                throw table.error(Setting.pageSource, "\"\(sourceText)\" is not a number a gauge can show")
             }
             source = .system(value)
         }
         let defaults = Self.gaugeDefaults(source)
-        let minimum = try table.number("min", in: -1e12...1e12) ?? defaults.minimum
-        let maximum = try table.number("max", in: -1e12...1e12) ?? defaults.maximum
+        let minimum = try table.number(Setting.pageMinimum) ?? defaults.minimum
+        let maximum = try table.number(Setting.pageMaximum) ?? defaults.maximum
         guard maximum > minimum else {
-            throw table.error("max", "must be greater than min (\(minimum)), found \(maximum)")
+            throw table.error(Setting.pageMaximum, "must be greater than min (\(minimum)), found \(maximum)")
         }
-        let style = try table.choice("style", among: ["bar", "dial"]) ?? "bar"
+        let style = try table.string(Setting.pageStyle) ?? Setting.pageStyle.defaultString("bar")
         var refresh = TimeSpan.milliseconds(2000)
         if case .command(let command) = source {
             refresh = command.refresh
@@ -172,7 +173,8 @@ extension PageSpec {
             refresh = try Self.refresh(&table, default: 2000)
         }
         return GaugeSpec(
-            source: source, minimum: minimum, maximum: maximum, unit: try table.string("unit") ?? defaults.unit,
+            source: source, minimum: minimum, maximum: maximum,
+            unit: try table.string(Setting.pageUnit) ?? defaults.unit,
             isDial: style == "dial", refresh: refresh)
     }
 

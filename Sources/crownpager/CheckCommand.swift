@@ -11,7 +11,8 @@ struct CheckCommand: ParsableCommand {
             Exits 0 and lists the pages when the file is good; otherwise prints the first error and exits 78 \
             (66 when the file cannot be read). \
             The file is only read. Without a file, checks the built-in configuration; \
-            --print-default prints it, to start a file of your own.
+            --print-default prints it, to start a file of your own; --print-reference prints every \
+            setting as a Markdown table (the README's configuration reference).
             """)
 
     @Argument(help: ArgumentHelp("The configuration file (TOML).", valueName: "config"))
@@ -20,9 +21,16 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print the built-in configuration (the one a Pi runs with no file) and exit.")
     var printDefault = false
 
+    @Flag(help: "Print every setting (key, values, default, flag, reload, documentation) as a Markdown table and exit.")
+    var printReference = false
+
     func run() throws {
         if printDefault {
             print(Configuration.builtInText)
+            return
+        }
+        if printReference {
+            print(ConfigurationSetting.reference)
             return
         }
         var configuration = Configuration.builtIn

@@ -4,31 +4,25 @@ import PagerEngine
 
 /// The crown on GPIO lines read through libgpiod: the chip and the three offsets.
 struct GPIOOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Read the crown from this GPIO chip through libgpiod (lines 17, 27 and 22 unless --line-a/-b/-button say otherwise).",
-            valueName: "/dev/gpiochipN"))
+    @Option(help: .setting("--chip", valueName: "/dev/gpiochipN"))
     var chip: String?
 
-    @Option(
-        name: .customLong("line-a"),
-        help: ArgumentHelp("With --chip: the offset of encoder line A (CLK); 17 by default.", valueName: "n"))
+    @Option(name: .customLong("line-a"), help: .setting("--line-a", valueName: "n"))
     var lineA: UInt32?
 
-    @Option(
-        name: .customLong("line-b"),
-        help: ArgumentHelp("With --chip: the offset of encoder line B (DT); 27 by default.", valueName: "n"))
+    @Option(name: .customLong("line-b"), help: .setting("--line-b", valueName: "n"))
     var lineB: UInt32?
 
-    @Option(
-        name: .customLong("line-button"),
-        help: ArgumentHelp("With --chip: the offset of the button (SW); 22 by default.", valueName: "n"))
+    @Option(name: .customLong("line-button"), help: .setting("--line-button", valueName: "n"))
     var lineButton: UInt32?
 
     func validate() throws {
         if chip == nil, lineA != nil || lineB != nil || lineButton != nil {
             throw ValidationError("--line-a, --line-b and --line-button need --chip /dev/gpiochipN")
         }
+        try checkRange(lineA.map { Int($0) }, flag: "--line-a")
+        try checkRange(lineB.map { Int($0) }, flag: "--line-b")
+        try checkRange(lineButton.map { Int($0) }, flag: "--line-button")
         if let chip, !chip.hasPrefix("/") {
             throw ValidationError("--chip must be a path such as /dev/gpiochip0, not '\(chip)'")
         }

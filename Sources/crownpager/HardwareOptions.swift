@@ -5,19 +5,16 @@ import SSD1306
 
 /// The real panel: which bus and address, and how to show the picture on it.
 struct HardwareOptions: ParsableArguments {
-    @Option(
-        name: .customLong("i2c-bus"),
-        help: ArgumentHelp("Drive a real panel on /dev/i2c-<n> instead of the terminal mock.", valueName: "n"))
+    @Option(name: .customLong("i2c-bus"), help: .setting("--i2c-bus", valueName: "n"))
     var i2cBus: Int?
 
-    @Option(help: "The display's I2C address: 0x3c (most modules; default) or 0x3d; \(addressSyntax).")
+    @Option(help: .setting("--address"))
     var address: String?
 
-    @Option(
-        help: "Rotate the picture by 0 or 180 degrees (a panel mounted upside down), through the controller's remaps.")
+    @Option(help: .setting("--rotate"))
     var rotate: Int?
 
-    @Option(help: "Brightness from 0 to 100: contrast, pre-charge and VCOMH together, so it dims for real.")
+    @Option(help: .setting("--brightness"))
     var brightness: Int?
 
     @Option(help: "Contrast from 0 to 255 alone (applied after --brightness).")
@@ -34,9 +31,7 @@ struct HardwareOptions: ParsableArguments {
         if let rotate, DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate must be 0 or 180, not \(rotate)")
         }
-        if let brightness, !(0...100).contains(brightness) {
-            throw ValidationError("--brightness must be between 0 and 100, not \(brightness)")
-        }
+        try checkRange(brightness, flag: "--brightness")
         if let contrast, !(0...255).contains(contrast) {
             throw ValidationError("--contrast must be between 0 and 255, not \(contrast)")
         }

@@ -6,10 +6,7 @@ import SSD1306
 
 /// Which panel to drive or emulate.
 struct DisplayOptions: ParsableArguments {
-    @Option(
-        help:
-            "The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")) (default: the configuration's, 128x64)."
-    )
+    @Option(help: .setting("--panel"))
     var panel: String?
 
     @Option(
@@ -26,7 +23,9 @@ struct DisplayOptions: ParsableArguments {
 
     /// The panel given, nil when left to the configuration.
     var chosenPanel: SSD1306Panel? {
-        panel.flatMap { name in SSD1306Panel.all.first { $0.name == name.lowercased() } }
+        panel.flatMap { name in
+            SSD1306Panel.all.first { $0.name == name.lowercased() || "ssd1306-" + $0.name == name.lowercased() }
+        }
     }
 
     /// The panel given, else a 128x64 SSD1306.
@@ -37,28 +36,22 @@ struct DisplayOptions: ParsableArguments {
 
 /// How the pager, its page indicator and the crown behave.
 struct PagerOptions: ParsableArguments {
-    @Flag(help: "Wrap around from the last page to the first and back.")
+    @Flag(help: .setting("--wrap"))
     var wrap = false
 
-    @Option(
-        help:
-            "Where the crown and the indicator are: right (default), left, or bottom (horizontal paging, dots centred at the bottom)."
-    )
+    @Option(help: .setting("--crown-side"))
     var crownSide: String?
 
-    @Option(help: "Detents of the crown needed to move one page (1 to 20; default 1).")
+    @Option(help: .setting("--detents-per-page"))
     var detentsPerPage: Int?
 
-    @Option(
-        help:
-            "The plate behind the dots: automatic (while turning; default), prominent (always) or minimal (never; no scrubbing)."
-    )
+    @Option(help: .setting("--background-style"))
     var backgroundStyle: String?
 
-    @Option(help: "The most dots shown at once (1 to 20); by default 7 on a 64-row panel, as many as fit on 32 rows.")
+    @Option(help: .setting("--max-dots"))
     var maxDots: Int?
 
-    @Flag(help: "Hide the indicator when there is only one page.")
+    @Flag(help: .setting("--hides-for-single-page"))
     var hidesForSinglePage = false
 
     @Flag(help: "Show the pages without letting the crown move them.")
@@ -71,32 +64,25 @@ struct PagerOptions: ParsableArguments {
     @Option(help: "Show this many demo pages (1 to 999): the demo's own, then numbered pages (implies --demo on run).")
     var pages: Int?
 
-    @Option(
-        help: ArgumentHelp(
-            "The image for every indicator: location, house, bookmark, star, or a .pbm/.xbm/.png file (at most 7x7).",
-            valueName: "image"))
+    @Option(help: .setting("--indicator-image", valueName: "image"))
     var indicatorImage: String?
 
     @Option(help: ArgumentHelp("An image for one page, e.g. 1=location (repeatable).", valueName: "page=image"))
     var pageImage: [String] = []
 
-    @Flag(help: "Turn off crown acceleration (pages per detent growing with speed while scrubbing).")
+    @Flag(help: .setting("--no-acceleration"))
     var noAcceleration = false
 
     func validate() throws {
         if let crownSide, side == nil {
             throw ValidationError("--crown-side must be 'right', 'left' or 'bottom', not '\(crownSide)'")
         }
-        if let detentsPerPage, !(1...20).contains(detentsPerPage) {
-            throw ValidationError("--detents-per-page must be between 1 and 20, not \(detentsPerPage)")
-        }
+        try checkRange(detentsPerPage, flag: "--detents-per-page")
         if let backgroundStyle, style == nil {
             throw ValidationError(
                 "--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
         }
-        if let maxDots, !(1...20).contains(maxDots) {
-            throw ValidationError("--max-dots must be between 1 and 20, not \(maxDots)")
-        }
+        try checkRange(maxDots, flag: "--max-dots")
         if let pages, !(1...999).contains(pages) {
             throw ValidationError("--pages must be between 1 and 999, not \(pages)")
         }

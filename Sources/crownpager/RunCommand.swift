@@ -27,10 +27,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Real panel") var hardware: HardwareOptions
     @OptionGroup(title: "Crown on GPIO lines") var gpio: GPIOOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "Read the crown from the kernel's input device (the rotary-encoder and gpio-key overlays).",
-            valueName: "/dev/input/eventN"))
+    @Option(help: .setting("--evdev", valueName: "/dev/input/eventN"))
     var evdev: String?
 
     @Flag(help: "No knob: only the terminal's keys turn the crown, whatever the configuration says.")

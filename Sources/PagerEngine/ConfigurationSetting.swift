@@ -1,0 +1,355 @@
+import PagerConfig
+import PagerCore
+import SSD1306
+
+/// One setting of `crownpager.toml`: where it is, what it takes, its default, the flag that
+/// overrides it, what it does and whether a reload may change it.
+///
+/// `ConfigurationSetting.all` is the one table the parser's known keys and ranges, `check --print-default`,
+/// the flags' help and the README's reference come from.
+public struct ConfigurationSetting: Hashable, Sendable {
+    /// Its place in the file: `display.address`, `crown.lines.a`; the keys of a `[[page]]` are `page.refresh`.
+    public let key: String
+    /// What it holds and which values it allows.
+    public let type: SettingType
+    /// The default as the default file writes it (`0x3c`, `"1min"`); nil when unset by default or required.
+    public let defaultValue: String?
+    /// For a setting without a default: a value the default file shows, commented out.
+    public let example: String?
+    /// The command-line flag that overrides it, if any.
+    public let flag: SettingFlag?
+    /// What it does, in one line.
+    public let documentation: String
+    /// Whether a reload (SIGHUP) may change it; otherwise it takes a restart.
+    public let reloadable: Bool
+    /// For the keys of a `[[page]]`: the kinds of page that take it.
+    public let pageKinds: [String]
+
+    /// A setting; `pageKinds` only for the keys of a `[[page]]`.
+    public init(
+        _ key: String, _ type: SettingType, default defaultValue: String?, example: String? = nil,
+        flag: SettingFlag? = nil, reloadable: Bool = true, pageKinds: [String] = [], _ documentation: String
+    ) {
+        self.key = key
+        self.type = type
+        self.defaultValue = defaultValue
+        self.example = example
+        self.flag = flag
+        self.documentation = documentation
+        self.reloadable = reloadable
+        self.pageKinds = pageKinds
+    }
+
+    /// The table it is in: `display`, `crown.lines`, `page`.
+    public var section: String {
+        guard let dot = key.lastIndex(of: ".") else { return "" }
+        return String(key[..<dot])
+    }
+
+    /// Its name within its table: `address`, `a`.
+    public var name: String {
+        guard let dot = key.lastIndex(of: ".") else { return key }
+        return String(key[key.index(after: dot)...])
+    }
+
+    /// Whether it is a key of a `[[page]]`.
+    public var isPageKey: Bool { section == "page" }
+
+    /// The help of its flag: what it does, what it takes and the key it overrides.
+    public var flagHelp: String {
+        guard let flag else { return documentation + "." }
+        if flag.setsValue == "false" { return "Turn off \(key): \(Self.lowercasingFirst(documentation))." }
+        if let value = flag.setsValue { return "\(documentation) (sets \(key) = \(value))." }
+        let allowed = flag.takes ?? (type == .string ? nil : type.allowed)
+        let takes = allowed.map { " Takes \($0)." } ?? ""
+        let defaultText = defaultValue.map { ", default \($0)" } ?? ""
+        return "\(documentation).\(takes) Overrides \(key)\(defaultText)."
+    }
+
+    /// `Pages per detent` as `pages per detent`, within a sentence.
+    static func lowercasingFirst(_ text: String) -> String {
+        guard let first = text.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return text }
+        return String(decoding: [first + 32], as: UTF8.self) + text.dropFirst()
+    }
+
+    /// The range of an integer setting; nil for any other.
+    public var integerRange: ClosedRange<Int64>? {
+        guard case .integer(let range) = type else { return nil }
+        return range
+    }
+
+    /// The setting `flag` overrides, if any.
+    public static func overridden(byFlag flag: String) -> ConfigurationSetting? {
+        all.first { $0.flag?.name == flag }
+    }
+}
+
+/// A command-line flag that overrides a setting.
+public struct SettingFlag: Hashable, Sendable {
+    /// `--address`.
+    public let name: String
+    /// For a flag without a value: the value it sets (`true` for `--wrap`, `false` for `--no-acceleration`).
+    public let setsValue: String?
+    /// What the flag takes, where the command line differs from the file; nil: as the file.
+    public let takes: String?
+
+    /// A flag that takes a value, or sets `setsValue` when given alone.
+    public init(_ name: String, sets setsValue: String? = nil, takes: String? = nil) {
+        self.name = name
+        self.setsValue = setsValue
+        self.takes = takes
+    }
+}
+
+extension ConfigurationSetting {
+    /// `[display]`: the panel and how it is driven.
+    static let displayPanel = ConfigurationSetting(
+        "display.panel", .choice(SSD1306Panel.all.map { $0.name } + ["ssd1306-128x64", "ssd1306-128x32"]),
+        default: "\"128x64\"", flag: SettingFlag("--panel"), reloadable: false,
+        "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, or the 1.3\" sh1106-128x64"
+    )
+    static let displayBus = ConfigurationSetting(
+        "display.bus",
+        .special(described: "an I2C bus number such as 1 (/dev/i2c-1), or \"mock\""),
+        default: "1",
+        flag: SettingFlag("--i2c-bus", takes: "a bus number from 0 to 1023; --mock draws in the terminal"),
+        reloadable: false,
+        "The I2C bus of the panel: 1 is /dev/i2c-1 (pins 3 and 5); \"mock\" draws in the terminal instead")
+    static let displayAddress = ConfigurationSetting(
+        "display.address", .special(described: I2CAddress.rule), default: "0x3c", flag: SettingFlag("--address"),
+        reloadable: false, "The display's I2C address: 0x3c on most modules, 0x3d when strapped")
+    static let displayRotation = ConfigurationSetting(
+        "display.rotation", .integerChoice([0, 180], described: "0 or 180"), default: "0",
+        flag: SettingFlag("--rotate"), "Degrees to turn the picture, for a panel mounted upside down")
+    static let displayBrightness = ConfigurationSetting(
+        "display.brightness", .integer(0...100), default: "80", flag: SettingFlag("--brightness"),
+        "Brightness while in use: contrast, pre-charge and VCOMH together, so it dims for real")
+    static let displayDimBrightness = ConfigurationSetting(
+        "display.dim_brightness", .integer(0...100), default: "5", "Brightness once dimmed")
+    static let displayDimAfter = ConfigurationSetting(
+        "display.dim_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"1min\"",
+        "Without a turn or press for this long, dim to dim_brightness")
+    static let displayOffAfter = ConfigurationSetting(
+        "display.off_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"10min\"",
+        "Then switch off (OLEDs burn in); the first detent only wakes it")
+    static let displayBusHertz = ConfigurationSetting(
+        "display.bus_hz", .integer(10_000...3_400_000), default: "400000",
+        "The bus clock set by dtparam=i2c_arm_baudrate in config.txt, for pacing frames")
+
+    /// `[crown]`: the knob.
+    static let crownSource = ConfigurationSetting(
+        "crown.source", .choice(["gpio", "evdev", "keyboard"]), default: "\"gpio\"", reloadable: false,
+        "Where the knob is read: gpio (libgpiod), evdev (the kernel's rotary-encoder overlay) or keyboard")
+    static let crownChip = ConfigurationSetting(
+        "crown.chip", .string, default: "\"/dev/gpiochip0\"", flag: SettingFlag("--chip"), reloadable: false,
+        "The GPIO chip the encoder is wired to")
+    static let crownLineA = ConfigurationSetting(
+        "crown.lines.a", .integer(0...511), default: "17", flag: SettingFlag("--line-a"), reloadable: false,
+        "The line of the encoder's A (CLK): GPIO17 is pin 11")
+    static let crownLineB = ConfigurationSetting(
+        "crown.lines.b", .integer(0...511), default: "27", flag: SettingFlag("--line-b"), reloadable: false,
+        "The line of the encoder's B (DT): GPIO27 is pin 13")
+    static let crownLineButton = ConfigurationSetting(
+        "crown.lines.button", .integer(0...511), default: "22", flag: SettingFlag("--line-button"),
+        reloadable: false, "The line of the push button (SW): GPIO22 is pin 15")
+    static let crownEvdev = ConfigurationSetting(
+        "crown.evdev", .string, default: "\"/dev/input/event0\"", flag: SettingFlag("--evdev"), reloadable: false,
+        "The kernel's input device of the knob (the rotary-encoder overlay), read with source = \"evdev\"")
+    static let crownStepsPerDetent = ConfigurationSetting(
+        "crown.steps_per_detent", .integerChoice([4, 2, 1], described: "4 (KY-040, most EC11), 2 or 1"),
+        default: "4", reloadable: false,
+        "Quadrature steps per detent: 4 for a KY-040 and most EC11s, 2 for 30-detent EC11s")
+    static let crownInverted = ConfigurationSetting(
+        "crown.inverted", .boolean, default: "false", reloadable: false, "Count a clockwise turn as backwards")
+    static let crownAcceleration = ConfigurationSetting(
+        "crown.acceleration", .boolean, default: "true", flag: SettingFlag("--no-acceleration", sets: "false"),
+        "Pages per detent grow while turning fast")
+    static let crownWrap = ConfigurationSetting(
+        "crown.wrap", .boolean, default: "false", flag: SettingFlag("--wrap", sets: "true"),
+        "From the last page on to the first and back")
+    static let crownSide = ConfigurationSetting(
+        "crown.side", .choice(CrownSide.allCases.map { $0.rawValue }), default: "\"right\"",
+        flag: SettingFlag("--crown-side"),
+        "Where the knob sits: right, left, or bottom (horizontal paging, dots centred at the bottom)")
+    static let crownDetentsPerPage = ConfigurationSetting(
+        "crown.detents_per_page", .integer(1...20), default: "1", flag: SettingFlag("--detents-per-page"),
+        "Detents of the crown needed to move one page")
+
+    /// `[indicator]`: the page indicator.
+    static let indicatorStyle = ConfigurationSetting(
+        "indicator.style", .choice(PageControlBackgroundStyle.allCases.map { $0.rawValue }), default: "\"automatic\"",
+        flag: SettingFlag("--background-style"),
+        "The plate behind the dots: automatic (while turning), prominent (always) or minimal (never; no scrubbing)")
+    static let indicatorImage = ConfigurationSetting(
+        "indicator.image", .string, default: nil, example: "\"star\"", flag: SettingFlag("--indicator-image"),
+        "The image of every dot: location, house, bookmark, star, or a PBM, XBM or PNG file of at most 7x7")
+    static let indicatorMaximumDots = ConfigurationSetting(
+        "indicator.max_dots", .integer(1...20), default: nil, example: "7", flag: SettingFlag("--max-dots"),
+        "The most dots shown at once; unset, 7 on a 64-row panel and as many as fit on 32 rows")
+    static let indicatorHidesForSinglePage = ConfigurationSetting(
+        "indicator.hides_for_single_page", .boolean, default: "false",
+        flag: SettingFlag("--hides-for-single-page", sets: "true"), "No indicator when there is only one page")
+
+    /// `[[page]]`: one page.
+    static let pageKind = ConfigurationSetting(
+        "page.kind", .choice(PageSpec.kinds), default: nil, example: "\"text\"", pageKinds: PageSpec.kinds,
+        "What the page shows (required)")
+    static let pageTitle = ConfigurationSetting(
+        "page.title", .string, default: nil, example: "\"Hello\"", pageKinds: PageSpec.kinds,
+        "Shown at the top of the page and in the title list; unset, named after what it shows")
+    static let pageIndicatorImage = ConfigurationSetting(
+        "page.indicator_image", .string, default: nil, example: "\"house\"", pageKinds: PageSpec.kinds,
+        "This page's own dot: an image as for indicator.image")
+    static let pageText = ConfigurationSetting(
+        "page.text", .string, default: nil, example: "\"Hello, world\"", pageKinds: ["text"],
+        "The text to show, wrapped; a page taller than the screen scrolls (required)")
+    static let pageTime = ConfigurationSetting(
+        "page.time", .special(described: "a format of " + ClockFormat.directives), default: "\"%H:%M\"",
+        pageKinds: ["clock"], "The format of the time")
+    static let pageDate = ConfigurationSetting(
+        "page.date", .special(described: "a format of " + ClockFormat.directives), default: "\"%a %e %b\"",
+        pageKinds: ["clock"], "The format of the date")
+    static let pageValues = ConfigurationSetting(
+        "page.values", .strings(minimumCount: 1), default: nil, example: "[\"hostname\", \"ip\"]",
+        pageKinds: ["system"],
+        "The values, one a line: hostname, ip [interface], cpu-temperature, load, memory, uptime, disk [path] (required)"
+    )
+    static let pageRefresh = ConfigurationSetting(
+        "page.refresh", .duration(minimumMilliseconds: 100, allowsNever: false), default: nil, example: "\"2s\"",
+        pageKinds: ["system", "command", "file", "gauge"],
+        "How often to read it again: 2s, a command every 5s")
+    static let pageArgv = ConfigurationSetting(
+        "page.argv", .strings(minimumCount: 1), default: nil, example: "[\"vcgencmd\", \"measure_temp\"]",
+        pageKinds: ["command", "gauge"],
+        "The program and its arguments, run without a shell unless you name one (required for a command)")
+    static let pageTimeout = ConfigurationSetting(
+        "page.timeout", .duration(minimumMilliseconds: 10, allowsNever: false), default: "\"2s\"",
+        pageKinds: ["command", "gauge"], "The command and its process group are killed after this long")
+    static let pageMaximumOutput = ConfigurationSetting(
+        "page.max_output", .integer(16...65536), default: "4096", pageKinds: ["command", "gauge"],
+        "Bytes of output kept; the rest is dropped")
+    static let pagePath = ConfigurationSetting(
+        "page.path", .string, default: nil, example: "\"/var/log/syslog\"", pageKinds: ["file", "image", "gauge"],
+        "The file: whose last lines to show, the PBM, XBM or PNG picture, or the one holding a gauge's number")
+    static let pageLines = ConfigurationSetting(
+        "page.lines", .integer(1...100), default: "5", pageKinds: ["file"], "How many of the file's last lines to show")
+    static let pageSource = ConfigurationSetting(
+        "page.source",
+        .special(described: "a numeric system value such as \"cpu-temperature\", \"command\" or \"file\""),
+        default: nil, example: "\"cpu-temperature\"", pageKinds: ["gauge"],
+        "Where the gauge's number comes from: a system value, a command (argv) or a file (path) (required)")
+    static let pageMinimum = ConfigurationSetting(
+        "page.min", .number(-1e12...1e12), default: nil, example: "30", pageKinds: ["gauge"],
+        "The value at the empty end: by source, e.g. 30 for cpu-temperature, else 0")
+    static let pageMaximum = ConfigurationSetting(
+        "page.max", .number(-1e12...1e12), default: nil, example: "85", pageKinds: ["gauge"],
+        "The value at the full end: by source, e.g. 85 for cpu-temperature, 100 for memory and disk")
+    static let pageUnit = ConfigurationSetting(
+        "page.unit", .string, default: nil, example: "\"%\"", pageKinds: ["gauge"],
+        "Printed after the value: by source, e.g. \u{B0}C for cpu-temperature")
+    static let pageStyle = ConfigurationSetting(
+        "page.style", .choice(["bar", "dial"]), default: "\"bar\"", pageKinds: ["gauge"], "A bar or a dial")
+
+    /// Every setting, in the order of the default file.
+    public static let all: [ConfigurationSetting] = [
+        displayPanel, displayBus, displayAddress, displayRotation, displayBrightness, displayDimBrightness,
+        displayDimAfter, displayOffAfter, displayBusHertz,
+        crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
+        crownInverted, crownAcceleration, crownWrap, crownSide, crownDetentsPerPage,
+        indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,
+        pageKind, pageTitle, pageIndicatorImage, pageText, pageTime, pageDate, pageValues, pageRefresh, pageArgv,
+        pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum, pageMaximum, pageUnit, pageStyle,
+    ]
+
+    /// The keys a table takes, in the table's order: its settings' names and the tables within it.
+    ///
+    /// The root (`""`) takes `display`, `crown`, `indicator` and `page`.
+    public static func keys(in section: String) -> [String] {
+        var keys: [String] = []
+        let prefix = section.isEmpty ? "" : section + "."
+        for setting in all where setting.key.hasPrefix(prefix) {
+            let rest = setting.key.dropFirst(prefix.count)
+            let key = String(rest.split(separator: ".", maxSplits: 1).first ?? rest)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// The keys a `[[page]]` of `kind` takes.
+    public static func pageKeys(kind: String) -> [String] {
+        all.filter { $0.isPageKey && $0.pageKinds.contains(kind) }.map { $0.name }
+    }
+}
+
+extension ConfigurationSetting {
+    /// The default as an integer; `fallback` if the table gives none.
+    func defaultInteger(_ fallback: Int) -> Int {
+        defaultValue.flatMap { Int($0) } ?? fallback
+    }
+
+    /// The default string, without its quotes; `fallback` if the table gives none.
+    func defaultString(_ fallback: String) -> String {
+        guard let text = defaultValue, text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else {
+            return fallback
+        }
+        return String(text.dropFirst().dropLast())
+    }
+
+    /// The default duration in milliseconds; `fallback` if the table gives none.
+    func defaultMilliseconds(_ fallback: Int64) -> Int64 {
+        parseDuration(defaultString("")) ?? fallback
+    }
+}
+
+extension ConfigTable {
+    /// A string setting the page must have; `expected` says what it takes.
+    mutating func required(_ setting: ConfigurationSetting, _ expected: String) throws(ConfigError) -> String {
+        try requiredString(setting.name, expected)
+    }
+
+    /// An integer setting, checked against the table's range or choices.
+    mutating func integer(_ setting: ConfigurationSetting) throws(ConfigError) -> Int? {
+        try integer(setting.name, setting.type)
+    }
+
+    /// A number setting, checked against the table's range.
+    mutating func number(_ setting: ConfigurationSetting) throws(ConfigError) -> Double? {
+        try number(setting.name, setting.type)
+    }
+
+    /// A string setting, checked against the table's choices.
+    mutating func string(_ setting: ConfigurationSetting) throws(ConfigError) -> String? {
+        try string(setting.name, setting.type)
+    }
+
+    /// A boolean setting.
+    mutating func boolean(_ setting: ConfigurationSetting) throws(ConfigError) -> Bool? {
+        try boolean(setting.name)
+    }
+
+    /// An array-of-strings setting.
+    mutating func strings(_ setting: ConfigurationSetting) throws(ConfigError) -> [String]? {
+        try strings(setting.name, setting.type)
+    }
+
+    /// A duration setting: nil when absent, `.some(nil)` for `"never"`.
+    mutating func duration(_ setting: ConfigurationSetting) throws(ConfigError) -> TimeSpan?? {
+        guard let milliseconds = try duration(setting.name, setting.type) else { return nil }
+        return .some(milliseconds.map { TimeSpan.milliseconds($0) })
+    }
+
+    /// Marks the setting read and returns its value as written, for settings read by their own rule.
+    mutating func value(_ setting: ConfigurationSetting) -> TOMLValue? {
+        value(setting.name)
+    }
+
+    /// An error about `setting`.
+    func error(_ setting: ConfigurationSetting, _ message: String) -> ConfigError {
+        error(setting.name, message)
+    }
+
+    /// Throws for a key the settings table does not list for `section` (and this table never read).
+    func finish(section: String) throws(ConfigError) {
+        try finish(known: ConfigurationSetting.keys(in: section))
+    }
+}

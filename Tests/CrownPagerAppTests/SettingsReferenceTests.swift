@@ -1,0 +1,53 @@
+import Foundation
+import PagerEngine
+import TestSupport
+import Testing
+
+/// The settings table against what people read: the README's reference and the flags' help.
+@Suite struct SettingsReferenceTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Words separated by single spaces, as help reads once its wrapping is undone.
+    static func words(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+    }
+
+    /// The README holds exactly the reference the table writes, between its markers.
+    @Test func theReadmeReferenceIsTheTables() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let begin = try #require(readme.range(of: "<!-- settings:begin -->\n"))
+        let end = try #require(readme.range(of: "\n<!-- settings:end -->"))
+        #expect(String(readme[begin.upperBound..<end.lowerBound]) == ConfigurationSetting.reference)
+    }
+
+    @Test func checkPrintsTheReference() throws {
+        let printed = try runCrownPager(["check", "--print-reference"])
+        #expect(printed.status == 0 && printed.standardOutput == ConfigurationSetting.reference + "\n")
+    }
+
+    /// Every flag of the table is in `run --help` with the table's documentation.
+    @Test func everyTableFlagHasTheTablesHelp() throws {
+        let help = try runCrownPager(["run", "--help"])
+        #expect(help.status == 0)
+        let text = Self.words(help.standardOutput)
+        let flags = ConfigurationSetting.all.compactMap { setting in setting.flag.map { (setting, $0) } }
+        #expect(flags.count >= 15)
+        for (setting, flag) in flags {
+            let documented = try #require(text.range(of: Self.words(setting.flagHelp)), "\(flag.name): no help")
+            // The flag and its value name come just before its help.
+            let before = text[
+                (text.index(documented.lowerBound, offsetBy: -60, limitedBy: text.startIndex) ?? text.startIndex)..<documented
+                    .lowerBound]
+            #expect(before.contains(flag.name + " "), "\(flag.name): \(before)")
+        }
+    }
+
+    /// The flags check ranges as the file does: the table's.
+    @Test func flagRangesAreTheTables() throws {
+        let brightness = try #require(ConfigurationSetting.overridden(byFlag: "--brightness")?.integerRange)
+        let run = try runCrownPager(["run", "--mock", "--brightness", "\(brightness.upperBound + 1)"])
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("--brightness must be between 0 and 100, not 101"))
+    }
+}
