@@ -8,11 +8,15 @@ swift build --product crownpager >/dev/null
 bin="$(swift build --show-bin-path)/crownpager"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-# The waits let the automatic indicator plate, shown while the crown turns, go away again.
-"$bin" render --out "$tmp/64" --crown "+1,wait 2s" --frozen --palette blue --scale 4 --fps 25 >/dev/null
-"$bin" render --out "$tmp/32" --crown "+1,+1,wait 2s" --panel 128x32 --frozen --palette blue --scale 4 --steps-only >/dev/null
+# The pages are the shipped configuration's, drawn by the engine `run` drives: the pictures show
+# what a Pi shows. The waits let the automatic indicator plate, shown while the crown turns, go away.
+config=Hardware/crownpager.toml
+"$bin" render --config "$config" --out "$tmp/64" --crown "+1,wait 2s" --frozen --palette blue --scale 4 >/dev/null
+"$bin" render --config "$config" --out "$tmp/32" --crown "wait 2s" --panel 128x32 --frozen --palette blue --scale 4 \
+    --steps-only >/dev/null
+slide=("$tmp"/64/step-01-frame-*.png)
 cp "$tmp/64/step-01.png" Hardware/pictures/clock-128x64.png
-cp "$tmp/64/step-01-frame-002.png" Hardware/pictures/slide-128x64.png
-cp "$tmp/32/step-02.png" Hardware/pictures/system-128x32.png
+cp "${slide[$(( ${#slide[@]} / 3 ))]}" Hardware/pictures/slide-128x64.png
+cp "$tmp/32/step-00.png" Hardware/pictures/system-128x32.png
 "$bin" wiring-diagram --out Hardware/pictures/wiring.png --scale 2
 echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring}.png"

@@ -38,52 +38,61 @@ func runDisplayBenchmarks() {
     }
 }
 
-/// A page slide at 60 frames a second, a clock tick, and an idle second, each measured both ways.
+/// A page slide (the engine's 60 frames a second), a clock tick and an idle second, through the
+/// engine `run` drives, each against a full frame for every frame the engine sent.
 private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
-    let frameSpan = TimeSpan.milliseconds(16)
-    var session = PagerSession(
-        pages: demoPages(clock: SampleReadings.clock, system: SampleReadings.system), panel: panel,
-        bus: TracingBus(SSD1306Emulator(panel: panel)))
-    session.start()
-    session.present(at: .zero)
-    _ = session.display.bus.drainTransfers()
+    var configuration = Configuration.demo()
+    configuration.display.panel = panel
+    configuration.display.bus = nil
+    var shell = VirtualShell(
+        engine: DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+        panel: panel, address: configuration.display.address)
+    var sampler = TickingSampler()
+    shell.feed(.start, at: .zero, sampler: &sampler)
+    shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
     let fullFrame = fullFrameLoad(panel)
     var results: [(String, BusLoad, BusLoad)] = []
 
-    // A slide from the welcome page to the clock, every frame until it settles.
-    var slide = BusLoad()
-    var slideBaseline = BusLoad()
-    var instant = Timestamp.zero + .milliseconds(100)
-    session.handle(.rotated(detents: 1, at: instant))
-    repeat {
-        session.advance(to: instant)
-        session.present(at: instant)
-        slide.add(session.display.bus.drainTransfers())
-        slideBaseline.transactions += fullFrame.transactions
-        slideBaseline.bytes += fullFrame.bytes
-        instant = instant + frameSpan
-    } while session.isAnimating(at: instant - frameSpan)
-    results.append(
-        ("page slide (\(slideBaseline.transactions / max(1, fullFrame.transactions)) frames)", slide, slideBaseline))
+    /// The transfers of a stretch of the run, and a full frame for each frame sent in it.
+    func load(_ events: [CrownEvent], from start: Timestamp, until end: Timestamp) -> (BusLoad, BusLoad, Int) {
+        let transfersBefore = shell.transfers.count
+        let framesBefore = shell.sentFrames.count
+        shell.run(events: events, from: start, until: end, sampler: &sampler)
+        var sent = BusLoad()
+        sent.add(Array(shell.transfers[transfersBefore...]))
+        let frames = shell.sentFrames.count - framesBefore
+        var baseline = BusLoad()
+        baseline.transactions = fullFrame.transactions * frames
+        baseline.bytes = fullFrame.bytes * frames
+        return (sent, baseline, frames)
+    }
 
+    // A slide from the welcome page to the clock, until it settles (before the clock's next second).
+    let (slide, slideBaseline, slideFrames) = load(
+        [.rotated(detents: 1, at: .milliseconds(100))], from: .milliseconds(100), until: .milliseconds(900))
+    results.append(("page slide (\(slideFrames) frames)", slide, slideBaseline))
     // The clock page's second turns over.
-    var clock = SampleReadings.clock
-    clock.second += 1
-    session.replacePages(demoPages(clock: clock, system: SampleReadings.system))
-    instant = instant + .milliseconds(1000)
-    session.advance(to: instant)
-    session.present(at: instant)
-    var tick = BusLoad()
-    tick.add(session.display.bus.drainTransfers())
+    let (tick, _, _) = load([], from: .milliseconds(900), until: .milliseconds(1500))
     results.append(("clock tick", tick, fullFrame))
-
-    // An idle second on a page that does not change: the loop wakes once and finds nothing to send.
-    session.advance(to: instant + .milliseconds(1000))
-    session.present(at: instant + .milliseconds(1000))
-    var idle = BusLoad()
-    idle.add(session.display.bus.drainTransfers())
-    results.append(("idle second", idle, fullFrame))
+    // An idle second on a page that does not change: back to the welcome page, then a second of nothing.
+    _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(2400))
+    let (still, _, _) = load([], from: .milliseconds(2400), until: .milliseconds(3400))
+    results.append(("idle second", still, fullFrame))
     return results
+}
+
+/// The sample readings, with the clock's second following the run's time.
+struct TickingSampler: PageSampler {
+    func clock(at instant: Timestamp) -> ClockReading {
+        var clock = SampleReadings.clock
+        clock.second = Int(instant.nanoseconds / 1_000_000_000) % 60
+        return clock
+    }
+
+    func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+        SamplePageSampler().answer(read, at: instant)
+    }
 }
 
 /// One full frame as the driver sends it.

@@ -2,9 +2,11 @@
 //
 //   swift run -c release crownpager-bench            every benchmark
 //   swift run -c release crownpager-bench display    only the display's
+//   swift run -c release crownpager-bench engine     the production path: latency, frames, bytes
 //   swift run -c release crownpager-bench crown      only the crown's
 //   swift run -c release crownpager-bench image      only the PNG decoder
 let selected = CommandLine.arguments.dropFirst().first
 if selected == nil || selected == "display" { runDisplayBenchmarks() }
+if selected == nil || selected == "engine" { runEngineBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
 if selected == nil || selected == "image" { runImageBenchmarks() }

@@ -181,7 +181,9 @@ public struct VirtualShell {
         perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
     }
 
-    private mutating func perform<Sampler: PageSampler>(
+    /// Does what `effects` ask, as the run shell does: transfers into the emulator (then `.written`),
+    /// reads answered by `sampler`. Returns whether transfers went out.
+    public mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
     ) -> Bool {
         log += effects.log
