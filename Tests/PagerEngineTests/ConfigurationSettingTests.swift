@@ -23,6 +23,11 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
 @Suite struct ConfigurationSettingTests {
     static let fileSettings = ConfigurationSetting.all.filter { !$0.isPageKey }
     static let pageSettings = ConfigurationSetting.all.filter { $0.isPageKey }
+    // Swift 6.0.3 crashes on a closure inside @Test(arguments:): the lists are named here.
+    static let fileSettingsWithDefaults = fileSettings.filter { $0.defaultValue != nil }
+    static let fileSettingsWithoutDefaults = fileSettings.filter { $0.defaultValue == nil }
+    static let pageSettingsWithDefaults = pageSettings.filter { $0.defaultValue != nil }
+    static let rangedSettings = ConfigurationSetting.all.filter { $0.integerRange != nil }
 
     /// The smallest page of each kind, to which a key is added.
     static let minimalPages: [String: String] = [
@@ -55,7 +60,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
 
     /// Each default, written alone into a file, gives the configuration an empty file gives: the
     /// table's default is the built-in value. The built-in configuration has every default too.
-    @Test(arguments: fileSettings.filter { $0.defaultValue != nil })
+    @Test(arguments: fileSettingsWithDefaults)
     func theTableDefaultIsTheBuiltInValue(_ setting: ConfigurationSetting) throws {
         let empty = try parse("")
         let value = try #require(setting.defaultValue)
@@ -70,7 +75,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
 
     /// A setting without a default takes its example, and the example changes the configuration:
     /// the key is read into something.
-    @Test(arguments: fileSettings.filter { $0.defaultValue == nil })
+    @Test(arguments: fileSettingsWithoutDefaults)
     func anExampleIsReadIntoTheConfiguration(_ setting: ConfigurationSetting) throws {
         let empty = try parse("")
         let example = try #require(setting.example)
@@ -79,7 +84,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     }
 
     /// A page key's default, written into a page of each kind that takes it, changes nothing.
-    @Test(arguments: pageSettings.filter { $0.defaultValue != nil })
+    @Test(arguments: pageSettingsWithDefaults)
     func aPageDefaultIsTheParsersDefault(_ setting: ConfigurationSetting) throws {
         let value = try #require(setting.defaultValue)
         for kind in setting.pageKinds {
@@ -145,7 +150,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
 
     /// The ranges of the table are the parser's: just inside is taken, just outside is a `ConfigError`
     /// naming the key.
-    @Test(arguments: ConfigurationSetting.all.filter { $0.integerRange != nil })
+    @Test(arguments: rangedSettings)
     func integerRangesComeFromTheTable(_ setting: ConfigurationSetting) throws {
         let range = try #require(setting.integerRange)
         let base: String
