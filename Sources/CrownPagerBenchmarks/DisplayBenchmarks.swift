@@ -76,8 +76,9 @@ private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
     let (tick, _, _) = load([], from: .milliseconds(900), until: .milliseconds(1500))
     results.append(("clock tick", tick, fullFrame))
     // An idle second on a page that does not change: back to the welcome page, then a second of nothing.
-    _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(2400))
-    let (still, _, _) = load([], from: .milliseconds(2400), until: .milliseconds(3400))
+    // (The automatic indicator plate fades out first, after the turn.)
+    _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(5000))
+    let (still, _, _) = load([], from: .milliseconds(5000), until: .milliseconds(6000))
     results.append(("idle second", still, fullFrame))
     return results
 }
