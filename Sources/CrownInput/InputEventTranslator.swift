@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// One `struct input_event` from `/dev/input/eventN`, its time already a `Timestamp`.
 public struct InputEventRecord: Hashable, Sendable {

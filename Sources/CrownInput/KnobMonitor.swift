@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// Live figures of a knob for `crownpager doctor crown`: detents, direction, speed, presses, glitches.
 ///

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import Glibc
 import LinuxHardware
 import MockDisplay

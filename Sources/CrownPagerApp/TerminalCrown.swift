@@ -1,3 +1,4 @@
+import CrownVocabulary
 import MockDisplay
 import PagerCore
 

@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// UIKit's `UIPageControl.InteractionState`: what the person is doing with the crown.
 public enum InteractionState: String, Hashable, Sendable {
     /// Not turning.

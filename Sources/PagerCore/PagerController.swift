@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerGraphics
 
 /// The page control's behaviour in one value: the pager, the crown interpreter, tall-page

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// Why a crown script could not be read.
