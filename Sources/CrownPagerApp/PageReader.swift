@@ -86,7 +86,7 @@ public struct PageReader: Sendable {
 
     /// `48.3°C`, `62%`: one decimal below 100, none above.
     public static func gaugeText(_ value: Double, unit: String) -> String {
-        fixed(value, abs(value) < 100 ? 1 : 0) + unit
+        PagerEngine.gaugeText(value, unit: unit)
     }
 
     private func fileTail(_ path: String, lines: Int) -> PageReading {
