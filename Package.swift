@@ -2,17 +2,18 @@
 // CrownPager: watchOS-style vertical pages on an SSD1306 OLED, turned by a rotary encoder.
 //
 // The arrows between targets are the architecture: nothing below points up.
-//   PagerGraphics  1-bit bitmap, primitives, fonts, PBM/PNG       (standard library only)
-//   PagerCore      pages, crown interpreter, animation, indicator (PagerGraphics)
-//   SSD1306        commands, panels, driver, emulator, I2C traces (PagerGraphics)
-//   CrownInput     quadrature decoding, button debouncing         (PagerCore)
-//   MockDisplay    terminal and file presenters of the glass      (pure: no OS imports)
-//   PagerConfig    TOML 1.0 reader, checked configuration tables  (standard library only)
-//   PagerEngine    what the device does: configuration, pages,    (the pure targets but MockDisplay:
-//                  pacing, screen saver, recovery, crown scripts   no Glibc, no Foundation)
-//   LinuxHardware  the only target that talks to Linux
-//   CrownPagerApp  the shell: run loop, crown sources, readings    (PagerEngine, LinuxHardware, MockDisplay)
-//   crownpager     the command-line program                        (CrownPagerApp, ArgumentParser)
+//   CrownVocabulary  instants, spans, what the crown did            (standard library only)
+//   PagerGraphics    1-bit bitmap, primitives, fonts, PBM/PNG       (standard library only)
+//   PagerCore        pages, crown interpreter, animation, indicator (CrownVocabulary, PagerGraphics)
+//   SSD1306          commands, panels, driver, emulator, I2C traces (PagerGraphics)
+//   CrownInput       quadrature decoding, button debouncing         (CrownVocabulary: not the pager core)
+//   MockDisplay      terminal and file presenters of the glass      (pure: no OS imports)
+//   PagerConfig      TOML 1.0 reader, checked configuration tables  (standard library only)
+//   PagerEngine      what the device does: configuration, pages,    (the pure targets but MockDisplay:
+//                    pacing, screen saver, recovery, crown scripts   no Glibc, no Foundation)
+//   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
+//   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
+//   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
 import PackageDescription
 
 let package = Package(
@@ -20,11 +21,10 @@ let package = Package(
     products: [
         .executable(name: "crownpager", targets: ["crownpager"]),
         .executable(name: "crownpager-bench", targets: ["CrownPagerBenchmarks"]),
+        .library(name: "CrownVocabulary", targets: ["CrownVocabulary"]),
         .library(name: "PagerGraphics", targets: ["PagerGraphics"]),
         .library(name: "PagerCore", targets: ["PagerCore"]),
         .library(name: "SSD1306", targets: ["SSD1306"]),
-        // The fake kernel as a shared object, for LD_PRELOAD runs of the built program in tests.
-        .library(name: "FakeKernel", type: .dynamic, targets: ["FakeKernel"]),
     ],
     dependencies: [
         // Lower bounds a Swift 6.0 toolchain can resolve: SwiftPM skips releases whose
@@ -32,14 +32,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
+        // The words every layer shares: instants, spans, what the crown did. Standard library only.
+        .target(name: "CrownVocabulary"),
         .target(name: "PagerGraphics", exclude: ["Fonts/BDF"]),
         // Double.rounded() calls libm's round, floor and ceil on Linux. Glibc's import used to bring
         // libm into every program; a program of pure targets alone (crownpager-bench) must name it.
         .target(
-            name: "PagerCore", dependencies: ["PagerGraphics"],
+            name: "PagerCore", dependencies: ["CrownVocabulary", "PagerGraphics"],
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
-        .target(name: "CrownInput", dependencies: ["PagerCore"]),
+        .target(name: "CrownInput", dependencies: ["CrownVocabulary"]),
         .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
         // A TOML 1.0 reader and checked configuration tables: standard library only.
         .target(name: "PagerConfig"),
@@ -58,29 +60,31 @@ let package = Package(
         // System library, whose current release needs tools 6.1: the package must build with Swift 6.0.3.
         .target(
             name: "LinuxHardware",
-            dependencies: ["PagerCore", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
+            dependencies: ["CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
         ),
         // Everything that decides what the device does, from the pure targets alone: no Glibc, no
         // Foundation, no LinuxHardware. Files, clocks and processes are the shells' business.
         .target(
-            name: "PagerEngine", dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
+            name: "PagerEngine",
+            dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
         .target(
             name: "CrownPagerApp",
             dependencies: [
-                "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay", "LinuxHardware", "PagerConfig",
-                "PagerEngine",
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay",
+                "LinuxHardware",
+                "PagerConfig", "PagerEngine",
             ]
         ),
         .executableTarget(
             name: "crownpager",
             dependencies: [
-                "CrownPagerApp", "PagerEngine", "LinuxHardware", "CrownPagerBuildInfo",
+                "CrownVocabulary", "CrownPagerApp", "PagerEngine", "LinuxHardware", "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "CrownPagerBenchmarks",
-            dependencies: ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine"]
+            dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine"]
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),
@@ -89,16 +93,23 @@ let package = Package(
         .testTarget(
             name: "PagerGraphicsTests", dependencies: ["PagerGraphics", "TestSupport"],
             exclude: ["Goldens", "Fixtures"]),
-        .testTarget(name: "PagerCoreTests", dependencies: ["PagerCore", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(
+            name: "PagerCoreTests", dependencies: ["PagerCore", "CrownVocabulary", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "SSD1306Tests", dependencies: ["SSD1306", "TestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "CrownInputTests", dependencies: ["CrownInput", "TestSupport"]),
+        .testTarget(
+            name: "CrownInputTests", dependencies: ["CrownInput", "CrownVocabulary", "PagerCore", "TestSupport"]),
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
         .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "TestSupport", "FakeKernel"]),
-        .testTarget(name: "PagerEngineTests", dependencies: ["PagerEngine", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(
+            name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "CrownVocabulary", "TestSupport", "FakeKernel"]),
+        .testTarget(
+            name: "PagerEngineTests", dependencies: ["PagerEngine", "CrownVocabulary", "TestSupport"],
+            exclude: ["Goldens"]),
         .testTarget(
             name: "CrownPagerAppTests",
-            dependencies: ["CrownPagerApp", "PagerEngine", "crownpager", "TestSupport", "FakeKernel"],
+            dependencies: [
+                "CrownPagerApp", "PagerEngine", "CrownVocabulary", "crownpager", "TestSupport", "FakeKernel",
+            ],
             exclude: ["Goldens", "Fixtures"]
         ),
     ],

@@ -22,6 +22,7 @@ compile() {
     -c "$@" -o "$out/$module.o"
   echo "embedded: $module compiles for $target ($(wc -c <"$out/$module.o") bytes of object code)"
 }
+compile CrownVocabulary $(find Sources/CrownVocabulary -name '*.swift' | sort)
 compile PagerGraphics $(find Sources/PagerGraphics -name '*.swift' | sort)
 compile PagerCore $(find Sources/PagerCore -name '*.swift' | sort)
 compile SSD1306 $(find Sources/SSD1306 -name '*.swift' | sort)

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// A line of the crown: the encoder's A and B, and the push button.
 public enum CrownLine: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// When a crown source wants to be asked for facts again: as soon as one of `descriptors` is
 /// readable, or at `deadline` (a debounced level settling, a script's next step).

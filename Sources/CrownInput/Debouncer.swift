@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// A level a `Debouncer` accepted: the line settled at `level`, having first left its old level at `at`.
 public struct DebouncedChange: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// One `struct input_event` from `/dev/input/eventN`, its time already a `Timestamp`.
 public struct InputEventRecord: Hashable, Sendable {
@@ -164,7 +164,7 @@ public struct InputEventTranslator: Sendable {
 
     private mutating func rotate(by detents: Int, at instant: Timestamp) {
         guard detents != 0 else { return }
-        pending.append(.rotated(detents: configuration.inverted ? -detents : detents, at: instant))
+        pending.append(.rotated(detents: configuration.inverted ? saturatingNegation(detents) : detents, at: instant))
     }
 
     private mutating func key(_ value: Int32, at instant: Timestamp) {
@@ -184,7 +184,8 @@ public struct InputEventTranslator: Sendable {
 
     /// The detents between two absolute positions; with `absoluteSteps`, the shorter way round a rollover.
     private func absoluteDelta(from last: Int32, to value: Int32) -> Int {
-        var delta = Int(value) - Int(last)
+        // In Int64: on a 32-bit microcontroller the difference of two Int32 values overflows Int.
+        var delta = Int(clamping: Int64(value) - Int64(last))
         if let steps = configuration.absoluteSteps, steps > 0 {
             delta %= steps
             if delta > steps / 2 { delta -= steps } else if delta < -(steps / 2) { delta += steps }

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// Live figures of a knob for `crownpager doctor crown`: detents, direction, speed, presses, glitches.
 ///
@@ -40,12 +40,16 @@ public struct KnobMonitor: Sendable {
         switch event {
         case .rotated(let detents, let at):
             guard detents != 0 else { return }
-            netDetents += detents
-            if detents > 0 { clockwiseDetents += detents } else { counterclockwiseDetents -= detents }
+            netDetents = saturatingSum(netDetents, detents)
+            if detents > 0 {
+                clockwiseDetents = saturatingSum(clockwiseDetents, detents)
+            } else {
+                counterclockwiseDetents = saturatingSum(counterclockwiseDetents, saturatingNegation(detents))
+            }
             let direction = detents > 0 ? 1 : -1
             if lastDirection != 0, direction != lastDirection { reversals += 1 }
             lastDirection = direction
-            recentDetents.append((at, abs(detents)))
+            recentDetents.append((at, saturatingMagnitude(detents)))
             forget(before: at - speedWindow)
         case .pressed(let at):
             guard !isPressed else { return }
@@ -63,8 +67,10 @@ public struct KnobMonitor: Sendable {
     /// Detents per second over the window ending at `instant`, in tenths (35 is 3.5 detents/s).
     public func speedTenths(at instant: Timestamp) -> Int {
         let from = instant - speedWindow
-        let count = recentDetents.reduce(0) { $1.at > from && $1.at <= instant ? $0 + $1.count : $0 }
-        return Int((Int64(count) * 10_000_000_000) / speedWindow.nanoseconds)
+        let count = recentDetents.reduce(0) { $1.at > from && $1.at <= instant ? saturatingSum($0, $1.count) : $0 }
+        // A device that reports billions of detents at once would overflow the product: held at the top.
+        let (scaled, overflow) = Int64(count).multipliedReportingOverflow(by: 10_000_000_000)
+        return overflow ? Int.max : Int(clamping: scaled / speedWindow.nanoseconds)
     }
 
     /// `clockwise`, `counterclockwise` or `still`.
@@ -89,7 +95,7 @@ public struct KnobMonitor: Sendable {
         switch event {
         case .rotated(let detents, _):
             let sign = detents > 0 ? "+" : ""
-            let unit = abs(detents) == 1 ? "detent" : "detents"
+            let unit = detents == 1 || detents == -1 ? "detent" : "detents"
             return "\(sign)\(detents) \(unit) \(detents > 0 ? "clockwise" : "counterclockwise")"
         case .pressed:
             return "pressed"

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// How many transitions of the lines make one detent (one click) of the knob.
 ///

@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import LinuxHardware
 import PagerCore
 

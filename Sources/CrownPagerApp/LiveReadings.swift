@@ -1,3 +1,4 @@
+import CrownVocabulary
 import LinuxHardware
 import PagerCore
 import PagerEngine

@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import PagerCore
 
 /// Decoder and interpreter throughput, and the latency from a detent's last edge to a page change.

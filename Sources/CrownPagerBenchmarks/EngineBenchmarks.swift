@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 import PagerEngine
 import PagerGraphics

@@ -1,5 +1,5 @@
+import CrownVocabulary
 import Glibc
-import PagerCore
 
 /// The system's monotonic clock (CLOCK_MONOTONIC): never jumps when the wall clock is set,
 /// and is the clock the kernel stamps GPIO edge events with.

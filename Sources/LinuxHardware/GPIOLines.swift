@@ -1,6 +1,6 @@
 import CrownPagerGPIO
+import CrownVocabulary
 import Glibc
-import PagerCore
 
 /// One edge of a GPIO line: its offset, rising or falling, and the kernel's timestamp.
 public struct GPIOEdge: Hashable, Sendable {

@@ -1,7 +1,7 @@
 import CLinuxInput
 import CrownInput
+import CrownVocabulary
 import Glibc
-import PagerCore
 
 /// A kernel input device, `/dev/input/eventN`, read as `InputEventRecord`s with monotonic timestamps.
 ///

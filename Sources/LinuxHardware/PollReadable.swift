@@ -1,5 +1,5 @@
+import CrownVocabulary
 import Glibc
-import PagerCore
 
 extension FileDescriptor {
     /// Waits up to `timeoutMilliseconds` (negative: forever) until the descriptor can be read,

@@ -1,4 +1,4 @@
-import PagerCore
+import CrownVocabulary
 
 /// The run-queue load averages, in hundredths so pages can print them without floating point.
 public struct LoadAverage: Hashable, Sendable {

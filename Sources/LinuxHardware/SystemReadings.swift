@@ -1,5 +1,5 @@
+import CrownVocabulary
 import Glibc
-import PagerCore
 
 /// Readings of the machine for the demo's system pages: load, memory, uptime, host name.
 ///

@@ -1,5 +1,4 @@
 import Glibc
-import PagerCore
 
 /// The terminal the desktop mock draws on: raw mode in, restored out, whatever happens.
 ///

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// The terminal's keys and mouse wheel as a crown: the one place their bytes become crown facts,

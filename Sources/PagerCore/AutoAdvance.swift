@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// Timed pages, like UIKit's `UIPageControlTimerProgress`: each page stays for its duration,
 /// the current dot fills to show how much of it has passed, and a turn of the crown pauses it.
 public struct AutoAdvance: Hashable, Sendable {

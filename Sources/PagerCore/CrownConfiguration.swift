@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// How crown facts turn into gestures; the defaults feel right on a 20-detent encoder.
 ///
 /// A deliberate click of such a knob comes 150 ms or more after the one before; a flick of

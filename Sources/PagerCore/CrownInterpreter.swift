@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// UIKit's `UIPageControl.InteractionState`: what the person is doing with the crown.
 public enum InteractionState: String, Hashable, Sendable {
     /// Not turning.
@@ -98,9 +100,9 @@ public struct CrownInterpreter: Sendable {
         // A change of direction, or a long pause, starts counting afresh.
         if reversed || (interval.map { $0 > configuration.detentMemory } ?? false) { pendingDetents = 0 }
         if let interval, interval <= configuration.scrubInterval, !reversed {
-            fastRun += abs(detents)
+            fastRun = saturatingSum(fastRun, saturatingMagnitude(detents))
         } else {
-            fastRun = abs(detents)
+            fastRun = saturatingMagnitude(detents)
             if interactionState == .continuous, reversed { interactionState = .discrete }
         }
         lastDetent = instant
@@ -108,7 +110,7 @@ public struct CrownInterpreter: Sendable {
         if configuration.allowsScrubbing, fastRun >= configuration.scrubDetents { interactionState = .continuous }
         if interactionState != .continuous { interactionState = .discrete }
 
-        pendingDetents += detents * acceleration(interval: interval)
+        pendingDetents = saturatingSum(pendingDetents, saturatingProduct(detents, acceleration(interval: interval)))
         let pages = pendingDetents / configuration.detentsPerPage
         pendingDetents -= pages * configuration.detentsPerPage
         guard pages != 0 else { return [] }
@@ -120,6 +122,8 @@ public struct CrownInterpreter: Sendable {
         guard interactionState == .continuous, let threshold = configuration.accelerationInterval,
             let interval, interval < threshold
         else { return 1 }
-        return interval.nanoseconds * 2 < threshold.nanoseconds ? 4 : 2
+        // Twice an interval that far back in time (a clock that jumped) overflows: it is still short.
+        let (twice, overflow) = interval.nanoseconds.multipliedReportingOverflow(by: 2)
+        return (overflow ? interval.nanoseconds < 0 : twice < threshold.nanoseconds) ? 4 : 2
     }
 }

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerGraphics
 
 /// One page of the pager: something that can draw itself into a canvas as wide as the content area.

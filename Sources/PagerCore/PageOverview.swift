@@ -15,7 +15,7 @@ public struct PageOverview: Hashable, Sendable {
 
     /// Moves the highlight by `rows`, stopping at the first and last title.
     public mutating func move(by rows: Int) {
-        selection = min(max(selection + rows, 0), max(0, numberOfPages - 1))
+        selection = min(max(saturatingSum(selection, rows), 0), max(0, numberOfPages - 1))
     }
 
     /// The first row shown when `rows` fit: the selection stays in view, in the middle where it can.

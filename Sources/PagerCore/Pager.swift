@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// How the pager moves between pages.
 public struct PagerConfiguration: Hashable, Sendable {
     /// Whether turning past the last page goes on to the first (and back); off by default.

@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 extension PagerController {
     /// Lets time pass to `instant`: reports long presses, idle, the plate fading and timed pages moving on.
     public mutating func advance(to instant: Timestamp) -> [PagerEvent] {

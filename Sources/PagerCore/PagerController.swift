@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerGraphics
 
 /// The page control's behaviour in one value: the pager, the crown interpreter, tall-page
@@ -90,13 +91,17 @@ public struct PagerController<Page: PageContent> {
         }
     }
 
+    /// The most page-detents one gesture steps through (a crown script's largest turn).
+    public static var maximumStepsPerGesture: Int { 10_000 }
+
     /// Applies one gesture.
     mutating func apply(_ gesture: CrownGesture) -> [PagerEvent] {
         switch gesture {
         case .step(let pages, let at):
             if overview != nil { return moveOverview(by: pages, at: at) }
             var events: [PagerEvent] = []
-            for _ in 0..<abs(pages) {
+            // A device or script may ask for absurd turns: no gesture moves more than this many steps.
+            for _ in 0..<min(saturatingMagnitude(pages), Self.maximumStepsPerGesture) {
                 let event = stepOnce(pages > 0 ? 1 : -1, at: at)
                 events.append(event)
                 if case .bounced = event { break }
@@ -105,7 +110,7 @@ public struct PagerController<Page: PageContent> {
         case .scrub(let pages, let at):
             if overview != nil { return moveOverview(by: pages, at: at) }
             // Scrubbing past either end lands on the first or last page, wrap or not.
-            let target = min(max(currentPage + pages, 0), max(0, pager.numberOfPages - 1))
+            let target = min(max(saturatingSum(currentPage, pages), 0), max(0, pager.numberOfPages - 1))
             return show(target, at: at, animated: false, interaction: .continuous)
         case .shortPress(let at):
             if let overview {

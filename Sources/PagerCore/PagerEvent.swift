@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// What happened to the pager: returned by `PagerController.handle(_:)` and `advance(to:)`,
 /// so the app can react (haptics, logging, a page's own action) without polling.
 public enum PagerEvent: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerGraphics
 
 /// Draws a pager onto a 1-bit frame at an instant: the pages (sliding, scrolling or bouncing

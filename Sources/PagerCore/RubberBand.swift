@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// The give of the content when the crown turns past the first or last page: it moves a few
 /// pixels the way the crown turned and springs back, a value queried at an instant.
 ///

@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// The page position during a slide, a value queried at an instant (never a timer).
 ///
 /// Position is measured in pages: 2.0 is page 2 exactly, 2.5 is halfway to page 3.

@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import PagerConfig
 import PagerCore
 import PagerGraphics

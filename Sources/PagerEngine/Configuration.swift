@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import PagerCore
 import PagerGraphics
 import SSD1306

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerConfig
 import PagerCore
 import SSD1306

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 import PagerGraphics
 
@@ -144,7 +145,8 @@ enum GaugeDrawing {
             text, in: Rect(x: 0, y: top, width: area.width, height: textHeight), font: textFont, alignment: .center)
         let bar = Rect(x: 2, y: top + textHeight + 3, width: area.width - 4, height: barHeight)
         canvas.strokeRect(bar)
-        if let fraction {
+        // A fraction that is no number (an infinite reading, an empty range) draws as unknown.
+        if let fraction, fraction.isFinite {
             let filled = Int(Double(bar.width - 2) * min(max(fraction, 0), 1))
             canvas.fillRect(Rect(x: bar.x + 1, y: bar.y + 1, width: filled, height: bar.height - 2))
         }
@@ -162,7 +164,7 @@ enum GaugeDrawing {
                 centre.x - Int((Double(radius) * cosine(angle)).rounded()),
                 centre.y - Int((Double(radius) * sine(angle)).rounded())] = true
         }
-        if let fraction {
+        if let fraction, fraction.isFinite {
             let angle = Double.pi * min(max(fraction, 0), 1)
             let tip = Point(
                 x: centre.x - Int((Double(radius - 2) * cosine(angle)).rounded()),

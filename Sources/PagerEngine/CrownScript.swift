@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// Why a crown script could not be read.
@@ -132,7 +133,7 @@ public struct CrownScript: Hashable, Sendable {
             return .wait(try duration(words[1], line: line))
         default:
             guard words.count == 1, let first = word.first, first == "+" || first == "-",
-                let detents = Int(word), abs(detents) <= 10_000
+                let detents = Int(word), detents.magnitude <= 10_000
             else {
                 throw CrownScriptError(
                     line: line, token: words.joined(separator: " "),

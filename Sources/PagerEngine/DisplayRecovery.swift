@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// When to try a display again after it stopped answering: soon at first, then less often.

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// Decides, at each wake of the run loop, whether to take input, draw a frame, or sleep and

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 import PagerGraphics
 
@@ -71,7 +72,10 @@ public struct PageBook: Sendable {
             guard case .number(let value, let text) = reading else {
                 return ConfiguredPage(title: spec.title, body: .gauge(fraction: nil, text: "-", isDial: gauge.isDial))
             }
-            let fraction = value.map { ($0 - gauge.minimum) / (gauge.maximum - gauge.minimum) }
+            // An infinite reading or an empty range gives no fraction: the gauge shows it as unknown.
+            let fraction = value.map { ($0 - gauge.minimum) / (gauge.maximum - gauge.minimum) }.flatMap {
+                $0.isFinite ? $0 : nil
+            }
             return ConfiguredPage(title: spec.title, body: .gauge(fraction: fraction, text: text, isDial: gauge.isDial))
         }
     }

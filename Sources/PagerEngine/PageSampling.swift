@@ -99,7 +99,7 @@ extension PageSpec {
     public func reading(sampled samples: [SystemSample]) -> PageReading {
         if case .gauge(let gauge) = kind {
             let (text, number) = samples.first?.formatted ?? ("?", nil)
-            return .number(number, text: number.map { PageSpec.gaugeText($0, unit: gauge.unit) } ?? text)
+            return .number(number, text: number.map { PagerEngine.gaugeText($0, unit: gauge.unit) } ?? text)
         }
         guard case .system(let values, _) = kind else { return .pending }
         return .values(
@@ -113,7 +113,7 @@ extension PageSpec {
         switch (kind, sample) {
         case (.gauge(let gauge), .text(let text)):
             guard let number = firstNumber(in: lastLines(text, 1)) else { return .number(nil, text: "no value") }
-            return .number(number, text: PageSpec.gaugeText(number, unit: gauge.unit))
+            return .number(number, text: PagerEngine.gaugeText(number, unit: gauge.unit))
         case (.gauge, .failed):
             return .number(nil, text: "no value")
         case (.file(_, let lines, _), .text(let text)):
@@ -131,12 +131,7 @@ extension PageSpec {
         guard status == nil, let number = firstNumber(in: output) else {
             return .number(nil, text: status ?? "no number")
         }
-        return .number(number, text: PageSpec.gaugeText(number, unit: gauge.unit))
-    }
-
-    /// `48.3°C`, `62%`: one decimal below 100, none above.
-    public static func gaugeText(_ value: Double, unit: String) -> String {
-        fixed(value, abs(value) < 100 ? 1 : 0) + unit
+        return .number(number, text: PagerEngine.gaugeText(number, unit: gauge.unit))
     }
 
     /// The command the page runs, if it runs one.

@@ -90,15 +90,24 @@ func twoDigits(_ value: Int) -> String {
     value >= 0 && value < 10 ? "0\(value)" : "\(value)"
 }
 
-/// `value` with `decimals` digits after the point, rounded half away from zero, without Foundation.
+/// `value` with `decimals` digits (0 to 9) after the point, rounded half away from zero, without Foundation.
 public func fixed(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return "-" }
+    let decimals = max(0, min(decimals, 9))
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64((abs(value) * scale).rounded())
+    let magnitude = (abs(value) * scale).rounded()
+    // Past 1e18 an Int64 no longer holds the scaled value: such a number is shown as Swift writes it.
+    guard magnitude < 1e18 else { return "\(value)" }
+    let scaled = Int64(magnitude)
     let whole = scaled / Int64(scale)
     var fraction = String(scaled % Int64(scale))
     while fraction.count < decimals { fraction = "0" + fraction }
     let sign = value < 0 && scaled != 0 ? "-" : ""
     return decimals > 0 ? "\(sign)\(whole).\(fraction)" : "\(sign)\(whole)"
+}
+
+/// A gauge's value as shown beside it: `48.3°C`, `62%`: one decimal below 100, none above.
+public func gaugeText(_ value: Double, unit: String) -> String {
+    fixed(value, abs(value) < 100 ? 1 : 0) + unit
 }

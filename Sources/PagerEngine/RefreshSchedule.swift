@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 
 /// When each page's values are read again. Pure: time and the current page are parameters.

@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import PagerCore
 
 /// A crown script as a crown source: its facts come due at their instants on the run's clock,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownInput
 import CrownPagerApp
+import CrownVocabulary
 import LinuxHardware
 import PagerCore
 

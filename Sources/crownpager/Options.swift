@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import CrownVocabulary
 import PagerCore
 import PagerEngine
 import SSD1306

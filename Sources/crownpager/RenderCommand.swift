@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import CrownVocabulary
 import MockDisplay
 import PagerCore
 import PagerEngine

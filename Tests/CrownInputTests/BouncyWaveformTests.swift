@@ -1,5 +1,5 @@
 import CrownInput
-import PagerCore
+import CrownVocabulary
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import CrownInput
-import PagerCore
+import CrownVocabulary
 import Testing
 
 /// The kernel's `rotary-encoder` and `gpio-keys` events to crown facts.

@@ -1,5 +1,5 @@
 import CrownInput
-import PagerCore
+import CrownVocabulary
 import Testing
 
 /// The 16-entry transition table, and every transition from every reachable decoder state.

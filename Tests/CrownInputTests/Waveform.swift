@@ -1,5 +1,5 @@
 import CrownInput
-import PagerCore
+import CrownVocabulary
 import TestSupport
 
 /// Generated encoder waveforms: what a hand on a cheap knob produces, edge by edge, with chatter.

@@ -1,4 +1,5 @@
 import CrownPagerApp
+import CrownVocabulary
 import Glibc
 import PagerCore
 import PagerEngine

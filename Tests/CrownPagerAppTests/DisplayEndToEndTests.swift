@@ -10,10 +10,15 @@ import Testing
 /// The built `crownpager` under LD_PRELOAD of the fake kernel, with a fake `/dev/i2c-1`.
 struct FakeBusRun {
     let scratch: ScratchDirectory
+    /// The fake kernel as a shared object, built by the tests (the package ships none).
+    let fakeKernel: String
     var kernelTrace: String { scratch.path + "/kernel-trace.txt" }
     var appTrace: String { scratch.path + "/app-trace.txt" }
 
-    init() throws { scratch = try ScratchDirectory() }
+    init() throws {
+        scratch = try ScratchDirectory()
+        fakeKernel = try fakeKernelLibrary()
+    }
 
     /// The program's process, started with `arguments` and the fake kernel serving `devices` (and `extra` settings).
     func start(_ arguments: [String], devices: String, extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
@@ -40,9 +45,8 @@ struct FakeBusRun {
     /// The fake kernel's configuration for the child process.
     func environment(devices: String) -> [String: String] {
         [
-            "LD_PRELOAD": crownPagerExecutable().deletingLastPathComponent().appendingPathComponent("libFakeKernel.so")
-                .path,
-            "FAKE_KERNEL_ROOT": scratch.path + "/root", "FAKE_I2C_DEVICES": devices, "FAKE_I2C_TRACE": kernelTrace,
+            "LD_PRELOAD": fakeKernel, "FAKE_KERNEL_ROOT": scratch.path + "/root", "FAKE_I2C_DEVICES": devices,
+            "FAKE_I2C_TRACE": kernelTrace,
         ]
     }
 

@@ -1,4 +1,5 @@
 import CrownPagerApp
+import CrownVocabulary
 import FakeKernel
 import Foundation
 import Glibc

@@ -1,5 +1,6 @@
 import CrownInput
 import CrownPagerApp
+import CrownVocabulary
 import FakeKernel
 import Foundation
 import LinuxHardware

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import Foundation
 import PagerCore
 import PagerEngine

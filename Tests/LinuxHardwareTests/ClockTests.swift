@@ -1,5 +1,5 @@
+import CrownVocabulary
 import LinuxHardware
-import PagerCore
 import TestSupport
 import Testing
 

@@ -1,9 +1,9 @@
 import CLinuxInput
 import CrownInput
+import CrownVocabulary
 import Foundation
 import Glibc
 import LinuxHardware
-import PagerCore
 import TestSupport
 import Testing
 

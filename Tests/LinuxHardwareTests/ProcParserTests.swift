@@ -1,6 +1,6 @@
+import CrownVocabulary
 import Foundation
 import LinuxHardware
-import PagerCore
 import Testing
 
 @Suite("System readings")

@@ -80,4 +80,11 @@ import Testing
             #expect(error.token == "turn left")
         }
     }
+
+    /// Found by Scripts/fuzz.sh: the smallest Int as a turn trapped in `abs`.
+    @Test func theSmallestIntegerIsNoTurn() {
+        #expect(throws: CrownScriptError.self) { try CrownScript(parsing: "-9223372036854775808") }
+        #expect(throws: CrownScriptError.self) { try CrownScript(parsing: "+9223372036854775807") }
+        #expect((try? CrownScript(parsing: "-10000"))?.steps.count == 1)
+    }
 }

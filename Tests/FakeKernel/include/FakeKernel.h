@@ -3,8 +3,9 @@
 // Linked into the test executable, its definitions of open/close/ioctl/read/write/stat/access/
 // realpath win over libc's for every library in the process (libi2c included). Paths under a
 // registered device prefix (/dev/i2c-) are served from a test-chosen root folder; everything
-// else goes to libc through dlsym(RTLD_NEXT, ...). Built as libFakeKernel.so, the same code runs
-// a built program under LD_PRELOAD, configured by environment variables (fake_kernel.c).
+// else goes to libc through dlsym(RTLD_NEXT, ...). Compiled by the tests into a temporary shared
+// object (TestSupport's fakeKernelLibrary(); the package ships no such library), the same code
+// runs a built program under LD_PRELOAD, configured by environment variables (fake_kernel.c).
 //
 // The state is process-wide: Swift suites using it must be `.serialized`, and must call
 // fake_kernel_disable() when done (suites in other test modules then wait their turn).
