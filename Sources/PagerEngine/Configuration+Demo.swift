@@ -1,35 +1,54 @@
 import CrownVocabulary
 import PagerCore
 
-extension DemoPage {
-    /// The page as a configured page, for the run loop (`crownpager run --demo`): the same
-    /// titles and texts, drawn the way configured pages are.
-    public var spec: PageSpec {
-        switch self {
-        case .welcome:
-            return PageSpec(title: "CrownPager", kind: .text(Self.welcomeLines.joined(separator: " ")))
-        case .clock:
-            return PageSpec(title: title, kind: .clock(time: .builtIn("%H:%M:%S"), date: .builtIn("%a %e %b %Y")))
-        case .system:
-            return PageSpec(
-                title: "System", kind: .system([.hostname, .load, .memory, .uptime], refresh: .milliseconds(1000)))
-        case .text(let title, let body), .tall(let title, let body):
-            return PageSpec(title: title, kind: .text(body))
-        case .numbered(let number):
-            return PageSpec(title: title, kind: .text("Page \(number) of a long list: turn fast to scrub."))
-        }
-    }
-}
-
 extension Configuration {
-    /// The demo (`--demo`): the built-in configuration's display and knob with the demo pages
-    /// (a welcome, a live clock, this machine, some text, Unicode and a page taller than the
-    /// screen), or `pageCount` of them, numbered pages after the demo's own.
+    /// The demo (`--demo`): the built-in configuration's display and knob with the demo pages (a
+    /// welcome, a live clock, this machine, some text, Unicode and a page taller than the screen),
+    /// or `pageCount` of them, numbered pages after the demo's own. It is a configuration like any
+    /// other: `run` and `render` draw it through the same engine and the same configured pages.
     public static func demo(pageCount: Int? = nil) -> Configuration {
         var configuration = builtIn
         configuration.file = "the demo"
-        configuration.pages = demoPages(clock: SampleReadings.clock, system: SampleReadings.system, count: pageCount)
-            .map { $0.spec }
+        let pages = demoPages
+        guard let pageCount else {
+            configuration.pages = pages
+            return configuration
+        }
+        let wanted = max(0, min(pageCount, 999))
+        configuration.pages =
+            Array(pages.prefix(wanted))
+            + (pages.count..<max(pages.count, wanted)).map {
+                PageSpec(title: "Page \($0 + 1)", kind: .text("Page \($0 + 1) of a long list: turn fast to scrub."))
+            }
         return configuration
     }
+
+    /// The demo's own pages.
+    static let demoPages: [PageSpec] = [
+        PageSpec(
+            title: "CrownPager", kind: .text("Turn the crown to page \u{2193} and back \u{2191}. Press: first page.")),
+        PageSpec(title: "Clock", kind: .clock(time: .builtIn("%H:%M:%S"), date: .builtIn("%a %e %b %Y"))),
+        PageSpec(title: "System", kind: .system([.hostname, .load, .memory, .uptime], refresh: .milliseconds(1000))),
+        PageSpec(title: "About", kind: .text("Vertical pages beside a crown, as on watchOS, on a 1-bit OLED.")),
+        PageSpec(
+            title: "Unicode",
+            kind: .text("Grüße, ¡olá!, Привет, Γειά σου, 1½°C ± 0.5 → ↑ ↓ ← ♥ missing: \u{1F642}")),
+        PageSpec(
+            title: "Guide",
+            kind: .text(
+                "This page is taller than the screen. The crown scrolls it first, and the current dot "
+                    + "stretches into a capsule that shows where you are. At the end of the page the next turn "
+                    + "pages on. Turn fast to scrub: pages change at once, without the slide. Hold the crown "
+                    + "for the list of page titles; press to go back to the first page.")),
+    ]
+}
+
+/// Fixed readings for reproducible frames (goldens, the README picture, `--frozen`).
+public enum SampleReadings {
+    /// 10:09:30 on Saturday 21 November 2026.
+    public static let clock = ClockReading(year: 2026, month: 11, day: 21, hour: 10, minute: 9, second: 30, weekday: 6)
+    /// A Raspberry Pi with some load.
+    public static let system = SystemReading(
+        hostname: "crownpi", load1: 0.42, load5: 0.30, load15: 0.25,
+        memoryTotalBytes: 4_026_531_840, memoryAvailableBytes: 2_818_572_288, uptimeSeconds: 273_600)
 }
