@@ -17,11 +17,13 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
     case failed(operation: FileOperation, path: String, errno: Errno)
     /// The file at `path` holds more than `limit` bytes.
     case tooLarge(path: String, limit: Int)
+    /// `path` names a FIFO, a device, a socket or a folder: reading it could block or never end.
+    case notARegularFile(path: String)
 
     /// The file or directory concerned.
     public var path: String {
         switch self {
-        case .failed(_, let path, _), .tooLarge(let path, _): return path
+        case .failed(_, let path, _), .tooLarge(let path, _), .notARegularFile(let path): return path
         }
     }
 
@@ -36,6 +38,8 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case .tooLarge(let path, let limit):
             return "\(path) is larger than the \(limit) bytes allowed"
+        case .notARegularFile(let path):
+            return "\(path) is not a regular file (a FIFO, a device or a folder would block or never end): name a file"
         case .failed(let operation, let path, let errno):
             var text = "could not \(operation.rawValue) \(path): \(errno.sentence)"
             switch errno {
@@ -136,8 +140,15 @@ public enum FileSystem {
     /// The whole file at `path`; throws `tooLarge` past `maximumBytes`, so a wrong path cannot eat memory.
     ///
     /// It reads until end of file rather than trusting the size from stat, which is 0 for /proc files.
+    ///
+    /// Only a regular file is read, opened without blocking: a FIFO or a device named by mistake (or
+    /// on purpose) is refused at once and never hangs the caller.
     public static func readFile(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> [UInt8] {
-        let file = try open(path, .readOnly, options: [], permissions: 0)
+        let file = try open(path, .readOnly, options: [.nonBlocking], permissions: 0)
+        guard isRegularFile(file.rawValue) else {
+            _ = try? file.close()
+            throw .notARegularFile(path: path)
+        }
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         do throws(FileSystemError) {
@@ -162,6 +173,12 @@ public enum FileSystem {
     /// The whole file at `path` as UTF-8 text (invalid bytes become U+FFFD).
     public static func readText(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> String {
         String(decoding: try readFile(atPath: path, maximumBytes: maximumBytes), as: UTF8.self)
+    }
+
+    /// Whether the open descriptor `fd` is a regular file (files in /proc and /sys are).
+    static func isRegularFile(_ fd: CInt) -> Bool {
+        var status = stat()
+        return fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// A name no other writer uses, in the directory of `path` so the rename stays on one file system.

@@ -3,11 +3,13 @@ import Glibc
 extension FileSystem {
     /// The last `maximumBytes` of the file at `path` as UTF-8 text: the end of a log without reading all of it.
     ///
-    /// Files that report no size (/proc, /sys) are read from the start, up to the same limit.
+    /// Files that report no size (/proc, /sys) are read from the start, up to the same limit. Only a
+    /// regular file is read, opened without blocking: a FIFO cannot stall the run loop.
     public static func readTail(atPath path: String, maximumBytes: Int) throws(FileSystemError) -> String {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .failed(operation: .open, path: path, errno: .current) }
         defer { Glibc.close(fd) }
+        guard isRegularFile(fd) else { throw .notARegularFile(path: path) }
         var status = stat()
         if fstat(fd, &status) == 0, status.st_size > maximumBytes {
             _ = lseek(fd, off_t(status.st_size) - off_t(maximumBytes), SEEK_SET)

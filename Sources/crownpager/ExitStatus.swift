@@ -30,7 +30,7 @@ extension CrownPagerError {
         switch self {
         case .configuration, .restartNeeded: return .configuration
         case .image(let error): return error.kind == .unreadable ? .noInput : .dataError
-        case .readFile(.tooLarge): return .dataError
+        case .readFile(.tooLarge), .readFile(.notARegularFile): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
         case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable

@@ -16,6 +16,22 @@ struct FileSystemTests {
         #expect(FileManager.default.fileExists(atPath: nested, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
+    @Test("a FIFO or a folder is refused at once, never read: it would block or never end")
+    func onlyRegularFilesAreRead() throws {
+        let root = try TemporaryDirectory()
+        let fifo = root.path + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // No writer: a blocking open or read would hang here for ever.
+        #expect(throws: FileSystemError.notARegularFile(path: fifo)) { try FileSystem.readFile(atPath: fifo) }
+        #expect(throws: FileSystemError.notARegularFile(path: fifo)) {
+            try FileSystem.readTail(atPath: fifo, maximumBytes: 100)
+        }
+        #expect(throws: FileSystemError.notARegularFile(path: root.path)) { try FileSystem.readText(atPath: root.path) }
+        #expect(FileSystemError.notARegularFile(path: fifo).description.contains("not a regular file"))
+        // /proc's files are regular, with no size.
+        #expect(try !FileSystem.readText(atPath: "/proc/self/stat").isEmpty)
+    }
+
     @Test("a file in the way of a directory is reported with its path")
     func fileInTheWay() throws {
         let root = try TemporaryDirectory()
