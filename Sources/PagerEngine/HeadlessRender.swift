@@ -86,21 +86,40 @@ public struct HeadlessRender {
     public func run<Sampler: PageSampler>(
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler
     ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog]) {
+        var frames: [RenderedFrame] = []
+        var transfers: [I2CTransfer] = []
+        let log = run(script, start: start, sampler: &sampler) { frame, sent in
+            frames.append(frame)
+            transfers += sent
+            return true
+        }
+        return (frames, transfers, log)
+    }
+
+    /// Runs `script` as `run(_:start:sampler:)` does, but hands each frame to `emit` as it comes,
+    /// with the transfers sent since the last one, and keeps none: memory stays flat however long
+    /// the script runs. `emit` returns false to stop. Returns the engine's log.
+    public func run<Sampler: PageSampler>(
+        _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler,
+        emit: (RenderedFrame, [I2CTransfer]) -> Bool
+    ) -> [EngineLog] {
         var shell = VirtualShell(
             engine: DeviceEngine(
                 configuration: configuration, style: style, clock: sampler.clock(at: start), start: start,
                 animationInterval: animationInterval),
             panel: configuration.display.panel, address: configuration.display.address)
-        var frames: [RenderedFrame] = []
         var step = 0
+        var going = true
+        func add(_ frame: RenderedFrame) {
+            if going { going = emit(frame, shell.takeTransfers()) }
+        }
         var frameInStep = 0
         // The panel initialised and the first page shown before any input, as `run` starts.
         shell.feed(.start, at: start, sampler: &sampler)
         // (Values read first: the first frame shows them.)
         for _ in 0..<4 {
             if shell.turn(at: start, crown: [], sampler: &sampler) {
-                frames.append(
-                    RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
+                add(RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
                 frameInStep += 1
             }
             guard let next = shell.engine.nextDeadline, next <= start else { break }
@@ -115,7 +134,7 @@ public struct HeadlessRender {
             while step < boundaries.count, boundaries[step] <= now,
                 next >= events.count || events[next].timestamp >= boundaries[step]
             {
-                frames.append(RenderedFrame(name: "step-" + pad(step, 2), time: now - start, glass: shell.glass))
+                add(RenderedFrame(name: "step-" + pad(step, 2), time: now - start, glass: shell.glass))
                 step += 1
                 frameInStep = 0
             }
@@ -125,7 +144,7 @@ public struct HeadlessRender {
                 next += 1
             }
             if shell.turn(at: now, crown: crown, sampler: &sampler) {
-                frames.append(
+                add(
                     RenderedFrame(
                         name: "step-" + pad(step, 2) + "-frame-" + pad(frameInStep, 3), time: now - start,
                         glass: shell.glass))
@@ -137,14 +156,14 @@ public struct HeadlessRender {
                     next < events.count ? events[next].timestamp : nil,
                     step < boundaries.count ? boundaries[step] : nil,
                 ].compactMap { $0 }.min())
-            guard let wake, wake <= end else { break }
+            guard going, let wake, wake <= end else { break }
             now = wake
         }
         while step < boundaries.count {
-            frames.append(RenderedFrame(name: "step-" + pad(step, 2), time: script.duration, glass: shell.glass))
+            add(RenderedFrame(name: "step-" + pad(step, 2), time: script.duration, glass: shell.glass))
             step += 1
         }
-        return (frames, shell.transfers, shell.log)
+        return shell.log
     }
 }
 
@@ -156,7 +175,7 @@ public struct VirtualShell {
     public var engine: DeviceEngine
     /// The emulated panel, which receives every transfer.
     public var emulator: SSD1306Emulator
-    /// Every transfer sent, oldest first.
+    /// Every transfer sent and not taken yet (`takeTransfers()`), oldest first.
     public private(set) var transfers: [I2CTransfer] = []
     /// Every log line, oldest first.
     public private(set) var log: [EngineLog] = []
@@ -173,6 +192,15 @@ public struct VirtualShell {
 
     /// What the panel shows.
     public var glass: Bitmap { emulator.glass }
+
+    /// The transfers sent since the last take, oldest first; the shell keeps none of them after.
+    public mutating func takeTransfers() -> [I2CTransfer] {
+        defer {
+            transfers.removeAll(keepingCapacity: true)
+            sentFrames.removeAll(keepingCapacity: true)
+        }
+        return transfers
+    }
 
     /// Feeds `input` at `instant` and does its effects; returns whether transfers went out.
     @discardableResult

@@ -97,22 +97,38 @@ struct RenderCommand: ParsableCommand {
         let renderer = HeadlessRender(configuration: configuration, style: style, framesPerSecond: fps)
         // The trace may go into --out, which the render makes.
         if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace, created: out) } }
-        let result: (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog])
+        // Frames go to files as they come, the trace grows as it goes: memory stays flat however
+        // long the script runs (a timed page's progress draws a frame every 1/60 s).
+        let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
+        try report { try output.write([]) }  // the folder first: the trace may go into it
+        if let trace = display.trace { try report { try TraceFile.write([], to: trace) } }
+        var written = 0
+        var transferCount = 0
+        var failure: CrownPagerError?
+        func emit(_ frame: RenderedFrame, _ transfers: [I2CTransfer]) -> Bool {
+            do throws(CrownPagerError) {
+                if let trace = display.trace { try TraceFile.append(transfers, to: trace) }
+                transferCount += transfers.count
+                guard !stepsOnly || !frame.name.contains("-frame-") else { return true }
+                try output.write([frame])
+                written += 1
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        let log: [EngineLog]
         if frozen {
             var sampler = SamplePageSampler()
-            result = renderer.run(parsed, start: .zero, sampler: &sampler)
+            log = renderer.run(parsed, start: .zero, sampler: &sampler, emit: emit)
         } else {
             var sampler = LivePageSampler()
-            result = renderer.run(parsed, start: LiveReadings().monotonicNow(), sampler: &sampler)
+            log = renderer.run(parsed, start: LiveReadings().monotonicNow(), sampler: &sampler, emit: emit)
         }
-        for case .warning(let warning) in result.log { printError("crownpager: warning: \(warning)") }
-        let frames = stepsOnly ? result.frames.filter { !$0.name.contains("-frame-") } : result.frames
-        let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
-        try report { try output.write(frames) }
-        if let trace = display.trace {
-            try report { try TraceFile.write(result.transfers, to: trace) }
-        }
-        print("wrote \(frames.count) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)")
-        if let trace = display.trace { print("wrote \(result.transfers.count) I2C transfers to \(trace)") }
+        for case .warning(let warning) in log { printError("crownpager: warning: \(warning)") }
+        if let failure { throw fail(failure) }
+        print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)")
+        if let trace = display.trace { print("wrote \(transferCount) I2C transfers to \(trace)") }
     }
 }

@@ -45,3 +45,35 @@ import Testing
         #expect(run.frames.count > changes.count)
     }
 }
+
+@Suite struct StreamingRenderTests {
+    /// `render` hands frames over as they come and keeps none: the same frames and the same
+    /// transfers as the run that collects them, however long the script.
+    @Test func aStreamedRenderGivesTheSameFramesAndTransfers() throws {
+        var configuration = Configuration.demo()
+        configuration.pageDuration = .milliseconds(1000)
+        let script = try CrownScript(parsing: "+1\nwait 3s\npress")
+        let renderer = HeadlessRender(configuration: configuration, style: PageIndicatorStyle())
+        var sampler = SamplePageSampler()
+        let collected = renderer.run(script, sampler: &sampler)
+        var frames: [RenderedFrame] = []
+        var transfers: [I2CTransfer] = []
+        var streamSampler = SamplePageSampler()
+        _ = renderer.run(script, sampler: &streamSampler) { frame, sent in
+            frames.append(frame)
+            transfers += sent
+            return true
+        }
+        #expect(frames == collected.frames && transfers == collected.transfers)
+        #expect(frames.count > 20)  // slides, and the timed pages moving on by themselves
+
+        // Stopping early stops the run.
+        var count = 0
+        var stopSampler = SamplePageSampler()
+        _ = renderer.run(script, sampler: &stopSampler) { _, _ in
+            count += 1
+            return count < 5
+        }
+        #expect(count == 5)
+    }
+}
