@@ -64,6 +64,10 @@ void fake_i2c_clear_transfers(int bus, int address);
 
 /// Creates /dev/gpiochip<chip> with `lines` lines (at most 64) and the sysfs files libgpiod checks.
 int fake_gpio_add_chip(int chip, unsigned int lines);
+/// The chip goes away (driver unbound, expander unplugged): its node is unlinked (open: ENOENT),
+/// its descriptors fail with ENODEV and its requests' descriptors wake poll() and read ENODEV.
+/// fake_gpio_add_chip brings it back with its lines free. 0, or -1 with errno.
+int fake_gpio_remove_chip(int chip);
 /// Drives a line to `level` at `timestamp_ns` (0: CLOCK_MONOTONIC now); a request that asked
 /// for that edge gets an event record. 0, or -1 with errno (EINVAL for no such line).
 int fake_gpio_set_line(int chip, unsigned int offset, int level, uint64_t timestamp_ns);
