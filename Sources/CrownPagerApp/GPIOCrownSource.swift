@@ -12,6 +12,8 @@ import PagerEngine
 public final class GPIOCrownSource: DescribedCrownSource {
     /// The chip and lines read.
     public let wiring: GPIOCrownWiring
+    /// The decoder's settings, as asked for (to open the knob again the same way).
+    public let configuration: CrownDecoderConfiguration
     private let lines: GPIOLines
     private var decoder: CrownDecoder
 
@@ -21,6 +23,7 @@ public final class GPIOCrownSource: DescribedCrownSource {
         configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
     ) throws(GPIOError) {
         self.wiring = wiring
+        self.configuration = configuration
         lines = try GPIOLines(
             chipPath: wiring.chipPath, offsets: [wiring.lineA, wiring.lineB, wiring.button],
             debounce: [configuration.lineDebounce, configuration.lineDebounce, configuration.buttonDebounce])

@@ -30,6 +30,10 @@ public final class PagerRun {
     public let persist: Bool
     /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
     public var knob: Knob?
+    /// How often to look for a GPIO chip that went away mid-run.
+    public var knobRetryInterval = TimeSpan.milliseconds(1000)
+    /// A GPIO knob whose chip went away, and when to try opening it again.
+    private var lostKnob: (wiring: GPIOCrownWiring, configuration: CrownDecoderConfiguration, retryAt: Timestamp)?
     /// When to retry a panel that stopped answering.
     public var retryPolicy = DisplayRetryPolicy()
     /// Frames while something moves come at most this often.
@@ -139,6 +143,7 @@ public final class PagerRun {
                 .commandFinished(page: page, output: result.output, status: result.status), at: now)
             turn.drewFrame = try perform(effects, &engine, &loop, at: now) || turn.drewFrame
         }
+        reopenKnob(at: now)
         let knob = self.knob?.wakeup ?? CrownWakeup()
         let inputs = loop.inputDescriptors(knob: knob.descriptors)
         var ready = InputReadiness()
@@ -158,7 +163,9 @@ public final class PagerRun {
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         // A resized terminal is noticed within half a second (SIGWINCH is not polled).
         let resize: Timestamp? = loop.glass != nil ? now + .milliseconds(500) : nil
-        let deadlines: [Timestamp?] = [engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, resize]
+        let deadlines: [Timestamp?] = [
+            engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, resize, lostKnob?.retryAt,
+        ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
         let found = loop.readiness(
             try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout),
@@ -234,7 +241,18 @@ public final class PagerRun {
             try reload(&engine, &loop, at: now)
         }
         if ready.knob || knobDue, var source = knob {
-            let facts = try source.facts(at: now)
+            let facts: [CrownEvent]?
+            do throws(CrownPagerError) {
+                facts = try source.facts(at: now)
+            } catch {
+                guard case .crown(let failure) = error, case .gpio(let gpio) = source,
+                    failure.chipGone || !FileSystem.exists(atPath: gpio.wiring.chipPath)
+                else {
+                    throw error
+                }
+                loseKnob(gpio, failure, at: now)
+                return nil
+            }
             knob = source
             guard let facts else { return end }
             for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
@@ -249,6 +267,30 @@ public final class PagerRun {
         }
         for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
         return nil
+    }
+
+    /// The knob's chip went away (its driver unbound, an expander unplugged): the run goes on
+    /// with the terminal's keys and opens the chip again every `knobRetryInterval`.
+    private func loseKnob(_ source: GPIOCrownSource, _ failure: GPIOError, at now: Timestamp) {
+        source.close()
+        knob = nil
+        lostKnob = (source.wiring, source.configuration, now + knobRetryInterval)
+        printError(
+            "crownpager: the knob's chip \(source.wiring.chipPath) disappeared (\(failure)); the terminal's keys "
+                + "still turn the crown; waiting for it to come back")
+    }
+
+    /// Tries the lost knob's chip again when its time has come.
+    private func reopenKnob(at now: Timestamp) {
+        guard let lost = lostKnob, lost.retryAt <= now else { return }
+        do throws(GPIOError) {
+            let source = try GPIOCrownSource(wiring: lost.wiring, configuration: lost.configuration)
+            knob = .gpio(source)
+            lostKnob = nil
+            printError("crownpager: the knob is back: \(source.sourceDescription)")
+        } catch {
+            lostKnob?.retryAt = now + knobRetryInterval
+        }
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.

@@ -71,6 +71,9 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         self.libraryOverride = libraryOverride
     }
 
+    /// Whether reading failed because the chip went away mid-run: ENODEV, as gpiolib answers once its driver is gone.
+    public var chipGone: Bool { operation == .read && errno.rawValue == ENODEV }
+
     /// The meaning of `errno` for this operation.
     public var kind: Kind {
         if operation == .loadLibrary { return .libraryMissing }

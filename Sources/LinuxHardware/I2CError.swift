@@ -20,6 +20,8 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
         /// The device node does not exist: I2C is not enabled.
         case busMissing
+        /// The adapter was there and went away mid-run (a USB or bit-banged adapter unplugged, its driver unloaded).
+        case adapterGone
         /// The node exists but this user may not open it.
         case permissionDenied
         /// Nothing acknowledged the address (ENXIO, EREMOTEIO): wiring or address.
@@ -38,17 +40,21 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     public let address: I2CAddress?
     /// The system's error.
     public let errno: Errno
+    /// Whether the adapter's node went away after the bus was opened: the bus reopens it on a later write.
+    public let adapterVanished: Bool
 
     /// An error, for comparing in tests.
-    public init(operation: Operation, path: String, address: I2CAddress?, errno: Errno) {
+    public init(operation: Operation, path: String, address: I2CAddress?, errno: Errno, adapterVanished: Bool = false) {
         self.operation = operation
         self.path = path
         self.address = address
         self.errno = errno
+        self.adapterVanished = adapterVanished
     }
 
     /// The meaning of `errno` for this operation.
     public var kind: Kind {
+        if adapterVanished { return .adapterGone }
         switch errno.rawValue {
         case ENOENT, ENODEV: return .busMissing
         case EACCES, EPERM: return .permissionDenied
@@ -70,6 +76,9 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
         let target = address.map { "\($0) on " } ?? ""
         let reason = "could not \(operation.rawValue) \(target)\(path): \(errno.sentence)"
         switch kind {
+        case .adapterGone:
+            return "\(path) disappeared (\(reason)): the USB or bit-banged adapter was unplugged or its driver "
+                + "unloaded; waiting for it to come back"
         case .busMissing:
             return reason + ". I2C bus \(bus) is not enabled: on a Raspberry Pi add 'dtparam=i2c_arm=on' to "
                 + "/boot/firmware/config.txt (or run 'sudo raspi-config nonint do_i2c 0') and reboot; elsewhere "

@@ -15,6 +15,12 @@ public enum I2CWriteMethod: Hashable, Sendable {
 /// A whole transaction goes out at once (a 1025-byte frame is one message, not 32-byte SMBus
 /// blocks); libi2c does the SMBus-level reads. Calls interrupted by a signal (EINTR) are
 /// retried. Every error carries the path, the address and the errno, with a hint (`I2CError`).
+///
+/// An adapter that goes away mid-run (a USB or bit-banged one unplugged, its driver unloaded:
+/// the old descriptor fails with ENODEV, or the node is gone after a failure) is closed, and
+/// each later call opens the path again (open and I2C_SLAVE, as at the start). While the node
+/// is missing those calls fail at once with an `adapterGone` error; once it is back they go
+/// through the new descriptor.
 public final class LinuxI2CBus: I2CBus {
     /// The device node.
     public let path: String
@@ -22,12 +28,18 @@ public final class LinuxI2CBus: I2CBus {
     public var writeMethod: I2CWriteMethod
     private var descriptor: Int32
     private var selectedAddress: I2CAddress?
+    /// The adapter went away: the descriptor is closed and the next call opens the path again.
+    private var reopens = false
 
     /// The device node of bus `number`: `/dev/i2c-<number>`.
     public static func path(bus number: Int) -> String { "/dev/i2c-\(number)" }
 
     /// Opens the adapter at `path` for reading and writing.
     public static func open(path: String, writeMethod: I2CWriteMethod = .write) throws(I2CError) -> LinuxI2CBus {
+        LinuxI2CBus(path: path, descriptor: try openDescriptor(path), writeMethod: writeMethod)
+    }
+
+    private static func openDescriptor(_ path: String) throws(I2CError) -> Int32 {
         var descriptor: Int32
         repeat {
             descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
@@ -35,7 +47,7 @@ public final class LinuxI2CBus: I2CBus {
         guard descriptor >= 0 else {
             throw I2CError(operation: .open, path: path, address: nil, errno: Errno(rawValue: Glibc.errno))
         }
-        return LinuxI2CBus(path: path, descriptor: descriptor, writeMethod: writeMethod)
+        return descriptor
     }
 
     private init(path: String, descriptor: Int32, writeMethod: I2CWriteMethod) {
@@ -48,6 +60,12 @@ public final class LinuxI2CBus: I2CBus {
 
     /// Closes the descriptor; later calls fail with EBADF. Safe to call twice.
     public func close() {
+        reopens = false
+        closeDescriptor()
+    }
+
+    private func closeDescriptor() {
+        selectedAddress = nil
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)
         descriptor = -1
@@ -55,6 +73,7 @@ public final class LinuxI2CBus: I2CBus {
 
     /// Sends `bytes` to `address` as one transaction.
     public func write(_ bytes: [UInt8], to address: I2CAddress) throws(I2CError) {
+        try reopenIfGone()
         switch writeMethod {
         case .write:
             try select(address)
@@ -85,11 +104,13 @@ public final class LinuxI2CBus: I2CBus {
     ///
     /// It succeeds only when a device acknowledges `address`, so it is also the check that one is there.
     public func readByte(from address: I2CAddress) throws(I2CError) -> UInt8 {
+        try reopenIfGone()
         try select(address)
         let result = retryingInterrupts { Int(i2c_smbus_read_byte(descriptor)) }
         guard result >= 0 else {
             // libi2c 4.x returns -errno.
-            throw I2CError(operation: .read, path: path, address: address, errno: Errno(rawValue: Int32(-result)))
+            throw checked(
+                I2CError(operation: .read, path: path, address: address, errno: Errno(rawValue: Int32(-result))))
         }
         return UInt8(truncatingIfNeeded: result)
     }
@@ -103,7 +124,35 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     private func failure(_ operation: I2CError.Operation, _ address: I2CAddress) -> I2CError {
-        I2CError(operation: operation, path: path, address: address, errno: Errno(rawValue: Glibc.errno))
+        checked(I2CError(operation: operation, path: path, address: address, errno: Errno(rawValue: Glibc.errno)))
+    }
+
+    /// `error`, or the same failure marked `adapterVanished` when the adapter went away: its
+    /// descriptor answers ENODEV (i2c-dev once the adapter is unregistered), or the node is gone
+    /// (an adapter's driver may fail the transfer with EIO or ETIMEDOUT first). Then the
+    /// descriptor is closed, so the kernel can finish removing the adapter, and the next call reopens.
+    private func checked(_ error: I2CError) -> I2CError {
+        guard descriptor >= 0, error.errno.rawValue != EBADF else { return error }
+        let nodeGone = Glibc.access(path, F_OK) != 0 && Glibc.errno == ENOENT
+        guard error.errno.rawValue == ENODEV || nodeGone else { return error }
+        closeDescriptor()
+        reopens = true
+        return I2CError(
+            operation: error.operation, path: path, address: error.address, errno: error.errno, adapterVanished: true)
+    }
+
+    /// Opens the path again after the adapter went away; while the node is missing (ENOENT) or not
+    /// yet bound (ENODEV), fails at once with an `adapterGone` error.
+    private func reopenIfGone() throws(I2CError) {
+        guard reopens else { return }
+        do throws(I2CError) {
+            descriptor = try Self.openDescriptor(path)
+        } catch {
+            let missing = error.errno.rawValue == ENOENT || error.errno.rawValue == ENODEV
+            throw I2CError(operation: .open, path: path, address: nil, errno: error.errno, adapterVanished: missing)
+        }
+        reopens = false
+        selectedAddress = nil
     }
 
     /// Runs `call` again while it fails with EINTR; libi2c reports that as -EINTR.

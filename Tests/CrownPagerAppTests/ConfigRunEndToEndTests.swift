@@ -64,4 +64,53 @@ import Testing
         // On SIGTERM the panel was switched off: Set Display OFF (AEh) is among the last commands.
         #expect(try fake.transfers().suffix(3).contains { $0.bytes.contains(0xAE) })
     }
+
+    @Test func anAdapterUnpluggedMidRunIsNamedAndReopenedWhenItReturns() throws {
+        let fake = try FakeBusRun()
+        let path = fake.scratch.path + "/crownpager.toml"
+        // A clock with seconds: a frame every second, so the run writes without input.
+        let configuration = """
+            [display]
+            bus = 1
+            [[page]]
+            kind = "clock"
+            time = "%H:%M:%S"
+            """
+        try configuration.write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, _, error) = try fake.start(["run", "--config", path], devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        var messages = ""
+        #expect(Self.waitFor("1 pages from \(path)", in: error.fileHandleForReading, collected: &messages))
+
+        // The adapter goes away: its node is unlinked under the open descriptor.
+        let node = fake.scratch.path + "/root/dev/i2c-1"
+        #expect(unlink(node) == 0)
+        #expect(
+            Self.waitFor(
+                "the display stopped answering (/dev/i2c-1 disappeared (could not write to 0x3c on /dev/i2c-1: ",
+                in: error.fileHandleForReading, collected: &messages))
+        #expect(
+            Self.waitFor(
+                "the USB or bit-banged adapter was unplugged or its driver unloaded; waiting for it to come back)",
+                in: error.fileHandleForReading, collected: &messages))
+        #expect(!messages.contains("check the wiring"))
+        usleep(300_000)
+        #expect(process.isRunning)
+
+        // It comes back: the run reopens it, initialises the panel afresh and sends the whole frame.
+        let before = try fake.transfers().count
+        #expect(FileManager.default.createFile(atPath: node, contents: nil))
+        #expect(Self.waitFor("the display answers again after", in: error.fileHandleForReading, collected: &messages))
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, try !fake.transfers().dropFirst(before).contains(where: { $0.bytes.count == 1025 }) {
+            usleep(20_000)
+        }
+        let after = try fake.transfers().dropFirst(before)
+        #expect(after.first?.bytes.starts(with: [0x00, 0xAE]) == true)
+        #expect(after.contains { $0.bytes.count == 1025 })
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+    }
 }

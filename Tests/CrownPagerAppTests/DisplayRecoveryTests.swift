@@ -86,4 +86,80 @@ import Testing
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
         #expect(emulator.glass == engine.session.frame(at: at(900)))
     }
+
+    @Test func aVanishedAdapterIsReopenedWhenItReturnsThenInitialisedAndResentWhole() throws {
+        let root = NSTemporaryDirectory() + "crownpager-reopen-" + UUID().uuidString
+        #expect(fake_kernel_enable(root) == 0)
+        defer {
+            fake_kernel_disable()
+            try? FileManager.default.removeItem(atPath: root)
+        }
+        #expect(fake_i2c_add_device(3, 0x3C) == 0)
+        var bus = try LinuxI2CBus.open(path: "/dev/i2c-3")
+        var configuration = Configuration.demo()
+        configuration.pages = ["One", "Two", "Three"].map { PageSpec(title: $0, kind: .text($0 + " page")) }
+        configuration.display.dimAfter = nil
+        configuration.display.offAfter = nil
+        var engine = DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero)
+        let t0 = Timestamp.zero
+        func at(_ milliseconds: Int64) -> Timestamp { t0 + .milliseconds(milliseconds) }
+        var errors: [I2CError] = []
+        func deliver(_ effects: Effects, at now: Timestamp) -> (sent: Bool, log: [EngineLog]) {
+            guard !effects.transfers.isEmpty else { return (false, effects.log) }
+            do throws(I2CError) {
+                try bus.replay(effects.transfers)
+            } catch {
+                errors.append(error)
+                return (false, effects.log + engine.handle(.displayFailed, at: now).log)
+            }
+            return (true, effects.log + engine.handle(.written, at: now).log)
+        }
+        func tick(_ now: Timestamp) -> (sent: Bool, log: [EngineLog]) {
+            deliver(engine.handle(.tick, at: now), at: now)
+        }
+
+        #expect(deliver(engine.handle(.start, at: t0), at: t0).sent)
+        #expect(tick(t0).sent)
+        let sentBefore = fake_i2c_transfer_count(3, 0x3C)
+
+        // The USB adapter is unplugged; a detent 100 ms later needs a frame.
+        #expect(fake_i2c_remove_adapter(3) == 0)
+        _ = engine.handle(.crown(.rotated(detents: 1, at: at(100))), at: at(100))
+        #expect(tick(at(200)) == (false, [.displayLost(retryIn: .milliseconds(100))]))
+        #expect(errors.last?.kind == .adapterGone && errors.last?.operation == .write)
+        #expect(
+            errors.last?.description.hasPrefix("/dev/i2c-3 disappeared (could not write to 0x3c on /dev/i2c-3") == true)
+        #expect(errors.last?.description.contains("check the wiring") == false)
+
+        // While it is missing, every attempt fails at once on the missing node, with the same cause.
+        #expect(tick(at(300)) == (false, [.displayStillLost(attempts: 2, retryIn: .milliseconds(200))]))
+        #expect(tick(at(500)) == (false, [.displayStillLost(attempts: 3, retryIn: .milliseconds(400))]))
+        #expect(errors.count == 3)
+        for error in errors.dropFirst() {
+            #expect(error.kind == .adapterGone && error.operation == .open && error.errno == .noSuchFileOrDirectory)
+            #expect(
+                error.description.hasSuffix(
+                    "the USB or bit-banged adapter was unplugged or its driver unloaded; waiting for it to come back"))
+        }
+        #expect(fake_i2c_transfer_count(3, 0x3C) == sentBefore)
+
+        // Plugged in again: the next attempt reopens the path; the panel is initialised afresh and
+        // the whole frame goes out.
+        #expect(fake_i2c_add_bus(3) == 0)
+        fake_i2c_clear_transfers(3, 0x3C)
+        #expect(!tick(at(800)).sent)
+        #expect(tick(at(900)) == (true, [.displayRecovered(attempts: 3)]))
+        #expect(!engine.health.isLost)
+        let transfers = (0..<fake_i2c_transfer_count(3, 0x3C)).map { index -> [UInt8] in
+            var bytes = [UInt8](repeating: 0, count: fake_i2c_transfer_length(3, 0x3C, index))
+            _ = fake_i2c_copy_transfer(3, 0x3C, index, &bytes, bytes.count)
+            return bytes
+        }
+        #expect(transfers.first?.starts(with: [0x00, 0xAE]) == true)
+        #expect(transfers.last?.count == 1025)
+        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+        for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
+        #expect(emulator.glass == engine.session.frame(at: at(900)))
+    }
 }

@@ -33,6 +33,14 @@ struct FakeKnobRun {
         close(descriptor)
     }
 
+    /// Writes command lines as they are (`remove 0`, `add 0 54`).
+    func command(_ line: String) {
+        let descriptor = open(input, O_RDWR | O_CLOEXEC)
+        #expect(descriptor >= 0)
+        _ = (line + "\n").utf8CString.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
+    }
+
     /// `count` detents clockwise (A falls first), or counterclockwise for a negative count.
     static func detents(_ count: Int) -> [(UInt32, Int)] {
         let (first, second): (UInt32, UInt32) = count > 0 ? (17, 27) : (27, 17)
@@ -58,6 +66,37 @@ struct FakeKnobRun {
             "the crown on /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button) (libgpiod \(GPIOLines.libraryVersion), "
         #expect(messages.contains(crown), "\(messages)")
         #expect(process.terminationStatus == 0)
+    }
+
+    @Test func aChipThatGoesAwayMidRunLeavesTheKeysAndIsReopenedWhenItReturns() throws {
+        let knob = try FakeKnobRun()
+        let (process, _, error) = try knob.start([
+            "run", "--demo", "--i2c-bus", "1", "--chip", "/dev/gpiochip0", "--no-acceleration", "--persist",
+        ])
+        #expect(try knob.bus.waitForFirstFrame())
+        var messages = ""
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the crown on /dev/gpiochip0", in: error.fileHandleForReading, collected: &messages))
+        knob.command("remove 0")
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the knob's chip /dev/gpiochip0 disappeared (", in: error.fileHandleForReading, collected: &messages))
+        #expect(messages.contains("the terminal's keys still turn the crown; waiting for it to come back"))
+        usleep(200_000)
+        #expect(process.isRunning, "\(messages)")
+
+        knob.command("add 0 54")
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the knob is back: /dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)", in: error.fileHandleForReading,
+                collected: &messages))
+        // The reopened knob turns the pages.
+        knob.write(FakeKnobRun.detents(3))
+        let shown = try knob.bus.waitForGlass(demoFrame(.ssd1306_128x64, after: [1, 1, 1]))
+        messages += FakeBusRun.stop(process, error: error)
+        #expect(shown, "\(messages)")
+        #expect(process.terminationStatus == 0, "\(messages)")
     }
 
     @Test func theDoctorWatchesTheKnobOnGPIOLines() throws {

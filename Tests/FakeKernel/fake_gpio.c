@@ -13,10 +13,16 @@
 // nobody drives reads its bias (high with a pull-up). The kernel debounce period is recorded
 // (fake_gpio_debounce_us), not simulated.
 //
+// A chip that goes away (fake_gpio_remove_chip: its driver unbound, a USB expander unplugged)
+// loses its node (open fails with ENOENT), and its descriptors fail with ENODEV, as gpiolib-cdev
+// answers once the chip is gone; its requests' descriptors become readable (poll wakes) and
+// their reads fail with ENODEV. fake_gpio_add_chip brings it back, its lines free.
+//
 // Environment (LD_PRELOAD runs): FAKE_GPIO_CHIPS=<N>:<lines>[,...] adds chips, e.g. "0:54";
 // FAKE_GPIO_INPUT=<fifo> makes a thread read edges from that FIFO, one per line:
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
-// timestamp is given, as the kernel stamps them.
+// timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
+// remove and add a chip.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
@@ -54,7 +60,7 @@ struct chip {
 };
 
 struct request {
-    int used, chip, version, fd;
+    int used, chip, version, fd, gone;
     unsigned int count, offsets[MAX_LINES], seqno;
 };
 
@@ -124,7 +130,8 @@ static int make_request(int chip, int version, const unsigned int *offsets, unsi
 
 static void release_request(int index) {
     struct request *request = &requests[index];
-    for (unsigned int i = 0; i < request->count; i++) {
+    // A request of a chip that went away owns no lines: the chip may be back, its lines others'.
+    for (unsigned int i = 0; i < request->count && !request->gone; i++) {
         struct line *line = &chips[request->chip].line[request->offsets[i]];
         line->requested = 0;
         line->flags = 0;
@@ -281,8 +288,27 @@ static int request_ioctl(struct request *request, unsigned long command, void *a
     }
 }
 
+/// Whether `fd` is a descriptor of a chip that went away, or of one of its requests.
+static int descriptor_gone(int fd) {
+    if (fd < 0 || fd >= MAX_FDS) return 0;
+    if (fd_request[fd]) return requests[fd_request[fd] - 1].gone;
+    return fd_chip[fd] && !chips[fd_chip[fd] - 1].exists;
+}
+
+static ssize_t gpio_read(int fd, void *buffer, size_t count) {
+    if (descriptor_gone(fd)) {
+        errno = ENODEV;
+        return -1;
+    }
+    return fake_real_read(fd, buffer, count);
+}
+
 static int gpio_ioctl(int fd, unsigned long command, unsigned long argument) {
     int result = -ENOTTY;
+    if (descriptor_gone(fd)) {
+        errno = ENODEV;
+        return -1;
+    }
     if (fd >= 0 && fd < MAX_FDS && fd_chip[fd]) result = chip_ioctl(fd_chip[fd] - 1, command, (void *)argument);
     if (fd >= 0 && fd < MAX_FDS && fd_request[fd]) result = request_ioctl(&requests[fd_request[fd] - 1], command, (void *)argument);
     if (result < 0) {
@@ -310,7 +336,7 @@ static void gpio_reset(void) {
 
 static const struct fake_device_kind gpio_kind = {
     .name = "gpio", .prefix = "/dev/gpiochip", .on_open = gpio_open, .on_close = gpio_close, .on_ioctl = gpio_ioctl,
-    .device_number = gpio_device_number, .reset = gpio_reset,
+    .on_read = gpio_read, .device_number = gpio_device_number, .reset = gpio_reset,
 };
 
 // MARK: Public API
@@ -348,6 +374,31 @@ int fake_gpio_add_chip(int chip, unsigned int lines) {
         memset(&chips[chip], 0, sizeof chips[chip]);
         chips[chip].exists = 1;
         chips[chip].lines = lines;
+    }
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return result;
+}
+
+int fake_gpio_remove_chip(int chip) {
+    char node[64], backing[4096];
+    snprintf(node, sizeof node, "/dev/gpiochip%d", chip);
+    if (chip < 0 || chip >= MAX_CHIPS || !fake_kernel_root_path() ||
+        fake_kernel_backing_path(node, backing, sizeof backing) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    pthread_mutex_lock(&fake_kernel_lock);
+    int result = -1;
+    if (!chips[chip].exists) {
+        errno = ENODEV;
+    } else {
+        result = unlink(backing);
+        chips[chip].exists = 0;
+        for (int i = 0; i < MAX_REQUESTS; i++) {
+            if (!requests[i].used || requests[i].chip != chip || requests[i].gone) continue;
+            requests[i].gone = 1;
+            fake_real_write(requests[i].fd, "", 1);  // wakes poll(); the read then fails with ENODEV
+        }
     }
     pthread_mutex_unlock(&fake_kernel_lock);
     return result;
@@ -449,7 +500,12 @@ static void *read_input(void *argument) {
             int chip, level;
             unsigned int offset;
             unsigned long long stamp = 0;
-            if (sscanf(start, "%d %u %d %llu", &chip, &offset, &level, &stamp) >= 3) {
+            unsigned int lines;
+            if (sscanf(start, "remove %d", &chip) == 1) {
+                fake_gpio_remove_chip(chip);
+            } else if (sscanf(start, "add %d %u", &chip, &lines) == 2) {
+                fake_gpio_add_chip(chip, lines);
+            } else if (sscanf(start, "%d %u %d %llu", &chip, &offset, &level, &stamp) >= 3) {
                 // Strictly increasing, as the kernel's stamps of successive edges are.
                 if (!stamp) stamp = monotonic_now() > last ? monotonic_now() : last + 1;
                 last = stamp;

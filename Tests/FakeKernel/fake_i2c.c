@@ -7,6 +7,13 @@
 // I2C plus SMBus emulation. A missing device, like a display on a Pi with none attached,
 // fails with EREMOTEIO (i2c-bcm2835); fake_i2c_set_nack chooses ENXIO or EREMOTEIO.
 //
+// An adapter that goes away (a USB adapter unplugged, its driver unloaded) is its node unlinked,
+// by fake_i2c_remove_adapter or by anyone deleting <root>/dev/i2c-<bus> (a test driving an
+// LD_PRELOAD run does that from outside): as i2c-dev does once the adapter is unregistered,
+// every call on a descriptor opened before fails with ENODEV, and opening the path fails with
+// ENOENT until the node is made again (fake_i2c_add_bus, or the file created again). The
+// devices on the bus stay: the display is wired to the adapter and comes back with it.
+//
 // Environment (LD_PRELOAD runs): FAKE_I2C_DEVICES=<bus>:<address>[:<status>][,...] adds
 // devices, e.g. "1:0x3c" or "1:0x3c:0x08" (the byte a status read returns); FAKE_I2C_TRACE=<file> appends each accepted write as an i2ctransfer line
 // ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent.
@@ -22,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "FakeKernel.h"
 
@@ -124,6 +132,12 @@ static int deliver(int bus, int address, const uint8_t *bytes, size_t length, in
 
 // MARK: The kind's callbacks
 
+/// Whether the node `fd` was opened on has been unlinked since: the adapter went away.
+static int adapter_gone(int fd) {
+    struct stat status;
+    return fstat(fd, &status) == 0 && status.st_nlink == 0;
+}
+
 static int bus_number(const char *path) {
     const char *digits = path + strlen("/dev/i2c-");
     char *end;
@@ -181,6 +195,10 @@ static int smbus(int bus, struct i2c_smbus_ioctl_data *request, int address) {
 
 static int i2c_ioctl(int fd, unsigned long request, unsigned long argument) {
     int bus = fd_bus[fd];
+    if (adapter_gone(fd)) {
+        errno = ENODEV;
+        return -1;
+    }
     switch (request) {
     case I2C_SLAVE:
     case I2C_SLAVE_FORCE:
@@ -233,6 +251,10 @@ static int i2c_ioctl(int fd, unsigned long request, unsigned long argument) {
 }
 
 static ssize_t i2c_write(int fd, const void *buffer, size_t count) {
+    if (adapter_gone(fd)) {
+        errno = ENODEV;
+        return -1;
+    }
     if (fd_address[fd] < 0) {
         errno = EINVAL;
         return -1;
@@ -243,6 +265,10 @@ static ssize_t i2c_write(int fd, const void *buffer, size_t count) {
 }
 
 static ssize_t i2c_read(int fd, void *buffer, size_t count) {
+    if (adapter_gone(fd)) {
+        errno = ENODEV;
+        return -1;
+    }
     if (fd_address[fd] < 0) {
         errno = EINVAL;
         return -1;
@@ -294,6 +320,21 @@ int fake_i2c_add_bus(int bus) {
     pthread_mutex_lock(&fake_kernel_lock);
     int result = fake_kernel_create_node(path);
     if (result == 0) buses[bus].exists = 1;
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return result;
+}
+
+int fake_i2c_remove_adapter(int bus) {
+    char path[64], backing[4096];
+    snprintf(path, sizeof path, "/dev/i2c-%d", bus);
+    if (bus < 0 || bus >= MAX_BUSES || !fake_kernel_root_path() ||
+        fake_kernel_backing_path(path, backing, sizeof backing) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    pthread_mutex_lock(&fake_kernel_lock);
+    int result = unlink(backing);
+    if (result == 0) buses[bus].exists = 0;
     pthread_mutex_unlock(&fake_kernel_lock);
     return result;
 }

@@ -88,6 +88,7 @@ REAL(realpath, realpath_fn)
 
 int fake_real_open(const char *path, int flags, mode_t mode) { return real_open()(path, flags, mode); }
 ssize_t fake_real_write(int fd, const void *buffer, size_t count) { return real_write()(fd, buffer, count); }
+ssize_t fake_real_read(int fd, void *buffer, size_t count) { return real_read()(fd, buffer, count); }
 int fake_real_close(int fd) { return real_close()(fd); }
 
 // MARK: Registry and translation

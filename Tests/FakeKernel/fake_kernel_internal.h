@@ -52,6 +52,7 @@ extern pthread_mutex_t fake_kernel_lock;
 /// libc's own functions, for the core and the kinds.
 int fake_real_open(const char *path, int flags, mode_t mode);
 ssize_t fake_real_write(int fd, const void *buffer, size_t count);
+ssize_t fake_real_read(int fd, void *buffer, size_t count);
 int fake_real_close(int fd);
 
 #endif

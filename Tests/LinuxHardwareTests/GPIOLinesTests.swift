@@ -50,6 +50,26 @@ final class FakeGPIOMachine {
         _ = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17])
     }
 
+    @Test func aChipThatGoesAwayFailsReadsWithENODEVAndCanBeRequestedAgainWhenBack() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27, 22])
+        #expect(fake_gpio_remove_chip(0) == 0)
+        // poll() wakes on the requests' descriptors, and reading them fails: the chip is gone.
+        do throws(GPIOError) {
+            _ = try lines.waitForEdges(timeoutMilliseconds: 1000)
+            Issue.record("read edges of a removed chip")
+        } catch {
+            #expect(error.chipGone && error.operation == .read && error.errno == .operationNotSupportedByDevice)
+        }
+        #expect(throws: GPIOError.self) { try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17]) }
+        lines.close()
+        #expect(fake_gpio_add_chip(0, 54) == 0)
+        let again = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27, 22])
+        machine.set(17, false, at: 1_000)
+        #expect(try again.waitForEdges(timeoutMilliseconds: 1000).map(\.offset) == [17])
+    }
+
     @Test func edgesOfSeparateLinesComeMergedInTheKernelsTimeOrder() throws {
         let machine = try FakeGPIOMachine()
         let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27, 22])

@@ -158,4 +158,91 @@ final class FakeI2CMachine {
             try bus.write([0x00], to: .ssd1306Primary)
         }
     }
+
+    @Test func aVanishedAdapterFailsFastWhileGoneAndIsReopenedWhenItReturns() throws {
+        let machine = try FakeI2CMachine()
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        try bus.write([0x00, 0x01], to: .ssd1306Primary)
+
+        // Unplugged: the old descriptor answers ENODEV, the node is gone.
+        #expect(fake_i2c_remove_adapter(1) == 0)
+        #expect(access("/dev/i2c-1", F_OK) != 0)
+        do throws(I2CError) {
+            try bus.write([0x00, 0x02], to: .ssd1306Primary)
+            Issue.record("wrote to a removed adapter")
+        } catch {
+            #expect(error.kind == .adapterGone && error.adapterVanished)
+            #expect(error.operation == .write && error.errno == .operationNotSupportedByDevice)
+            #expect(
+                error.description.hasPrefix(
+                    "/dev/i2c-1 disappeared (could not write to 0x3c on /dev/i2c-1: "))
+            #expect(
+                error.description.hasSuffix(
+                    "the USB or bit-banged adapter was unplugged or its driver unloaded; waiting for it to come back"))
+            #expect(!error.description.contains("check the wiring") && !error.description.contains("dtparam"))
+        }
+        // While it is missing, each call tries the path again and fails at once, with the same cause.
+        for _ in 0..<2 {
+            #expect(
+                throws: I2CError(
+                    operation: .open, path: "/dev/i2c-1", address: nil, errno: .noSuchFileOrDirectory,
+                    adapterVanished: true)
+            ) {
+                try bus.write([0x00, 0x03], to: .ssd1306Primary)
+            }
+        }
+        #expect(throws: I2CError.self) { try bus.readByte(from: .ssd1306Primary) }
+
+        // Plugged in again: the next write opens the path afresh, selects the address and goes out.
+        #expect(fake_i2c_add_bus(1) == 0)
+        try bus.write([0x00, 0x04], to: .ssd1306Primary)
+        fake_i2c_set_status(1, 0x3C, 0x43)
+        #expect(try bus.readByte(from: .ssd1306Primary) == 0x43)
+        #expect(machine.transfers() == [[0x00, 0x01], [0x00, 0x04]])
+    }
+
+    @Test func aFailureWithTheNodeGoneIsTheAdapterGoneWhateverTheErrno() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        // A USB adapter's driver may fail the transfer (EIO) before the adapter is unregistered.
+        fake_i2c_fail_next(1, 0x3C, 1, EIO)
+        fake_i2c_set_nack(1, 0x3D, EREMOTEIO)
+        #expect(
+            throws: I2CError(
+                operation: .write, path: "/dev/i2c-1", address: .ssd1306Secondary, errno: Errno(rawValue: EREMOTEIO))
+        ) {
+            try bus.write([0x00], to: .ssd1306Secondary)
+        }
+        let path = machine.root + "/dev/i2c-1"
+        let moved = machine.root + "/dev/i2c-1.away"
+        // The node vanishes under the open descriptor without unlinking its file (renamed away):
+        // the transfer fails with EIO, and the node is gone.
+        #expect(rename(path, moved) == 0)
+        do throws(I2CError) {
+            try bus.write([0x00, 0x05], to: .ssd1306Primary)
+            Issue.record("the failing transfer succeeded")
+        } catch {
+            #expect(error.kind == .adapterGone && error.errno == .ioError)
+        }
+        #expect(rename(moved, path) == 0)
+        try bus.write([0x00, 0x06], to: .ssd1306Primary)
+        #expect(machine.transfers() == [[0x00, 0x06]])
+    }
+
+    @Test func anExplicitlyClosedBusIsNotReopened() throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1")
+        #expect(fake_i2c_remove_adapter(1) == 0)
+        #expect(throws: I2CError.self) { try bus.write([0x00], to: .ssd1306Primary) }
+        bus.close()
+        #expect(fake_i2c_add_bus(1) == 0)
+        #expect(
+            throws: I2CError(
+                operation: .selectAddress, path: "/dev/i2c-1", address: .ssd1306Primary, errno: .badFileDescriptor)
+        ) {
+            try bus.write([0x00], to: .ssd1306Primary)
+        }
+    }
 }

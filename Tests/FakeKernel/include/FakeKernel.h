@@ -33,8 +33,12 @@ int fake_kernel_is_translated(const char *path);
 
 // MARK: I2C (fake_i2c.c): /dev/i2c-<bus>, one node per bus, devices by 7-bit address
 
-/// Creates the node /dev/i2c-<bus> with no device on it; 0, or -1 with errno.
+/// Creates the node /dev/i2c-<bus> with no device on it; 0, or -1 with errno. After
+/// fake_i2c_remove_adapter it brings the adapter back, with the devices it had.
 int fake_i2c_add_bus(int bus);
+/// The adapter goes away (unplugged, its driver unloaded): the node is unlinked, calls on
+/// descriptors opened before fail with ENODEV, opening the path fails with ENOENT. 0, or -1 with errno.
+int fake_i2c_remove_adapter(int bus);
 /// Puts a device that acknowledges at `address` on the bus (creating the bus's node).
 int fake_i2c_add_device(int bus, int address);
 /// Makes `address` NACK every transfer with `error` (ENXIO or EREMOTEIO); 0 makes it answer again.
@@ -60,6 +64,10 @@ void fake_i2c_clear_transfers(int bus, int address);
 
 /// Creates /dev/gpiochip<chip> with `lines` lines (at most 64) and the sysfs files libgpiod checks.
 int fake_gpio_add_chip(int chip, unsigned int lines);
+/// The chip goes away (driver unbound, expander unplugged): its node is unlinked (open: ENOENT),
+/// its descriptors fail with ENODEV and its requests' descriptors wake poll() and read ENODEV.
+/// fake_gpio_add_chip brings it back with its lines free. 0, or -1 with errno.
+int fake_gpio_remove_chip(int chip);
 /// Drives a line to `level` at `timestamp_ns` (0: CLOCK_MONOTONIC now); a request that asked
 /// for that edge gets an event record. 0, or -1 with errno (EINVAL for no such line).
 int fake_gpio_set_line(int chip, unsigned int offset, int level, uint64_t timestamp_ns);
