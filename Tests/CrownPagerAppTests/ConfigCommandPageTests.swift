@@ -89,6 +89,20 @@ import Testing
         #expect(escapee > 0 && !Self.hasProcessEntry(escapee))  // no sleep, no zombie
     }
 
+    @Test func aDaemonThatDoubleForksIsStoppedWithAllItStarted() {
+        // A session of its own whose leader waits on a sleep: the leader is killed first, then the
+        // sleep, orphaned in its turn and adopted.
+        let runner = CommandRunner()
+        let daemon = "setsid sh -c 'sleep 29.6 & echo $!; wait' & sleep 0.1"
+        runner.start(Self.spec(["sh", "-c", daemon], timeout: 300), for: 0, at: MonotonicClockForTests.now())
+        let results = Self.collectAll(runner, pages: 1)
+        #expect(results[0]?.status == "timed out after 0.3s: killed")
+        let sleeper = pid_t(results[0]?.output.split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+        #expect(sleeper > 0)
+        Self.settle(runner)
+        #expect(sleeper > 0 && !Self.hasProcessEntry(sleeper))
+    }
+
     @Test func whatAFinishedCommandLeftRunningIsStoppedToo() {
         let runner = CommandRunner()
         runner.start(
