@@ -1,9 +1,11 @@
 // The kernel's input-event interface (<linux/input.h>) for Swift: the record type, and the
-// function-like ioctl macros and time fields Swift cannot import directly.
+// function-like ioctl macros and time fields Swift cannot import directly; and prctl(2), which
+// is variadic and so not imported either.
 #ifndef CLINUXINPUT_H
 #define CLINUXINPUT_H
 
 #include <linux/input.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 // EVIOCSCLOCKID: stamp this descriptor's events with another clock (CLOCK_MONOTONIC).
@@ -34,5 +36,15 @@ static inline struct input_event crownpager_input_event(
 }
 
 static const int crownpager_clock_monotonic = CLOCK_MONOTONIC;
+
+// PR_SET_CHILD_SUBREAPER: orphans among this process's descendants re-parent to it, not to init.
+static inline int crownpager_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+// PR_GET_CHILD_SUBREAPER: 1 when this process is a child subreaper, 0 when not, -1 on failure.
+static inline int crownpager_is_child_subreaper(void) {
+    int flag = 0;
+    if (prctl(PR_GET_CHILD_SUBREAPER, (unsigned long)&flag, 0, 0, 0) != 0) return -1;
+    return flag;
+}
 
 #endif

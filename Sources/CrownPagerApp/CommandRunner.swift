@@ -20,6 +20,10 @@ public struct CommandResult: Hashable, Sendable {
 /// Runs the commands of command pages: one at a time per page, killed with their process group
 /// at their timeout, output capped, always reaped. Never blocks: the run loop polls
 /// `descriptors` and calls `collect(at:)` when one is readable or a deadline passes.
+///
+/// The runner makes this process a child subreaper, so a command's descendant that escaped its
+/// group (`setsid`) re-parents here when its parent dies: when a command ends (it finished, timed
+/// out, flooded, or `stopAll()`), whatever it left running is killed and reaped, group and escapees.
 public final class CommandRunner {
     private struct Running {
         var process: ChildProcess
@@ -28,12 +32,15 @@ public final class CommandRunner {
     }
 
     private var running: [Int: Running] = [:]
-    /// Killed or finished-output processes not yet reaped; reaped on later calls, never waited for.
+    /// Ended commands whose process or leftovers are not yet reaped; reaped on later calls,
+    /// never waited for.
     private var unreaped: [ChildProcess] = []
     private var finishedNow: [(page: Int, result: CommandResult)] = []
 
-    /// A runner with nothing running.
-    public init() {}
+    /// A runner with nothing running; makes this process a child subreaper (`ChildProcess.adoptOrphans()`).
+    public init() {
+        ChildProcess.adoptOrphans()
+    }
 
     /// Whether `page`'s command runs now.
     public func isRunning(_ page: Int) -> Bool { running[page] != nil }
@@ -80,6 +87,7 @@ public final class CommandRunner {
             let outputDone = process.readAvailable()
             if outputDone, let exit = process.reap() {
                 running[page] = nil
+                unreaped.append(process)  // what it left running
                 finished.append(
                     (page, Self.result(process, status: Self.status(exit, capped: process.isOutputCapped, process))))
             } else if now >= run.startedAt + run.spec.timeout {
@@ -98,18 +106,19 @@ public final class CommandRunner {
                     (page, Self.result(process, status: "output cut at \(process.maximumOutputBytes) bytes")))
             }
         }
-        unreaped.removeAll { $0.reap() != nil }
+        unreaped.removeAll { $0.reap() != nil && $0.stopLeftovers() }
         return finished
     }
 
-    /// Kills every running command (on exit or reload).
+    /// Kills every running command and what it started (on exit or reload), waiting at most
+    /// 100 ms for them to be reaped; later `collect(at:)` calls reap any left.
     public func stopAll() {
         for run in running.values {
             run.process.killGroup()
             unreaped.append(run.process)
         }
         running = [:]
-        unreaped.removeAll { $0.reap() != nil }
+        unreaped = ChildProcess.stopLeftovers(of: unreaped, waitingAtMost: 100)
     }
 
     private static func status(_ exit: ChildProcessExit, capped: Bool, _ process: ChildProcess) -> String? {

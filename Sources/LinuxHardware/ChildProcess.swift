@@ -1,3 +1,4 @@
+import CLinuxInput
 import Glibc
 
 /// A command started with posix_spawn in a process group of its own, its standard output and
@@ -7,9 +8,19 @@ import Glibc
 /// timeout kill the command and anything it started (`killGroup()`); `reap()` collects its
 /// exit without blocking. Signals the run loop blocks are unblocked and set to their defaults
 /// in the child, and its standard input is /dev/null. Dropping the value kills and reaps what is left.
+///
+/// A descendant can leave the group (`setsid`, `setpgid`): every command carries a mark in its
+/// environment (`CROWNPAGER_COMMAND`), which its descendants inherit, and a process that called
+/// `adoptOrphans()` becomes their parent when their own dies. `stopLeftovers()` kills the group
+/// and every adopted orphan with the mark, and reaps them.
 public final class ChildProcess {
+    /// The environment variable that marks a command's processes.
+    public static let markVariable = "CROWNPAGER_COMMAND"
+
     /// The process id, also its process group id.
     public let pid: pid_t
+    /// This command's value of `CROWNPAGER_COMMAND`, inherited by everything it starts.
+    public let mark: String
     /// The read end of the output pipe, to poll; -1 once closed.
     public private(set) var outputDescriptor: Int32
     /// Output read so far, at most `maximumOutputBytes`.
@@ -21,8 +32,15 @@ public final class ChildProcess {
     /// How it ended, once reaped.
     public private(set) var exit: ChildProcessExit?
 
-    private init(pid: pid_t, outputDescriptor: Int32, maximumOutputBytes: Int) {
+    /// The process groups killed and not yet empty of our children (`stopLeftovers()`).
+    private var groupsToReap: Set<pid_t> = []
+    /// How many times `stopLeftovers()` has looked; nil before the first.
+    private var leftoverPasses: Int?
+    private var leftoversSettled = false
+
+    private init(pid: pid_t, mark: String, outputDescriptor: Int32, maximumOutputBytes: Int) {
         self.pid = pid
+        self.mark = mark
         self.outputDescriptor = outputDescriptor
         self.maximumOutputBytes = maximumOutputBytes
     }
@@ -64,11 +82,18 @@ public final class ChildProcess {
             &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         var pid: pid_t = 0
+        let mark = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         let arguments = argv.map { strdup($0) }
         defer { for argument in arguments { free(argument) } }
+        let environment = Self.environment(marked: mark).map { strdup($0) }
+        defer { for entry in environment { free(entry) } }
         let status = (arguments + [nil]).withUnsafeBufferPointer { argvPointer -> Int32 in
-            guard let base = argvPointer.baseAddress else { return EINVAL }
-            return posix_spawnp(&pid, program, &actions, &attributes, base, environ)
+            (environment + [nil]).withUnsafeBufferPointer { environmentPointer -> Int32 in
+                guard let base = argvPointer.baseAddress, let entries = environmentPointer.baseAddress else {
+                    return EINVAL
+                }
+                return posix_spawnp(&pid, program, &actions, &attributes, base, entries)
+            }
         }
         guard status == 0 else {
             close(readEnd)
@@ -79,8 +104,32 @@ public final class ChildProcess {
             default: throw .system(operation: "posix_spawn \(program)", errno: errno)
             }
         }
-        return ChildProcess(pid: pid, outputDescriptor: readEnd, maximumOutputBytes: max(1, maximumOutputBytes))
+        return ChildProcess(
+            pid: pid, mark: mark, outputDescriptor: readEnd, maximumOutputBytes: max(1, maximumOutputBytes))
     }
+
+    /// This process's environment, with `CROWNPAGER_COMMAND` set to `mark`.
+    private static func environment(marked mark: String) -> [String] {
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if !text.hasPrefix(markVariable + "=") { entries.append(text) }
+            cursor += 1
+        }
+        return entries + [markVariable + "=" + mark]
+    }
+
+    /// Makes this process a child subreaper (prctl `PR_SET_CHILD_SUBREAPER`): a command's
+    /// descendant whose parent dies re-parents to it, where `stopLeftovers()` finds it, rather
+    /// than to init. Once per process is enough; false if the kernel refused.
+    @discardableResult
+    public static func adoptOrphans() -> Bool {
+        crownpager_become_child_subreaper() == 0
+    }
+
+    /// Whether this process is a child subreaper.
+    public static var adoptsOrphans: Bool { crownpager_is_child_subreaper() == 1 }
 
     /// Reads what the pipe holds without blocking; true once the output is finished (end of file, or capped).
     @discardableResult
@@ -135,6 +184,57 @@ public final class ChildProcess {
         _ = kill(-pid, SIGKILL)
     }
 
+    /// Once the command has ended (`reap()`), kills what it left running and reaps it; never
+    /// blocks. That is its process group, and the orphans this process adopted (`adoptOrphans()`)
+    /// that carry its mark, whichever group or session they moved to. Call again until it
+    /// answers true: nothing is left, or it gave up after 500 calls (an unkillable process).
+    public func stopLeftovers() -> Bool {
+        guard exit != nil else { return false }  // the command's own status first
+        if leftoversSettled { return true }
+        let passes = leftoverPasses ?? 0
+        if leftoverPasses == nil {
+            _ = kill(-pid, SIGKILL)
+            groupsToReap.insert(pid)
+        }
+        leftoverPasses = passes + 1
+        // Alive, ours, marked: an orphan of this command, adopted; kill it, then reap its group.
+        var found = false
+        let marked = Array((Self.markVariable + "=" + mark).utf8)
+        for child in ProcessStatus.children(of: getpid()) where child.state != "Z" {
+            guard child.pid != pid, ProcessStatus.environment(of: child.pid).contains(marked) else { continue }
+            _ = kill(child.pid, SIGKILL)
+            groupsToReap.insert(child.group)
+            found = true
+        }
+        for group in groupsToReap where Self.reapGroup(group) { groupsToReap.remove(group) }
+        leftoversSettled = (!found && groupsToReap.isEmpty) || passes + 1 >= 500
+        return leftoversSettled
+    }
+
+    /// Reaps our children in `group` without blocking; true once none is left (ECHILD).
+    private static func reapGroup(_ group: pid_t) -> Bool {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(-group, &status, WNOHANG)
+            if result > 0 { continue }
+            if result < 0, Errno.current == .interrupted { continue }
+            return result < 0
+        }
+    }
+
+    /// Stops the leftovers of each of `processes` (`stopLeftovers()`), looking every 2 ms for at
+    /// most `milliseconds`; answers those not settled by then.
+    public static func stopLeftovers(of processes: [ChildProcess], waitingAtMost milliseconds: Int) -> [ChildProcess] {
+        var left = processes.filter { $0.reap() == nil || !$0.stopLeftovers() }
+        var waited = 0
+        while !left.isEmpty, waited < milliseconds {
+            usleep(2000)
+            waited += 2
+            left.removeAll { $0.reap() != nil && $0.stopLeftovers() }
+        }
+        return left
+    }
+
     private func closeOutput() {
         if outputDescriptor >= 0 { close(outputDescriptor) }
         outputDescriptor = -1
@@ -145,7 +245,9 @@ public final class ChildProcess {
             _ = kill(-pid, SIGKILL)
             var status: Int32 = 0
             _ = waitpid(pid, &status, 0)  // after SIGKILL this returns at once
+            exit = .signalled(signal: SIGKILL)
         }
+        _ = stopLeftovers()  // one pass: the adopted orphans are killed, maybe not yet reaped
         closeOutput()
     }
 }

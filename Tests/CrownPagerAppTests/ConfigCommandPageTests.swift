@@ -58,6 +58,64 @@ import Testing
         #expect(runner.runningCount == 0)
     }
 
+    /// Whether `/proc/<pid>` is still there: the process runs, or is a zombie not yet reaped.
+    static func hasProcessEntry(_ pid: pid_t) -> Bool {
+        access("/proc/\(pid)/stat", F_OK) == 0
+    }
+
+    /// Calls `collect` until nothing is left to reap (bounded: 5 s).
+    static func settle(_ runner: CommandRunner) {
+        var now = MonotonicClockForTests.now()
+        let start = now
+        while runner.nextDeadline(after: now) != nil, now - start < .milliseconds(5000) {
+            _ = runner.collect(at: now)
+            usleep(5000)
+            now = MonotonicClockForTests.now()
+        }
+    }
+
+    @Test func aCommandThatCallsSetsidDoesNotOutliveItsTimeout() {
+        // The sleep leaves the process group (a session of its own) and keeps the output pipe open.
+        let runner = CommandRunner()
+        runner.start(
+            Self.spec(["sh", "-c", "setsid sleep 29.5 & echo $!"], timeout: 300), for: 0,
+            at: MonotonicClockForTests.now())
+        let results = Self.collectAll(runner, pages: 1)
+        #expect(results[0]?.status == "timed out after 0.3s: killed")
+        let escapee = pid_t(results[0]?.output.split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+        #expect(escapee > 0)
+        Self.settle(runner)
+        #expect(runner.nextDeadline(after: MonotonicClockForTests.now()) == nil)
+        #expect(escapee > 0 && !Self.hasProcessEntry(escapee))  // no sleep, no zombie
+    }
+
+    @Test func aDaemonThatDoubleForksIsStoppedWithAllItStarted() {
+        // A session of its own whose leader waits on a sleep: the leader is killed first, then the
+        // sleep, orphaned in its turn and adopted.
+        let runner = CommandRunner()
+        let daemon = "setsid sh -c 'sleep 29.6 & echo $!; wait' & sleep 0.1"
+        runner.start(Self.spec(["sh", "-c", daemon], timeout: 300), for: 0, at: MonotonicClockForTests.now())
+        let results = Self.collectAll(runner, pages: 1)
+        #expect(results[0]?.status == "timed out after 0.3s: killed")
+        let sleeper = pid_t(results[0]?.output.split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+        #expect(sleeper > 0)
+        Self.settle(runner)
+        #expect(sleeper > 0 && !Self.hasProcessEntry(sleeper))
+    }
+
+    @Test func whatAFinishedCommandLeftRunningIsStoppedToo() {
+        let runner = CommandRunner()
+        runner.start(
+            Self.spec(["sh", "-c", "setsid sleep 29.5 >/dev/null 2>&1 & echo $!"], timeout: 5000), for: 0,
+            at: MonotonicClockForTests.now())
+        let results = Self.collectAll(runner, pages: 1)
+        #expect(results[0]?.status == nil)
+        let escapee = pid_t(results[0]?.output.split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+        #expect(escapee > 0)
+        Self.settle(runner)
+        #expect(escapee > 0 && !Self.hasProcessEntry(escapee))
+    }
+
     @Test func aPageRunsOneCommandAtATime() {
         let runner = CommandRunner()
         let now = MonotonicClockForTests.now()

@@ -64,18 +64,46 @@ import Testing
         #expect(run.status == 1 && run.output.contains("run as root"))
     }
 
-    @Test func theUnitFileVerifiesWithSystemdAnalyze() throws {
+    /// systemd-analyze, or nil after recording that it is missing.
+    static func systemdAnalyze() -> String? {
         // Scripts/setup.sh --test installs systemd when systemd-analyze is missing: no silent skip.
         let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
-        guard let analyze else {
+        if analyze == nil {
             Issue.record("systemd-analyze is missing: run Scripts/setup.sh --test (it installs the systemd package)")
-            return
         }
-        let scratch = try ScratchDirectory()
+        return analyze
+    }
+
+    /// The unit file in a scratch directory, its ExecStart pointing at the built program.
+    static func unitCopy(in scratch: ScratchDirectory) throws -> (path: String, text: String) {
         let unit = try String(
             contentsOf: Self.repository.appendingPathComponent("Hardware/crownpager.service"), encoding: .utf8)
+        let path = scratch.path + "/crownpager.service"
+        try unit.replacingOccurrences(of: "/usr/local/bin/crownpager", with: crownPagerExecutable().path)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, unit)
+    }
+
+    /// Runs `tool` with `arguments`; its status and its output and error together.
+    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    @Test func theUnitFileVerifiesWithSystemdAnalyze() throws {
+        guard let analyze = Self.systemdAnalyze() else { return }
+        let scratch = try ScratchDirectory()
+        let (path, unit) = try Self.unitCopy(in: scratch)
         #expect(
             unit.contains("User=crownpager") && unit.contains("NoNewPrivileges=yes")
                 && unit.contains("ProtectSystem=strict"))
@@ -83,20 +111,39 @@ import Testing
             unit.contains("Restart=on-failure") && unit.contains("DevicePolicy=closed")
                 && unit.contains("ExecReload=/bin/kill -HUP $MAINPID"))
         // verify checks that ExecStart's program exists: point it at the built one.
-        let path = scratch.path + "/crownpager.service"
-        try unit.replacingOccurrences(of: "/usr/local/bin/crownpager", with: crownPagerExecutable().path)
-            .write(toFile: path, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze)
         // --man=no: the unit's Documentation= would otherwise need man-db, which a minimal system lacks.
-        process.arguments = ["verify", "--man=no", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
-        #expect(!output.contains("crownpager.service:"), "\(output)")
+        let verify = try Self.run(analyze, ["verify", "--man=no", path])
+        #expect(verify.status == 0, "\(verify.output)")
+        #expect(!verify.output.contains("crownpager.service:"), "\(verify.output)")
+    }
+
+    @Test func theUnitFileExposureIsTwoOrLess() throws {
+        guard let analyze = Self.systemdAnalyze() else { return }
+        // `security --offline=yes` reads a unit file without a running systemd: systemd 250 and later.
+        let version = try Self.run(analyze, ["--version"])
+        let major = version.output.split(separator: "\n").first?.split(separator: " ").dropFirst().first.flatMap {
+            Int($0)
+        }
+        guard let major, major >= 250 else {
+            print(
+                "ConfigInstallTests: the unit's exposure was NOT measured: systemd-analyze is too old to analyze "
+                    + "a unit offline (250 or later can): \(version.output.split(separator: "\n").first ?? "")")
+            return
+        }
+        let scratch = try ScratchDirectory()
+        let (path, _) = try Self.unitCopy(in: scratch)
+        // --threshold is out of 100: 20 is the 2.0 printed.
+        let security = try Self.run(analyze, ["security", "--offline=yes", "--no-pager", "--threshold=20", path])
+        let overall = security.output.split(separator: "\n").first { $0.contains("Overall exposure level") }
+        let score = overall?.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }
+        #expect(security.status == 0, "\(security.output)")
+        #expect(score != nil && (score ?? 10) <= 2.0, "\(overall ?? "no overall exposure line")")
+        // What keeps it there, each a line of the unit.
+        for line in [
+            "SystemCallFilter=@system-service", "SystemCallFilter=~@privileged @resources", "ProtectKernelTunables=yes",
+            "ProtectProc=invisible", "PrivateMounts=yes", "MemoryDenyWriteExecute=yes",
+        ] {
+            #expect(try String(contentsOfFile: path, encoding: .utf8).contains(line + "\n"), "\(line)")
+        }
     }
 }

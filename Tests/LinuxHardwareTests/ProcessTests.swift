@@ -1,6 +1,7 @@
 import Glibc
-import LinuxHardware
 import Testing
+
+@testable import LinuxHardware
 
 /// Waits (bounded: 5 s) until `process` has finished its output and been reaped.
 private func finish(_ process: ChildProcess) -> ChildProcessExit? {
@@ -12,6 +13,15 @@ private func finish(_ process: ChildProcess) -> ChildProcessExit? {
 }
 
 private func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
+
+/// The fields of `/proc/<pid>/stat` after the name: state, ppid, pgrp, session, ...; nil once the
+/// process is gone (reaped: a zombie still has its entry).
+private func statFields(_ pid: pid_t) -> [Substring]? {
+    guard let line = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = line.lastIndex(of: ")")
+    else { return nil }
+    return line[line.index(after: close)...].split(separator: " ")
+}
 
 /// Commands for command pages: posix_spawn in their own process group, one capped pipe, no shell.
 @Suite struct ProcessTests {
@@ -68,6 +78,52 @@ private func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 }
             usleep(10_000)
         }
         #expect(gone)
+    }
+
+    @Test func aDescendantThatLeftTheGroupIsAdoptedKilledAndReaped() throws {
+        // setsid puts the sleep in a session of its own: the group kill misses it. Adopted (this
+        // process is a child subreaper), it carries the command's mark, and stopLeftovers ends it.
+        #expect(ChildProcess.adoptOrphans() && ChildProcess.adoptsOrphans)
+        let process = try ChildProcess.spawn(["sh", "-c", "setsid sleep 29.5 & echo $!"])
+        var escapee: pid_t = 0
+        for _ in 0..<500 where escapee == 0 {
+            process.readAvailable()
+            escapee = pid_t(
+                String(decoding: process.output, as: UTF8.self).split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+            usleep(10_000)
+        }
+        #expect(escapee > 0)
+        // The shell exits at once; the sleep holds the pipe, so the output never ends.
+        for _ in 0..<500 where process.reap() == nil { usleep(10_000) }
+        #expect(process.reap() == .exited(status: 0))
+        #expect(process.readAvailable() == false)
+        var fields: [Substring]? = nil
+        for _ in 0..<500 {
+            fields = statFields(escapee)
+            if fields?[3] == Substring(String(escapee)), fields?[1] == Substring(String(getpid())) { break }
+            usleep(10_000)  // setsid may not have run yet
+        }
+        #expect(fields?[0] != "Z" && fields?[1] == Substring(String(getpid())))  // alive, adopted by us
+        // Its own group and session.
+        #expect(fields?[2] == Substring(String(escapee)) && fields?[3] == Substring(String(escapee)))
+        #expect(process.mark.count >= 8)
+
+        process.killGroup()  // the timeout
+        var settled = false
+        for _ in 0..<500 where !settled {
+            settled = process.stopLeftovers()
+            if !settled { usleep(10_000) }
+        }
+        #expect(settled)
+        #expect(statFields(escapee) == nil)  // killed and reaped: no sleep, no zombie
+        #expect(process.readAvailable())  // the pipe's last writer is gone
+    }
+
+    @Test func processStatusReadsAStatLineWhateverTheName() {
+        let status = ProcessStatus(statLine: "4242 (a (b) c) S 17 4242 4242 0 -1 4194560 96 0 0 0")
+        #expect(status?.pid == 4242 && status?.state == "S" && status?.parent == 17 && status?.group == 4242)
+        #expect(ProcessStatus(statLine: "") == nil && ProcessStatus(statLine: "12 (x) Z") == nil)
+        #expect(ProcessStatus.children(of: getppid()).contains { $0.pid == getpid() })
     }
 
     @Test func theChildGetsDefaultSignalsAndNullInput() throws {
