@@ -43,11 +43,17 @@ static const struct fake_device_kind *_Atomic fd_kinds[FAKE_MAX_FDS];
 
 // MARK: libc's functions
 
+/* The C library's own function, looked up once. Threads may race to look it up first: they find the
+ * same pointer, and the atomic load and store make that race well defined (ThreadSanitizer agrees). */
 #define REAL(name, type) \
     static type real_##name(void) { \
         static type function; \
-        if (!function) function = (type)dlsym(RTLD_NEXT, #name); \
-        return function; \
+        type found = __atomic_load_n(&function, __ATOMIC_ACQUIRE); \
+        if (!found) { \
+            found = (type)dlsym(RTLD_NEXT, #name); \
+            __atomic_store_n(&function, found, __ATOMIC_RELEASE); \
+        } \
+        return found; \
     }
 
 typedef int (*open_fn)(const char *, int, ...);

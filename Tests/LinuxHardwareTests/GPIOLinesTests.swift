@@ -223,7 +223,9 @@ final class FakeGPIOMachine {
         #expect(status.st_mode & S_IFMT == S_IFCHR && status.st_rdev == 254 << 8)
         let dev = try String(contentsOfFile: machine.root + "/sys/bus/gpio/devices/gpiochip0/dev", encoding: .utf8)
         #expect(dev == "254:0\n")
-        #expect(realpath("/sys/dev/char/254:0/subsystem", nil).map { String(cString: $0) } == "/sys/bus/gpio")
+        let subsystem = realpath("/sys/dev/char/254:0/subsystem", nil)
+        defer { free(subsystem) }
+        #expect(subsystem.map { String(cString: $0) } == "/sys/bus/gpio")
     }
 
     private func requestError(chip: String = "/dev/gpiochip0", offsets: [UInt32] = [17, 27, 22]) throws -> GPIOError {
