@@ -21,13 +21,34 @@ struct BusLoad {
     }
 }
 
+/// What the page slide of one panel sent, frame by frame.
+struct SlideFigures {
+    var panel: SSD1306Panel
+    var frames: [BusLoad] = []  // each frame: bytes after the address byte, and transactions
+    var fullFrame = BusLoad()  // one full frame as luma.oled sends it (and our driver's writeFrame)
+
+    var line: String {
+        let bytes = frames.reduce(0) { $0 + $1.bytes }
+        let largest = frames.max { $0.bytes < $1.bytes } ?? BusLoad()
+        let luma = fullFrame.bytes * frames.count
+        let percent = luma == 0 ? 0 : Double(bytes) * 100 / Double(luma)
+        return pad(panel.name, 14) + leftPad(String(frames.count), 7) + leftPad(String(bytes), 8)
+            + leftPad(String(largest.bytes), 9) + leftPad(fixed1(largest.milliseconds(at: 400_000)) + " ms", 10)
+            + leftPad(String(luma), 9) + leftPad(fixed1(percent) + " %", 9)
+    }
+}
+
 /// Bytes and transactions on the I2C bus, and their bus time, for typical display workloads:
-/// partial updates against a full frame for every frame presented.
+/// partial updates against a full frame for every frame presented; then the page slide's frames
+/// against luma.oled's, which sends every frame whole.
 func runDisplayBenchmarks() {
     print("Display: bus load per workload (partial updates vs a full frame every frame)")
     print("workload                panel          method    transactions    bytes   100 kHz   400 kHz     1 MHz")
-    for panel in [SSD1306Panel.ssd1306_128x64, .sh1106_128x64] {
-        for (name, partial, full) in workloads(panel) {
+    var slides: [SlideFigures] = []
+    for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .sh1106_128x64] {
+        let (loads, slide) = workloads(panel)
+        slides.append(slide)
+        for (name, partial, full) in loads {
             for (method, load) in [("partial", partial), ("full", full)] {
                 print(
                     pad(name, 23) + " " + pad(panel.name, 14) + " " + pad(method, 8)
@@ -37,11 +58,16 @@ func runDisplayBenchmarks() {
             }
         }
     }
+    print("")
+    print("Page slide, frame by frame, against luma.oled: a full frame every frame (SSD1306: 00h 21h 0 127")
+    print("22h 0 p, then 40h and the data; SH1106: 00h B0h+p 02h 10h, then 40h and 128 bytes, per page)")
+    print("panel          frames   bytes  largest  400 kHz     luma  of luma")
+    for slide in slides { print(slide.line) }
 }
 
 /// A page slide (the engine's 60 frames a second), a clock tick and an idle second, through the
 /// engine `run` drives, each against a full frame for every frame the engine sent.
-private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
+private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], SlideFigures) {
     var configuration = Configuration.demo()
     configuration.display.panel = panel
     configuration.display.bus = nil
@@ -70,9 +96,14 @@ private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
     }
 
     // A slide from the welcome page to the clock, until it settles (before the clock's next second).
+    let framesBefore = shell.sentFrames.count
     let (slide, slideBaseline, slideFrames) = load(
         [.rotated(detents: 1, at: .milliseconds(100))], from: .milliseconds(100), until: .milliseconds(900))
     results.append(("page slide (\(slideFrames) frames)", slide, slideBaseline))
+    let figures = SlideFigures(
+        panel: panel,
+        frames: shell.sentFrames[framesBefore...].map { BusLoad(transactions: $0.transactions, bytes: $0.bytes) },
+        fullFrame: fullFrame)
     // The clock page's second turns over.
     let (tick, _, _) = load([], from: .milliseconds(900), until: .milliseconds(1500))
     results.append(("clock tick", tick, fullFrame))
@@ -81,7 +112,7 @@ private func workloads(_ panel: SSD1306Panel) -> [(String, BusLoad, BusLoad)] {
     _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(5000))
     let (still, _, _) = load([], from: .milliseconds(5000), until: .milliseconds(6000))
     results.append(("idle second", still, fullFrame))
-    return results
+    return (results, figures)
 }
 
 /// The sample readings, with the clock's second following the run's time.
@@ -97,8 +128,8 @@ struct TickingSampler: PageSampler {
     }
 }
 
-/// One full frame as the driver sends it.
-private func fullFrameLoad(_ panel: SSD1306Panel) -> BusLoad {
+/// One full frame as the driver sends it, and as luma.oled sends every frame.
+func fullFrameLoad(_ panel: SSD1306Panel) -> BusLoad {
     var driver = SSD1306Driver(bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel)
     driver.writeFrame(Bitmap(width: panel.width, height: panel.height))
     var load = BusLoad()

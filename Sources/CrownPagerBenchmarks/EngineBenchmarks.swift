@@ -12,11 +12,12 @@ import SSD1306
 /// - latency: detent to the first frame on the bus that shows it (its first byte, and its last
 ///   byte, when the glass has it), counting only detents that moved a page;
 /// - render + encode: wall time per tick that drew, on this machine;
-/// - bus bytes per workload.
+/// - bus bytes per workload, the largest frame, and the bytes as a share of luma.oled's, which
+///   sends every frame whole (00h 21h 0 127 22h 0 7, then 40h and 1024 bytes: 1032 a frame).
 func runEngineBenchmarks() {
     print("engine: the DeviceEngine run drives, virtual clock, 400 kHz bus model, 128x64 emulator")
     print(
-        "workload                         detents  moved  frames    bytes  first byte mean/p99   glass mean/p99   tick (render+encode)"
+        "workload                         detents  moved  frames    bytes  largest  of luma  first byte mean/p99   glass mean/p99   tick (render+encode)"
     )
     let spin = (0..<90).map { Timestamp.milliseconds(100) + TimeSpan(nanoseconds: Int64($0) * 33_333_333) }
     let single = (0..<10).map { Timestamp.milliseconds(100 + Int64($0) * 1000) }
@@ -35,6 +36,8 @@ struct EngineFigures {
     var moved = 0
     var frames = 0
     var bytes = 0
+    var largestFrame = 0
+    var fullFrameBytes = 0
     var firstByte: [Int64] = []
     var glass: [Int64] = []
     var renderNanoseconds: [Int64] = []
@@ -51,7 +54,9 @@ struct EngineFigures {
             renderNanoseconds.isEmpty
             ? "-" : fixed2(Double(renderNanoseconds.reduce(0, +)) / Double(renderNanoseconds.count) / 1000) + " us"
         return name.padding(32) + String(detents).leftPadding(8) + String(moved).leftPadding(7)
-            + String(frames).leftPadding(8) + String(bytes).leftPadding(9) + stats(firstByte).leftPadding(22)
+            + String(frames).leftPadding(8) + String(bytes).leftPadding(9) + String(largestFrame).leftPadding(9)
+            + (fixed1(Double(bytes) * 100 / Double(max(1, frames * fullFrameBytes))) + " %").leftPadding(9)
+            + stats(firstByte).leftPadding(22)
             + stats(glass).leftPadding(17) + render.leftPadding(26)
     }
 }
@@ -73,6 +78,7 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
     shell.feed(.start, at: .zero, sampler: &sampler)
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
+    figures.fullFrameBytes = fullFrameLoad(configuration.display.panel).bytes
     let clock = ContinuousClock()
     var waiting: [Timestamp] = []  // detents that moved a page and no frame has shown yet
     var now = Timestamp.zero
@@ -105,6 +111,8 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
                 elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
             let frameBytes = shell.sentFrames[sentBefore...].reduce(0) { $0 + $1.bytes }
             figures.bytes += frameBytes
+            // The first frame after the start is the whole glass, before any detent: not the turns' cost.
+            if next > 0 { figures.largestFrame = max(figures.largestFrame, frameBytes) }
             let busTime = shell.engine.pacer.busFreeAt - now
             for detent in waiting {
                 figures.firstByte.append((now - detent).nanoseconds)

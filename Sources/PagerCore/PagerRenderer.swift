@@ -72,6 +72,28 @@ public struct PagerRenderer: Hashable, Sendable {
         return frame
     }
 
+    /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,
+    /// when pages move vertically: two frames' values differ by the rows the content moved
+    /// between them (a slide, a scroll, a bounce), which a display can move instead of redraw.
+    /// Nil when pages move sideways or the page-title list is open.
+    public func contentPosition<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Int? {
+        let pager = controller.pager
+        guard indicatorStyle.crownSide.isVertical, controller.overview == nil, pager.numberOfPages > 0 else {
+            return nil
+        }
+        // The same arithmetic as drawPages: the page the slide starts from, and the rows it has moved.
+        let extent = contentRect.height
+        let position = pager.position(at: instant)
+        let base = position.rounded(.down)
+        let offset = Int(((position - base) * Double(extent)).rounded())
+        let bounce = controller.rubberBand?.offset(at: instant) ?? 0
+        var scrolled = 0
+        if offset == 0, pager.normalizedPage(Int(base)) == pager.currentPage {
+            scrolled = Int((controller.scroll.position(at: instant)).rounded())
+        }
+        return Int(base) * extent + offset + scrolled - bounce
+    }
+
     private func drawIndicator(
         pages: Int, current: Int, stretch: Int = 0, decoration: IndicatorDecoration = IndicatorDecoration(),
         into frame: inout Bitmap

@@ -180,7 +180,7 @@ public struct VirtualShell {
     /// Every log line, oldest first.
     public private(set) var log: [EngineLog] = []
     /// When each frame went out, and how many bytes it took.
-    public private(set) var sentFrames: [(at: Timestamp, bytes: Int)] = []
+    public private(set) var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int)] = []
     private var lastTurn: Timestamp?
     private var ticksAtLastTurn = 0
 
@@ -220,7 +220,7 @@ public struct VirtualShell {
         if !effects.transfers.isEmpty {
             emulator.replay(effects.transfers)
             transfers += effects.transfers
-            sentFrames.append((instant, effects.transfers.reduce(0) { $0 + $1.bytes.count }))
+            sentFrames.append((instant, effects.transfers.reduce(0) { $0 + $1.bytes.count }, effects.transfers.count))
             sent = true
             log += engine.handle(.written, at: instant).log
         }

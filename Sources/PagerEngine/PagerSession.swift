@@ -17,6 +17,8 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     public var display: SSD1306Driver<Bus>
     /// The last frame sent, to skip sending one that did not change.
     public private(set) var lastFrame: Bitmap?
+    /// Where the last frame sent had the pages' content (`PagerRenderer.contentPosition`).
+    public private(set) var lastContentPosition: Int?
     /// How many frames went to the display.
     public private(set) var framesSent = 0
 
@@ -45,12 +47,14 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     public mutating func start() throws(Bus.Failure) {
         try display.initialize()
         lastFrame = nil
+        lastContentPosition = nil
     }
 
     /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole.
     public mutating func forgetGlass() {
         display.invalidate()
         lastFrame = nil
+        lastContentPosition = nil
     }
 
     /// Feeds one crown fact in; returns what it did.
@@ -76,11 +80,20 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     }
 
     /// Sends the frame for `instant` unless it equals the last one sent; returns whether it sent.
+    ///
+    /// When the pages' content moved since the last frame (a vertical slide, scroll or bounce),
+    /// the driver is told by how many rows, so it may move the display start line instead of
+    /// the picture and send only the rows that come into view.
     @discardableResult
     public mutating func present(at instant: Timestamp) throws(Bus.Failure) -> Bool {
         let frame = frame(at: instant)
         guard frame != lastFrame else { return false }
-        try display.update(to: frame)  // only what changed goes on the bus
+        let position = renderer.contentPosition(controller, at: instant)
+        var moved = 0
+        if let position, let last = lastContentPosition { moved = position - last }
+        lastContentPosition = nil
+        try display.update(to: frame, movedUpBy: moved)  // only what changed goes on the bus
+        lastContentPosition = position
         lastFrame = frame
         framesSent += 1
         return true

@@ -43,8 +43,17 @@ public enum DisplayUpdatePlanner {
 
     /// The windows that bring RAM from `old` to `new` (same size); empty when nothing changed.
     public static func windows(from old: Bitmap, to new: Bitmap, controller: SSD1306Controller) -> [DisplayWindow] {
-        let full = DisplayWindow(columns: 0..<new.width, pages: 0..<new.pageCount)
-        guard old.size == new.size else { return [full] }
+        windows(
+            from: old, to: new, controller: controller,
+            whole: [DisplayWindow(columns: 0..<new.width, pages: 0..<new.pageCount)])
+    }
+
+    /// The windows that bring RAM from `old` to `new` (same size), or `whole` when that costs no more;
+    /// `whole` must cover every byte that differs (the pages the glass shows).
+    public static func windows(
+        from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow]
+    ) -> [DisplayWindow] {
+        guard old.size == new.size else { return whole }
         var windows: [DisplayWindow] = []
         for page in 0..<new.pageCount {
             for span in changedSpans(old, new, page: page, bridging: overhead(controller)) {
@@ -58,10 +67,11 @@ public enum DisplayUpdatePlanner {
                 windows[index] = merged
             }
         }
-        if controller.hasHorizontalAddressing, windows.count > 1,
-            windows.reduce(0, { $0 + cost(of: $1, controller: controller) }) >= cost(of: full, controller: controller)
+        if controller.hasHorizontalAddressing, windows != whole,
+            windows.reduce(0, { $0 + cost(of: $1, controller: controller) })
+                >= whole.reduce(0, { $0 + cost(of: $1, controller: controller) })
         {
-            return [full]
+            return whole
         }
         return windows
     }

@@ -9,7 +9,7 @@ extension SSD1306Driver {
     /// not centred in RAM (96x16) the rotated glass shows other RAM columns.
     public mutating func setRotation(_ rotation: DisplayRotation) throws(Bus.Failure) {
         settings.rotation = rotation
-        knownRAM = nil
+        invalidate()
         let upright = rotation == .normal
         try send([.setSegmentRemap(upright), .setCOMOutputScanDirection(remapped: upright)])
     }

@@ -6,8 +6,11 @@ import PagerGraphics
 /// transaction is one stream, D/C# = 0 for commands (00h) or 1 for display data (40h).
 /// The driver does no I/O in `init`; call `initialize()` first.
 ///
-/// It remembers what it last put in display RAM (`knownRAM`), so `update(to:)` sends only
-/// what changed. Any failed write forgets it: the next update sends the whole frame.
+/// It remembers what it last put in display RAM, all 64 rows of it, and the display start line
+/// (40h-7Fh, section 10.1.6), so `update(to:)` sends only what changed. When the caller says the
+/// picture moved (a slide), `update(to:movedUpBy:)` may move the start line instead of the
+/// picture and write only the rows that come into view and what must stand still. Any failed
+/// write forgets RAM: the next update sends the whole frame.
 public struct SSD1306Driver<Bus: I2CBus> {
     /// The transport, public so a test can look at a recording or an emulator behind it.
     public var bus: Bus
@@ -17,13 +20,20 @@ public struct SSD1306Driver<Bus: I2CBus> {
     public let panel: SSD1306Panel
     /// Rotation, brightness, contrast and inversion; `initialize()` applies them.
     public internal(set) var settings: DisplaySettings
-    /// The picture display RAM holds under the glass, as far as the driver knows; nil when unknown.
-    public internal(set) var knownRAM: Bitmap?
+    /// The RAM row the glass's top row shows (40h-7Fh), as far as the driver knows; nil when unknown.
+    /// It starts at 0, the reset value (Table 9-1), which the initialization sequence states again.
+    public private(set) var displayStartLine: Int? = 0
+    /// Display RAM, 64 rows in glass columns, as far as the driver knows; nil when unknown.
+    var ram: Bitmap?
+    /// The RAM pages whose every glass column `ram` knows, one bit a page.
+    var knownPages: UInt8 = 0
 
     /// The control byte before a stream of commands (Co = 0, D/C# = 0).
     public static var commandStream: UInt8 { 0x00 }
     /// The control byte before a stream of display data (Co = 0, D/C# = 1).
     public static var dataStream: UInt8 { 0x40 }
+    /// Rows of display RAM (section 8.7): the start line counts modulo this.
+    public static var ramRows: Int { 64 }
 
     /// A driver for `panel` at `address`; nothing is sent yet.
     public init(
@@ -36,12 +46,27 @@ public struct SSD1306Driver<Bus: I2CBus> {
         self.settings = settings
     }
 
+    /// The picture display RAM holds under the glass, as far as the driver knows; nil when unknown.
+    public var knownRAM: Bitmap? {
+        guard let ram, let line = displayStartLine,
+            knownPages & Self.pagesShown(from: line, panel) == Self.pagesShown(from: line, panel)
+        else { return nil }
+        var picture = Bitmap(width: panel.width, height: panel.height)
+        for y in 0..<panel.height {
+            for x in 0..<panel.width where ram[x, (y + line) & 63] { picture[x, y] = true }
+        }
+        return picture
+    }
+
     /// Sends the panel's initialization sequence, with `settings`, in one command transaction.
     ///
-    /// RAM content is unknown afterwards (random at power-up), so the next update sends a whole frame.
+    /// RAM content is unknown afterwards (random at power-up), so the next update sends a whole
+    /// frame; the sequence sets the start line to 0.
     public mutating func initialize() throws(Bus.Failure) {
-        knownRAM = nil
+        invalidate()
+        displayStartLine = nil
         try send(panel.initializationSequence(settings))
+        displayStartLine = 0
     }
 
     /// Sends `commands` in one transaction: 00h, then each command's bytes.
@@ -56,10 +81,10 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// On an SSD1306, one command transaction sets the RAM window (21h, 22h) and one data
     /// transaction carries every page; an SH1106 takes each page in turn (B0h-B7h, 0xh, 1xh).
     /// The frame is drawn from its top-left corner: a larger frame is cropped to the panel,
-    /// pixels a smaller frame lacks are sent dark.
+    /// pixels a smaller frame lacks are sent dark. A moved start line goes back to 0.
     public mutating func writeFrame(_ frame: Bitmap) throws(Bus.Failure) {
-        let picture = fitted(frame)
-        try write(picture, in: [DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)])
+        invalidate()
+        try update(wholeFrame: fitted(frame))
     }
 
     /// Brings the glass to `frame`, sending only the windows that changed; returns them.
@@ -68,30 +93,141 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// (after `initialize()` or a failed write) the whole frame goes.
     @discardableResult
     public mutating func update(to frame: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+        try update(to: frame, movedUpBy: 0)
+    }
+
+    /// Brings the glass to `frame`, whose picture stands `rows` higher than the last one's
+    /// (negative: lower), the way a vertical slide moves it; returns the RAM windows sent.
+    ///
+    /// The driver weighs two ways and sends the cheaper: the changed windows under today's start
+    /// line, or the start line moved by `rows` (40h-7Fh, section 10.1.6: display row r shows RAM
+    /// row r + S mod 64), the picture left where it is in RAM, and only the rows that come into
+    /// view written, with whatever stands still on the glass (the indicator) where the new start
+    /// line puts it. Panels shorter than 64 rows keep the rows they do not show as a buffer off
+    /// the glass. The data goes first, then the start line, so on those panels the new rows are
+    /// in place before they show. Either way the glass ends equal to `frame`.
+    @discardableResult
+    public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Bus.Failure) -> [DisplayWindow] {
         let picture = fitted(frame)
-        let windows: [DisplayWindow]
-        if let knownRAM {
-            windows = DisplayUpdatePlanner.windows(from: knownRAM, to: picture, controller: panel.controller)
-        } else {
-            windows = [DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)]
+        guard let ram, let line = displayStartLine else {
+            return try update(wholeFrame: picture)
         }
-        try write(picture, in: windows)
-        return windows
+        var best = plan(picture, at: line, over: ram)
+        let moved = ((line + rows) % Self.ramRows + Self.ramRows) % Self.ramRows
+        if moved != line {
+            let scrolled = plan(picture, at: moved, over: ram)
+            if scrolled.cost + Self.startLineCost < best.cost { best = scrolled }
+        }
+        try write(best.image, in: best.windows, startLine: best.line, pagesWritten: best.pages)
+        return best.windows
     }
 
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
     public mutating func invalidate() {
-        knownRAM = nil
+        ram = nil
+        knownPages = 0
     }
 
-    /// Sends `windows` of `picture` (panel-sized); `knownRAM` becomes `picture` or, on failure, unknown.
-    private mutating func write(_ picture: Bitmap, in windows: [DisplayWindow]) throws(Bus.Failure) {
-        let known = knownRAM
-        knownRAM = nil
-        for window in windows {
-            try writeWindow(of: picture, window)
+    /// Bytes of a start line change on the wire: address, 00h, 4xh.
+    static var startLineCost: Int { 3 }
+
+    /// One way to bring the glass to a picture: the RAM image, its windows, the start line, their cost.
+    struct Plan {
+        var image: Bitmap
+        var windows: [DisplayWindow]
+        var line: Int
+        var pages: UInt8
+        var cost: Int
+    }
+
+    /// The RAM image that shows `picture` with the start line at `line`, rows the glass does not
+    /// show kept from `ram`, and the windows that write it.
+    func plan(_ picture: Bitmap, at line: Int, over ram: Bitmap) -> Plan {
+        let width = panel.width
+        var target = ram.bytes
+        let shift = UInt8(line & 7)
+        for page in 0..<panel.pageCount {
+            // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
+            let first = ((page * 8 + line) >> 3) & 7
+            let second = (first + 1) & 7
+            let low: UInt8 = 0xFF << shift
+            for x in 0..<width {
+                let byte = picture.bytes[page * width + x]
+                target[first * width + x] = (target[first * width + x] & ~low) | (byte << shift)
+                if shift != 0 {
+                    target[second * width + x] = (target[second * width + x] & low) | (byte >> (8 - shift))
+                }
+            }
         }
-        knownRAM = windows.isEmpty ? known : picture
+        let shown = Self.pagesShown(from: line, panel)
+        var old = ram.bytes
+        for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
+            // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
+            for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
+        }
+        let before = Bitmap(width: width, height: Self.ramRows, pageBytes: old) ?? ram
+        let image = Bitmap(width: width, height: Self.ramRows, pageBytes: target) ?? ram
+        let windows = DisplayUpdatePlanner.windows(
+            from: before, to: image, controller: panel.controller, whole: Self.windows(of: shown, width: width))
+        let cost = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
+        return Plan(image: image, windows: windows, line: line, pages: shown, cost: cost)
+    }
+
+    /// The RAM pages the glass shows with the start line at `line`, one bit a page.
+    static func pagesShown(from line: Int, _ panel: SSD1306Panel) -> UInt8 {
+        var pages: UInt8 = 0
+        for row in stride(from: 0, to: panel.height, by: 8) {
+            pages |= 1 << UInt8(((row + line) >> 3) & 7)
+            pages |= 1 << UInt8(((row + line + 7) >> 3) & 7)
+        }
+        return pages
+    }
+
+    /// The fewest windows of whole rows that cover `pages`.
+    static func windows(of pages: UInt8, width: Int) -> [DisplayWindow] {
+        var windows: [DisplayWindow] = []
+        for page in 0..<8 where pages & (1 << UInt8(page)) != 0 {
+            if let last = windows.last, last.pages.upperBound == page {
+                windows[windows.count - 1].pages = last.pages.lowerBound..<(page + 1)
+            } else {
+                windows.append(DisplayWindow(columns: 0..<width, pages: page..<(page + 1)))
+            }
+        }
+        return windows
+    }
+
+    /// Sends the whole of `picture` with the start line at 0; returns the window.
+    @discardableResult
+    private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+        var bytes = picture.bytes
+        bytes += [UInt8](repeating: 0, count: panel.width * (8 - panel.pageCount))
+        let image = Bitmap(width: panel.width, height: Self.ramRows, pageBytes: bytes) ?? picture
+        let window = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
+        try write(image, in: [window], startLine: 0, pagesWritten: Self.pagesShown(from: 0, panel))
+        return [window]
+    }
+
+    /// Sends `windows` of the RAM `image`, then the start line if it moves; RAM becomes `image`
+    /// (its `pagesWritten` known too) or, on failure, unknown.
+    private mutating func write(
+        _ image: Bitmap, in windows: [DisplayWindow], startLine line: Int, pagesWritten: UInt8
+    ) throws(Bus.Failure) {
+        let known = (ram, knownPages)
+        invalidate()
+        for window in windows {
+            try writeWindow(of: image, window)
+        }
+        if displayStartLine != line {
+            displayStartLine = nil
+            try send([.setDisplayStartLine(UInt8(line))])
+            displayStartLine = line
+        }
+        if windows.isEmpty {
+            (ram, knownPages) = known
+        } else {
+            ram = image
+            knownPages = known.1 | pagesWritten
+        }
     }
 
     /// `frame` cropped or padded to the glass.
@@ -99,10 +235,10 @@ public struct SSD1306Driver<Bus: I2CBus> {
         frame.size == panel.size ? frame : frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height))
     }
 
-    /// Sends the columns and pages of `frame` inside `window`, in glass coordinates.
-    mutating func writeWindow(of frame: Bitmap, _ window: DisplayWindow) throws(Bus.Failure) {
+    /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`.
+    mutating func writeWindow(of image: Bitmap, _ window: DisplayWindow) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
-        let pages = window.pages.clamped(to: 0..<panel.pageCount)
+        let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else { return }
         let firstColumn = panel.firstRAMColumn(settings.rotation) + columns.lowerBound
         guard panel.controller.hasHorizontalAddressing else {
@@ -114,7 +250,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
                 ])
                 var data: [UInt8] = [Self.dataStream]
                 data.reserveCapacity(1 + columns.count)
-                for x in columns { data.append(frame.pageByte(page: page, column: x)) }
+                for x in columns { data.append(image.pageByte(page: page, column: x)) }
                 try bus.write(data, to: address)
             }
             return
@@ -127,7 +263,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         var data: [UInt8] = [Self.dataStream]
         data.reserveCapacity(1 + columns.count * pages.count)
         for page in pages {
-            for x in columns { data.append(frame.pageByte(page: page, column: x)) }
+            for x in columns { data.append(image.pageByte(page: page, column: x)) }
         }
         try bus.write(data, to: address)
     }

@@ -102,9 +102,7 @@ import Testing
     var generator = SeededGenerator(seed: 0xD1F7_0042)
     for panel in SSD1306Panel.all {
         for rotation in DisplayRotation.allCases {
-            var driver = SSD1306Driver(
-                bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel,
-                settings: DisplaySettings(rotation: rotation))
+            var driver = recordingDriver(panel, rotation: rotation)
             driver.initialize()
             var frame = Bitmap(width: panel.width, height: panel.height)
             for round in 0..<60 {

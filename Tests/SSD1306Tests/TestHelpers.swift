@@ -20,8 +20,11 @@ func makeEmulator(_ panel: SSD1306Panel = .ssd1306_128x64, receiving transaction
 let powerOn: [UInt8] = [0x00, 0x8D, 0x14, 0xAF]
 
 /// A driver on an emulator behind a recording bus.
-func recordingDriver(_ panel: SSD1306Panel) -> SSD1306Driver<TracingBus<SSD1306Emulator>> {
-    SSD1306Driver(bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel)
+func recordingDriver(
+    _ panel: SSD1306Panel, rotation: DisplayRotation = .normal
+) -> SSD1306Driver<TracingBus<SSD1306Emulator>> {
+    SSD1306Driver(
+        bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel, settings: DisplaySettings(rotation: rotation))
 }
 
 /// A test card: border, diagonal, a filled block and an F, so any flip, shift or squash shows.
