@@ -224,7 +224,8 @@ public struct DeviceEngine {
             }
             screen = wanted
         }
-        if screen != .off { session.present(at: now) }
+        // A slide is drawn where it stands a frame interval on, when this frame is on the glass.
+        if screen != .off { session.present(at: now, lookahead: pacer.animationInterval) }
         let transfers = session.display.bus.take()
         pacer.frameSent(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now)
         effects.transfers += transfers

@@ -81,14 +81,22 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
 
     /// Sends the frame for `instant` unless it equals the last one sent; returns whether it sent.
     ///
+    /// While a page slide is under way the frame shows it `lookahead` later (never past its end),
+    /// where it stands when the frame reaches the glass: the first frame after a detent has
+    /// already moved. Sampled instants never go back, so nothing on the glass steps backwards.
+    ///
     /// When the pages' content moved since the last frame (a vertical slide, scroll or bounce),
     /// the driver is told by how many rows, so it may move the display start line instead of
     /// the picture and send only the rows that come into view.
     @discardableResult
-    public mutating func present(at instant: Timestamp) throws(Bus.Failure) -> Bool {
-        let frame = frame(at: instant)
+    public mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Bus.Failure) -> Bool {
+        var sampled = instant
+        if let slide = controller.pager.slide, !slide.isDone(at: instant) {
+            sampled = max(instant, min(instant + lookahead, slide.end))
+        }
+        let frame = frame(at: sampled)
         guard frame != lastFrame else { return false }
-        let position = renderer.contentPosition(controller, at: instant)
+        let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil

@@ -104,8 +104,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// row r + S mod 64), the picture left where it is in RAM, and only the rows that come into
     /// view written, with whatever stands still on the glass (the indicator) where the new start
     /// line puts it. Panels shorter than 64 rows keep the rows they do not show as a buffer off
-    /// the glass. The data goes first, then the start line, so on those panels the new rows are
-    /// in place before they show. Either way the glass ends equal to `frame`.
+    /// the glass. The start line goes in the first window's command transaction (one byte more).
+    /// Either way the glass ends equal to `frame`.
     @discardableResult
     public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Bus.Failure) -> [DisplayWindow] {
         let picture = fitted(frame)
@@ -116,7 +116,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
         let moved = ((line + rows) % Self.ramRows + Self.ramRows) % Self.ramRows
         if moved != line {
             let scrolled = plan(picture, at: moved, over: ram)
-            if scrolled.cost + Self.startLineCost < best.cost { best = scrolled }
+            let lineCost = scrolled.windows.isEmpty ? 3 : 1  // its own transaction (address, 00h, 4xh), or one byte
+            if scrolled.cost + lineCost < best.cost { best = scrolled }
         }
         try write(best.image, in: best.windows, startLine: best.line, pagesWritten: best.pages)
         return best.windows
@@ -127,9 +128,6 @@ public struct SSD1306Driver<Bus: I2CBus> {
         ram = nil
         knownPages = 0
     }
-
-    /// Bytes of a start line change on the wire: address, 00h, 4xh.
-    static var startLineCost: Int { 3 }
 
     /// One way to bring the glass to a picture: the RAM image, its windows, the start line, their cost.
     struct Plan {
@@ -207,21 +205,24 @@ public struct SSD1306Driver<Bus: I2CBus> {
         return [window]
     }
 
-    /// Sends `windows` of the RAM `image`, then the start line if it moves; RAM becomes `image`
+    /// Sends the start line if it moves, then `windows` of the RAM `image`; RAM becomes `image`
     /// (its `pagesWritten` known too) or, on failure, unknown.
     private mutating func write(
         _ image: Bitmap, in windows: [DisplayWindow], startLine line: Int, pagesWritten: UInt8
     ) throws(Bus.Failure) {
         let known = (ram, knownPages)
         invalidate()
-        for window in windows {
-            try writeWindow(of: image, window)
-        }
+        var leading: [SSD1306Command] = []
         if displayStartLine != line {
+            // Unknown until it is through. It rides in the first window's command transaction: one byte.
             displayStartLine = nil
-            try send([.setDisplayStartLine(UInt8(line))])
-            displayStartLine = line
+            leading = [.setDisplayStartLine(UInt8(line))]
+            if windows.isEmpty { try send(leading) }
         }
+        for (index, window) in windows.enumerated() {
+            try writeWindow(of: image, window, after: index == 0 ? leading : [])
+        }
+        displayStartLine = line
         if windows.isEmpty {
             (ram, knownPages) = known
         } else {
@@ -235,19 +236,28 @@ public struct SSD1306Driver<Bus: I2CBus> {
         frame.size == panel.size ? frame : frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height))
     }
 
-    /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`.
-    mutating func writeWindow(of image: Bitmap, _ window: DisplayWindow) throws(Bus.Failure) {
+    /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`, its
+    /// first command transaction opening with `commands`.
+    mutating func writeWindow(
+        of image: Bitmap, _ window: DisplayWindow, after commands: [SSD1306Command] = []
+    ) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
         let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
-        guard !columns.isEmpty, !pages.isEmpty else { return }
+        guard !columns.isEmpty, !pages.isEmpty else {
+            if !commands.isEmpty { try send(commands) }
+            return
+        }
+        var commands = commands
         let firstColumn = panel.firstRAMColumn(settings.rotation) + columns.lowerBound
         guard panel.controller.hasHorizontalAddressing else {
             // SH1106: page addressing only, so one command and one data transaction a page.
             for page in pages {
-                try send([
-                    .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
-                    .setHigherColumnStartAddress(UInt8(firstColumn >> 4)),
-                ])
+                try send(
+                    commands + [
+                        .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
+                        .setHigherColumnStartAddress(UInt8(firstColumn >> 4)),
+                    ])
+                commands = []
                 var data: [UInt8] = [Self.dataStream]
                 data.reserveCapacity(1 + columns.count)
                 for x in columns { data.append(image.pageByte(page: page, column: x)) }
@@ -255,10 +265,11 @@ public struct SSD1306Driver<Bus: I2CBus> {
             }
             return
         }
-        try send([
-            .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
-            .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)),
-        ])
+        try send(
+            commands + [
+                .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
+                .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)),
+            ])
         // Horizontal addressing fills the window column by column, then moves to the next page.
         var data: [UInt8] = [Self.dataStream]
         data.reserveCapacity(1 + columns.count * pages.count)
