@@ -13,6 +13,8 @@ import Testing
     struct Run {
         var glass: [TimeSpan] = []
         var positions: [Int] = []
+        /// Frames after which the emulator's glass was not the frame the renderer drew.
+        var glassMismatches = 0
         var shell: VirtualShell
     }
 
@@ -41,6 +43,7 @@ import Testing
                 run.glass += waiting.map { onGlass - $0 }
                 waiting = []
                 run.positions.append(run.shell.engine.session.lastContentPosition ?? -1)
+                if run.shell.glass != run.shell.engine.session.lastFrame { run.glassMismatches += 1 }
             }
             guard
                 let wake = run.shell.wake(after: now, nextInput: next < detents.count ? detents[next] : nil),
@@ -60,6 +63,7 @@ import Testing
         #expect(slide.first.map { $0 > 0 } == true, "\(slide)")
         #expect(zip(slide, slide.dropFirst()).allSatisfy { $0 <= $1 }, "\(slide)")
         #expect(slide.last == 64 && run.shell.engine.session.pager.currentPage == 1)
+        #expect(run.glassMismatches == 0)
     }
 
     @Test func aSteadySpinShowsEveryDetentWithin10MillisecondsAndEndsOnTheNewestPage() {
@@ -69,6 +73,7 @@ import Testing
         #expect(run.glass.count == 30)
         #expect(run.glass.allSatisfy { $0 <= .milliseconds(10) }, "\(run.glass)")
         #expect(run.shell.engine.session.pager.currentPage == 30)
+        #expect(run.glassMismatches == 0)
         #expect(run.shell.glass == run.shell.engine.session.frame(at: .milliseconds(3000)))
     }
 }
