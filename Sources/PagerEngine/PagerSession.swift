@@ -50,9 +50,10 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         lastContentPosition = nil
     }
 
-    /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole.
+    /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole, with
+    /// the display start line, which a failed write may or may not have moved.
     public mutating func forgetGlass() {
-        display.invalidate()
+        display.invalidateDisplayStartLine()
         lastFrame = nil
         lastContentPosition = nil
     }

@@ -129,6 +129,13 @@ public struct SSD1306Driver<Bus: I2CBus> {
         knownPages = 0
     }
 
+    /// Forgets the start line as well as RAM, so the next `update(to:)` sends the whole frame and
+    /// 40h: for writes that failed after the driver took them as sent (a queue the shell writes later).
+    public mutating func invalidateDisplayStartLine() {
+        invalidate()
+        displayStartLine = nil
+    }
+
     /// One way to bring the glass to a picture: the RAM image, its windows, the start line, their cost.
     struct Plan {
         var image: Bitmap

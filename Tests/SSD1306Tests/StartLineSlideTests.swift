@@ -192,3 +192,22 @@ private struct FlakyBus: I2CBus {
     #expect(glass([0xA1, 0xC8, 0x68]) == [Point(x: 0, y: 0), Point(x: 0, y: 31)])
     #expect(glass([0xA0, 0xC0, 0x68]) == [Point(x: 127, y: 0), Point(x: 127, y: 31)])
 }
+
+@Test func forgettingTheStartLineSendsItWithTheNextWholeFrame() {
+    // A queue's transfers fail after the driver took them as sent: the panel may hold either line.
+    let panel = SSD1306Panel.ssd1306_128x64
+    var generator = SeededGenerator(seed: 0x40)
+    let strip = randomBitmap(width: 128, height: 128, using: &generator)
+    let blank = Bitmap(width: 0, height: 64)
+    var driver = recordingDriver(panel)
+    driver.initialize()
+    driver.update(to: pagerFrame(strip: strip, top: 0, indicator: blank, panel: panel))
+    driver.invalidateDisplayStartLine()
+    #expect(driver.displayStartLine == nil && driver.knownRAM == nil)
+    _ = driver.bus.drainTransfers()
+    let frame = pagerFrame(strip: strip, top: 3, indicator: blank, panel: panel)
+    driver.update(to: frame, movedUpBy: 3)
+    #expect(driver.bus.transfers.map(\.bytes.count) == [8, 1025])
+    #expect(driver.bus.transfers.first?.bytes.prefix(2) == [0x00, 0x40])
+    #expect(driver.bus.base.glass == frame && driver.displayStartLine == 0)
+}
