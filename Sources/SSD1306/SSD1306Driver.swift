@@ -33,7 +33,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// The control byte before a stream of display data (Co = 0, D/C# = 1).
     public static var dataStream: UInt8 { 0x40 }
     /// Rows of display RAM (section 8.7): the start line counts modulo this.
-    public static var ramRows: Int { 64 }
+    static var ramRows: Int { 64 }
 
     /// A driver for `panel` at `address`; nothing is sent yet.
     public init(
@@ -53,7 +53,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         else { return nil }
         var picture = Bitmap(width: panel.width, height: panel.height)
         for y in 0..<panel.height {
-            for x in 0..<panel.width where ram[x, (y + line) & 63] { picture[x, y] = true }
+            for x in 0..<panel.width where ram[x, (y + line) % Self.ramRows] { picture[x, y] = true }
         }
         return picture
     }
@@ -63,8 +63,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// RAM content is unknown afterwards (random at power-up), so the next update sends a whole
     /// frame; the sequence sets the start line to 0.
     public mutating func initialize() throws(Bus.Failure) {
-        invalidate()
-        displayStartLine = nil
+        invalidateDisplayStartLine()
         try send(panel.initializationSequence(settings))
         displayStartLine = 0
     }
