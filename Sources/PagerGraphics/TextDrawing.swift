@@ -47,13 +47,15 @@ extension Bitmap {
 
     /// Draws one glyph with its origin on the baseline at `origin`.
     public mutating func drawGlyph(_ glyph: BitmapFont.Glyph, at origin: Point, font: BitmapFont, ink: Ink = .on) {
-        let box = glyph.boundingBox.offsetBy(dx: origin.x, dy: origin.y)
-        // Skip the bit decoding for glyphs wholly outside the clip, e.g. text scrolled off screen.
-        guard !box.intersection(clip).isEmpty else { return }
-        for y in 0..<box.height {
-            for x in 0..<box.width where font.isInked(glyph, x: x, y: y) {
-                plot(x: box.x + x, y: box.y + y, ink: ink)
-            }
+        let box = glyph.boundingBox
+        let end = glyph.bitsOffset + box.width * ((box.height + 7) / 8)
+        guard box.width > 0, box.height > 0, end <= font.columns.count else { return }
+        // The glyph's columns are page-packed like a bitmap: it is blitted, transparent, in place.
+        font.columns.withUnsafeBufferPointer { columns in
+            guard let base = columns.baseAddress else { return }
+            combine(
+                PagedSource(base: base + glyph.bitsOffset, width: box.width, height: box.height),
+                at: Point(x: origin.x + box.x, y: origin.y + box.y), mode: BlitMode(ink: ink, opaque: false))
         }
     }
 
