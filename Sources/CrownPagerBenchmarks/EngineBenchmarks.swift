@@ -65,12 +65,8 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         // Short enough to fit: a taller page would scroll its content before paging.
         PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 12)))
     }
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address)
     var sampler = SamplePageSampler()
-    shell.feed(.start, at: .zero, sampler: &sampler)
+    var shell = startedShell(configuration, sampler: &sampler)
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
     let clock = ContinuousClock()
@@ -118,6 +114,16 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         now = wake
     }
     return figures
+}
+
+/// A virtual shell around the engine for `configuration` (its panel and address), started at time zero.
+func startedShell<Sampler: PageSampler>(_ configuration: Configuration, sampler: inout Sampler) -> VirtualShell {
+    var shell = VirtualShell(
+        engine: DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+        panel: configuration.display.panel, address: configuration.display.address)
+    shell.feed(.start, at: .zero, sampler: &sampler)
+    return shell
 }
 
 extension String {

@@ -63,12 +63,8 @@ private func comparisonShell() -> (VirtualShell, TickingSampler) {
             PageSpec(title: lumaTextTitle, kind: .text(lumaTextBody)),
             PageSpec(title: "Later", kind: .text(lumaTextBody)),
         ] + clockPages
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address)
     var sampler = TickingSampler()
-    shell.feed(.start, at: .zero, sampler: &sampler)
+    var shell = startedShell(configuration, sampler: &sampler)
     // Until the indicator plate has faded and nothing moves.
     shell.run(events: [], from: .zero, until: .milliseconds(5000), sampler: &sampler)
     return (shell, sampler)

@@ -1,7 +1,7 @@
 extension Bitmap {
     /// Fills `rect` (clipped) with `ink`, whole bytes under a mask per page, 8 columns at a time.
     public mutating func fillRect(_ rect: Rect, ink: Ink = .on) {
-        combineSolid(rect.intersection(clip), mode: BlitMode(ink: ink, opaque: false))
+        withCanvas { $0.fill(rect, mode: BlitMode(ink: ink, opaque: false)) }
     }
 
     /// Draws a horizontal run of `length` pixels from `(x, y)`.
@@ -40,17 +40,7 @@ extension Bitmap {
 
     /// Draws the one-pixel outline of `rect`.
     public mutating func strokeRect(_ rect: Rect, ink: Ink = .on) {
-        guard !rect.isEmpty else { return }
-        drawHorizontalLine(x: rect.x, y: rect.y, length: rect.width, ink: ink)
-        if rect.height > 1 {
-            drawHorizontalLine(x: rect.x, y: rect.maxY - 1, length: rect.width, ink: ink)
-        }
-        if rect.height > 2 {
-            drawVerticalLine(x: rect.x, y: rect.y + 1, length: rect.height - 2, ink: ink)
-            if rect.width > 1 {
-                drawVerticalLine(x: rect.maxX - 1, y: rect.y + 1, length: rect.height - 2, ink: ink)
-            }
-        }
+        withCanvas { $0.stroke(rect, mode: BlitMode(ink: ink, opaque: false)) }
     }
 
     /// Fills `rect` with corners rounded to `radius` (clamped to half the shorter side).
@@ -119,9 +109,11 @@ extension Bitmap {
     public mutating func blit(_ source: Bitmap, at origin: Point, ink: Ink = .on, opaque: Bool = false) {
         source.bytes.withUnsafeBufferPointer { sourceBytes in
             guard let base = sourceBytes.baseAddress else { return }
-            combine(
-                PagedSource(base: base, width: source.width, height: source.height), at: origin,
-                mode: BlitMode(ink: ink, opaque: opaque))
+            withCanvas {
+                $0.combine(
+                    PagedSource(base: base, width: source.width, height: source.height), at: origin,
+                    mode: BlitMode(ink: ink, opaque: opaque))
+            }
         }
     }
 

@@ -114,7 +114,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
                 ])
                 var data: [UInt8] = [Self.dataStream]
                 data.reserveCapacity(1 + columns.count)
-                for x in columns { data.append(frame.pageByte(page: page, column: x)) }
+                frame.appendPageBytes(page, columns: columns, to: &data)
                 try bus.write(data, to: address)
             }
             return
@@ -126,9 +126,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         // Horizontal addressing fills the window column by column, then moves to the next page.
         var data: [UInt8] = [Self.dataStream]
         data.reserveCapacity(1 + columns.count * pages.count)
-        for page in pages {
-            for x in columns { data.append(frame.pageByte(page: page, column: x)) }
-        }
+        for page in pages { frame.appendPageBytes(page, columns: columns, to: &data) }
         try bus.write(data, to: address)
     }
 }

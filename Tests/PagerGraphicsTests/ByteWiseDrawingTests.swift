@@ -146,6 +146,21 @@ struct ByteWiseDrawingTests {
         }
     }
 
+    @Test("appending a page's bytes equals reading them one by one, 0 outside the bitmap")
+    func appendPageBytesMatchesPageByte() {
+        var generator = SeededGenerator(seed: 11)
+        let bitmap = randomBitmap(width: 21, height: 19, using: &generator)
+        for _ in 0..<500 {
+            let page = Int.random(in: -1...3, using: &generator)
+            let start = Int.random(in: -10...30, using: &generator)
+            let columns = start..<(start + Int.random(in: 0...30, using: &generator))
+            var data: [UInt8] = [0x40]
+            bitmap.appendPageBytes(page, columns: columns, to: &data)
+            #expect(
+                data == [0x40] + columns.map { bitmap.pageByte(page: page, column: $0) }, "page \(page), \(columns)")
+        }
+    }
+
     @Test("padding rows past the height stay dark whatever is drawn")
     func paddingStaysDark() {
         var bitmap = Bitmap(width: 13, height: 11)
@@ -157,5 +172,63 @@ struct ByteWiseDrawingTests {
         // Page 1 holds rows 8 to 10: bits 3 to 7 of its bytes are padding.
         #expect(bitmap.pageBytes(1).allSatisfy { $0 == 0b0000_0111 })
         #expect(bitmap.litPixelCount == 13 * 11)
+    }
+}
+
+/// The word wrap the one-pass wrapper replaced, kept as the reference.
+func referenceWrap(_ text: String, width: Int, font: BitmapFont) -> [String] {
+    var lines: [String] = []
+    for paragraph in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+        var line = String.UnicodeScalarView()
+        var lineWidth = 0
+        for word in paragraph.split(separator: " ") {
+            let wordWidth = word.reduce(0) { $0 + font.advance(of: $1) }
+            let spaceWidth = font.advance(of: " ")
+            if !line.isEmpty, lineWidth + spaceWidth + wordWidth <= width {
+                line.append(" ")
+                line.append(contentsOf: word)
+                lineWidth += spaceWidth + wordWidth
+                continue
+            }
+            if !line.isEmpty {
+                lines.append(String(line))
+                line = String.UnicodeScalarView()
+                lineWidth = 0
+            }
+            for scalar in word {
+                let scalarWidth = font.advance(of: scalar)
+                if !line.isEmpty, scalarWidth > 0, lineWidth + scalarWidth > width {
+                    lines.append(String(line))
+                    line = String.UnicodeScalarView()
+                    lineWidth = 0
+                }
+                line.append(scalar)
+                lineWidth += scalarWidth
+            }
+        }
+        lines.append(String(line))
+    }
+    return lines
+}
+
+@Suite("One-pass word wrap")
+struct OnePassWrapTests {
+    @Test(
+        "wraps and counts random text as the reference: spaces, newlines, long words, marks, controls, missing glyphs")
+    func wrapMatchesReference() {
+        let pieces = ["a", "bc", "W", "word", "longerwordthanfits", " ", "  ", "\n", "\u{301}", "\u{1}", "é", "中", "→"]
+        let fonts: [BitmapFont] = [.fixed5x8, .fixed6x10, .fixed10x20]
+        var generator = SeededGenerator(seed: 7)
+        for round in 0..<3000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator))
+                .map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            let width = Int.random(in: -2...70, using: &generator)
+            let font = fonts[round % fonts.count]
+            let expected = referenceWrap(text, width: width, font: font)
+            #expect(
+                font.wrap(text, width: width) == expected, "\(font.name), width \(width): \(Array(text.unicodeScalars))"
+            )
+            #expect(font.lineCount(wrapping: text, width: width) == expected.count)
+        }
     }
 }

@@ -26,6 +26,8 @@ public struct BitmapFont: Sendable {
     private let glyphs: [Glyph]
     /// Where printable ASCII's glyphs sit in `glyphs` (-1: absent), so most text skips the search.
     private let asciiSlots: [Int16]
+    /// ASCII's advances, controls and missing glyphs included, so measuring most text is a load a character.
+    let asciiAdvances: [Int16]
     /// Every glyph's box as page-packed column bytes (`Bitmap` layout), at the glyph's `bitsOffset`.
     let columns: [UInt8]
 
@@ -64,6 +66,13 @@ public struct BitmapFont: Sendable {
         var asciiSlots = [Int16](repeating: -1, count: 128)
         for (slot, glyph) in glyphs.enumerated() where glyph.scalar.value < 128 {
             asciiSlots[Int(glyph.scalar.value)] = Int16(truncatingIfNeeded: slot)
+        }
+        // As `measuredAdvance(of:)` has them: controls move nothing, a missing glyph a cell.
+        let cell = self.cellWidth
+        asciiAdvances = (0..<128).map { code in
+            if Self.isControl(Unicode.Scalar(UInt8(code))) { return 0 }
+            let slot = Int(asciiSlots[code])
+            return Int16(truncatingIfNeeded: slot < 0 ? cell : glyphs[slot].advance)
         }
         self.glyphs = glyphs
         self.asciiSlots = asciiSlots
