@@ -15,6 +15,7 @@ import SSD1306
 /// - bus bytes per workload.
 func runEngineBenchmarks() {
     print("engine: the DeviceEngine run drives, virtual clock, 400 kHz bus model, 128x64 emulator")
+    print("  fonts decoded on first use, once a process (not in the ticks below): " + fontDecoding())
     print(
         "workload                         detents  moved  frames    bytes  first byte mean/p99   glass mean/p99   tick (render+encode)"
     )
@@ -26,6 +27,19 @@ func runEngineBenchmarks() {
     ] {
         print(measure(name, detents: detents, acceleration: acceleration).line)
     }
+}
+
+/// Decodes the built-in fonts (their first use) and says how long each took.
+func fontDecoding() -> String {
+    let clock = ContinuousClock()
+    var parts: [String] = []
+    for (name, font) in [("5x8", { BitmapFont.fixed5x8 }), ("6x10", { .fixed6x10 }), ("10x20", { .fixed10x20 })] {
+        var glyphs = 0
+        let elapsed = clock.measure { glyphs = font().glyphCount }
+        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+        parts.append("\(name) \(glyphs) glyphs \(fixed2(microseconds / 1000)) ms")
+    }
+    return parts.joined(separator: ", ")
 }
 
 /// What one workload measured.
