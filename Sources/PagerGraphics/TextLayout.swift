@@ -148,7 +148,11 @@ private struct LineWrapper {
         guard !word.isEmpty else { return }
         if lineScalars > 0, lineWidth + spaceWidth + wordWidth <= width {
             append(" ")
-            for scalar in word { append(scalar) }
+            if keepsText {
+                for scalar in word { append(scalar) }
+            } else {
+                lineScalars += word.count
+            }
             lineWidth += spaceWidth + wordWidth
             return
         }
@@ -174,7 +178,12 @@ private struct LineWrapper {
 
     private mutating func append(_ scalar: Unicode.Scalar) {
         lineScalars += 1
-        if keepsText { UTF8.encode(scalar) { line.append($0) } }
+        guard keepsText else { return }
+        if scalar.isASCII {
+            line.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { line.append($0) }
+        }
     }
 }
 
