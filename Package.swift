@@ -82,9 +82,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Counts heap allocations for crownpager-bench by defining malloc and its kin (weakly) in the
+        // program; only the benchmark links it, so no other program's allocator is touched.
+        .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "CrownPagerBenchmarks",
-            dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine"]
+            dependencies: [
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine",
+                "CAllocationCounter",
+            ]
         ),
 
         .target(name: "TestSupport", dependencies: ["PagerGraphics"], path: "Tests/TestSupport"),

@@ -71,12 +71,8 @@ private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], 
     var configuration = Configuration.demo()
     configuration.display.panel = panel
     configuration.display.bus = nil
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: panel, address: configuration.display.address)
     var sampler = TickingSampler()
-    shell.feed(.start, at: .zero, sampler: &sampler)
+    var shell = startedShell(configuration, sampler: &sampler)
     shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
     let fullFrame = fullFrameLoad(panel)
     var results: [(String, BusLoad, BusLoad)] = []

@@ -16,6 +16,7 @@ import SSD1306
 ///   sends every frame whole (00h 21h 0 127 22h 0 7, then 40h and 1024 bytes: 1032 a frame).
 func runEngineBenchmarks() {
     print("engine: the DeviceEngine run drives, virtual clock, 400 kHz bus model, 128x64 emulator")
+    print("  fonts decoded on first use, once a process (not in the ticks below): " + fontDecoding())
     print(
         "workload                         detents  moved  frames    bytes  largest  of luma  first byte mean/p99   glass mean/p99   tick (render+encode)"
     )
@@ -27,6 +28,19 @@ func runEngineBenchmarks() {
     ] {
         print(measure(name, detents: detents, acceleration: acceleration).line)
     }
+}
+
+/// Decodes the built-in fonts (their first use) and says how long each took.
+func fontDecoding() -> String {
+    let clock = ContinuousClock()
+    var parts: [String] = []
+    for (name, font) in [("5x8", { BitmapFont.fixed5x8 }), ("6x10", { .fixed6x10 }), ("10x20", { .fixed10x20 })] {
+        var glyphs = 0
+        let elapsed = clock.measure { glyphs = font().glyphCount }
+        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+        parts.append("\(name) \(glyphs) glyphs \(fixed2(microseconds / 1000)) ms")
+    }
+    return parts.joined(separator: ", ")
 }
 
 /// What one workload measured.
@@ -70,12 +84,8 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         // Short enough to fit: a taller page would scroll its content before paging.
         PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 12)))
     }
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address)
     var sampler = SamplePageSampler()
-    shell.feed(.start, at: .zero, sampler: &sampler)
+    var shell = startedShell(configuration, sampler: &sampler)
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
     figures.fullFrameBytes = fullFrameLoad(configuration.display.panel).bytes
@@ -126,6 +136,16 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         now = wake
     }
     return figures
+}
+
+/// A virtual shell around the engine for `configuration` (its panel and address), started at time zero.
+func startedShell<Sampler: PageSampler>(_ configuration: Configuration, sampler: inout Sampler) -> VirtualShell {
+    var shell = VirtualShell(
+        engine: DeviceEngine(
+            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+        panel: configuration.display.panel, address: configuration.display.address)
+    shell.feed(.start, at: .zero, sampler: &sampler)
+    return shell
 }
 
 extension String {

@@ -41,7 +41,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     public func contentHeight(in viewport: Size) -> Int {
         let lines: Int
         switch body {
-        case .text(let text): lines = Self.font.wrap(text, width: viewport.width).count
+        case .text(let text): lines = Self.font.lineCount(wrapping: text, width: viewport.width)
         case .values(let values): lines = values.count
         case .output(let output, let status): lines = Self.wrapped(output, status: status, width: viewport.width).count
         case .clock, .image, .gauge: return viewport.height

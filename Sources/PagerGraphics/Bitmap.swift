@@ -78,15 +78,32 @@ public struct Bitmap: Hashable, Sendable {
     }
 
     /// The 8 rows of `page` at column `x`, as the controller stores them; 0 outside the bitmap.
+    /// Inlinable: the driver and the update planner call it for every byte of a frame.
+    @inlinable
     public func pageByte(page: Int, column x: Int) -> UInt8 {
         guard page >= 0, page < pageCount, x >= 0, x < width else { return 0 }
         return bytes[page * width + x]
     }
 
     /// The bytes of one page, left to right.
+    @inlinable
     public func pageBytes(_ page: Int) -> ArraySlice<UInt8> {
         guard page >= 0, page < pageCount else { return [] }
         return bytes[(page * width)..<((page + 1) * width)]
+    }
+
+    /// Appends the bytes of `page` in `columns`, left to right, to `data`; 0 outside the bitmap.
+    /// A frame's display data is built this way: a slice copy, not a call a byte.
+    public func appendPageBytes(_ page: Int, columns: Range<Int>, to data: inout [UInt8]) {
+        let inside = columns.clamped(to: 0..<width)
+        guard page >= 0, page < pageCount, !inside.isEmpty else {
+            data.append(contentsOf: repeatElement(0, count: columns.count))
+            return
+        }
+        let row = page * width
+        data.append(contentsOf: repeatElement(0, count: inside.lowerBound - columns.lowerBound))
+        data.append(contentsOf: bytes[(row + inside.lowerBound)..<(row + inside.upperBound)])
+        data.append(contentsOf: repeatElement(0, count: columns.upperBound - inside.upperBound))
     }
 
     /// Applies `ink` to one pixel, respecting `clip`.

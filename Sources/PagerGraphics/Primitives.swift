@@ -1,24 +1,7 @@
 extension Bitmap {
-    /// Fills `rect` (clipped) with `ink`, a byte at a time where whole columns of a page are covered.
+    /// Fills `rect` (clipped) with `ink`, whole bytes under a mask per page, 8 columns at a time.
     public mutating func fillRect(_ rect: Rect, ink: Ink = .on) {
-        let area = rect.intersection(clip)
-        guard !area.isEmpty else { return }
-        var y = area.y
-        while y < area.maxY {
-            let page = y >> 3
-            let firstBit = y & 7
-            let lastBit = min(7, area.maxY - 1 - page * 8)
-            let mask = UInt8(truncatingIfNeeded: (0xFF << firstBit) & (0xFF >> (7 - lastBit)))
-            let row = page * width
-            for x in area.x..<area.maxX {
-                switch ink {
-                case .on: bytes[row + x] |= mask
-                case .off: bytes[row + x] &= ~mask
-                case .inverted: bytes[row + x] ^= mask
-                }
-            }
-            y = page * 8 + lastBit + 1
-        }
+        withCanvas { $0.fill(rect, mode: BlitMode(ink: ink, opaque: false)) }
     }
 
     /// Draws a horizontal run of `length` pixels from `(x, y)`.
@@ -57,17 +40,7 @@ extension Bitmap {
 
     /// Draws the one-pixel outline of `rect`.
     public mutating func strokeRect(_ rect: Rect, ink: Ink = .on) {
-        guard !rect.isEmpty else { return }
-        drawHorizontalLine(x: rect.x, y: rect.y, length: rect.width, ink: ink)
-        if rect.height > 1 {
-            drawHorizontalLine(x: rect.x, y: rect.maxY - 1, length: rect.width, ink: ink)
-        }
-        if rect.height > 2 {
-            drawVerticalLine(x: rect.x, y: rect.y + 1, length: rect.height - 2, ink: ink)
-            if rect.width > 1 {
-                drawVerticalLine(x: rect.maxX - 1, y: rect.y + 1, length: rect.height - 2, ink: ink)
-            }
-        }
+        withCanvas { $0.stroke(rect, mode: BlitMode(ink: ink, opaque: false)) }
     }
 
     /// Fills `rect` with corners rounded to `radius` (clamped to half the shorter side).
@@ -134,16 +107,12 @@ extension Bitmap {
     /// Copies the lit pixels of `source` with its top-left at `origin`, applying `ink` to each.
     /// With `opaque`, the dark pixels of `source` darken the destination too.
     public mutating func blit(_ source: Bitmap, at origin: Point, ink: Ink = .on, opaque: Bool = false) {
-        let target = Rect(origin: origin, size: source.size).intersection(clip)
-        guard !target.isEmpty else { return }
-        for y in target.y..<target.maxY {
-            for x in target.x..<target.maxX {
-                let lit = source[x - origin.x, y - origin.y]
-                if lit {
-                    plot(x: x, y: y, ink: ink)
-                } else if opaque {
-                    plot(x: x, y: y, ink: .off)
-                }
+        source.bytes.withUnsafeBufferPointer { sourceBytes in
+            guard let base = sourceBytes.baseAddress else { return }
+            withCanvas {
+                $0.combine(
+                    PagedSource(base: base, width: source.width, height: source.height), at: origin,
+                    mode: BlitMode(ink: ink, opaque: opaque))
             }
         }
     }
@@ -151,11 +120,7 @@ extension Bitmap {
     /// A copy of the pixels inside `rect`; pixels outside this bitmap read dark.
     public func cropped(to rect: Rect) -> Bitmap {
         var result = Bitmap(width: rect.width, height: rect.height)
-        for y in 0..<result.height {
-            for x in 0..<result.width where self[rect.x + x, rect.y + y] {
-                result[x, y] = true
-            }
-        }
+        result.blit(self, at: Point(x: -rect.x, y: -rect.y))
         return result
     }
 

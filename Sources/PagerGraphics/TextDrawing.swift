@@ -5,17 +5,19 @@ extension Bitmap {
     /// characters draw nothing, and a character the font lacks draws a replacement box.
     @discardableResult
     public mutating func drawText(_ text: String, at origin: Point, font: BitmapFont, ink: Ink = .on) -> Int {
-        var pen = Point(x: origin.x, y: origin.y + font.ascent)
-        var widest = 0
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" {
-                widest = max(widest, pen.x - origin.x)
-                pen = Point(x: origin.x, y: pen.y + font.lineHeight)
-                continue
+        let mode = BlitMode(ink: ink, opaque: false)
+        var advance = 0
+        // One access to the bytes and the glyphs for the whole string, not one a glyph.
+        font.columns.withUnsafeBufferPointer { columns in
+            withCanvas { canvas in
+                advance = text.withScalars {
+                    canvas.drawText($0, at: origin, font: font, columns: columns, mode: mode)
+                } other: {
+                    canvas.drawText($0, at: origin, font: font, columns: columns, mode: mode)
+                }
             }
-            pen.x += drawScalar(scalar, baseline: pen, font: font, ink: ink)
         }
-        return max(widest, pen.x - origin.x)
+        return advance
     }
 
     /// Wraps `text` to the width of `rect` and draws the lines from its top, aligned, clipped to `rect`.
@@ -47,28 +49,55 @@ extension Bitmap {
 
     /// Draws one glyph with its origin on the baseline at `origin`.
     public mutating func drawGlyph(_ glyph: BitmapFont.Glyph, at origin: Point, font: BitmapFont, ink: Ink = .on) {
-        let box = glyph.boundingBox.offsetBy(dx: origin.x, dy: origin.y)
-        // Skip the bit decoding for glyphs wholly outside the clip, e.g. text scrolled off screen.
-        guard !box.intersection(clip).isEmpty else { return }
-        for y in 0..<box.height {
-            for x in 0..<box.width where font.isInked(glyph, x: x, y: y) {
-                plot(x: box.x + x, y: box.y + y, ink: ink)
-            }
+        font.columns.withUnsafeBufferPointer { columns in
+            withCanvas { $0.drawGlyph(glyph, at: origin, columns: columns, mode: BlitMode(ink: ink, opaque: false)) }
         }
+    }
+}
+
+extension PageCanvas {
+    /// Draws one glyph, its page-packed columns blitted in place, transparent.
+    func drawGlyph(_ glyph: BitmapFont.Glyph, at origin: Point, columns: UnsafeBufferPointer<UInt8>, mode: BlitMode) {
+        let box = glyph.boundingBox
+        let end = glyph.bitsOffset + box.width * ((box.height + 7) / 8)
+        guard box.width > 0, box.height > 0, end <= columns.count, let base = columns.baseAddress else { return }
+        combine(
+            PagedSource(base: base + glyph.bitsOffset, width: box.width, height: box.height),
+            at: Point(x: origin.x + box.x, y: origin.y + box.y), mode: mode)
+    }
+
+    /// `Bitmap.drawText(_:at:font:ink:)` over scalars, with the font's columns at hand.
+    func drawText<Scalars: Sequence<Unicode.Scalar>>(
+        _ scalars: Scalars, at origin: Point, font: BitmapFont, columns: UnsafeBufferPointer<UInt8>, mode: BlitMode
+    ) -> Int {
+        var pen = Point(x: origin.x, y: origin.y + font.ascent)
+        var widest = 0
+        for scalar in scalars {
+            if scalar == "\n" {
+                widest = max(widest, pen.x - origin.x)
+                pen = Point(x: origin.x, y: pen.y + font.lineHeight)
+                continue
+            }
+            pen.x += drawScalar(scalar, baseline: pen, font: font, columns: columns, mode: mode)
+        }
+        return max(widest, pen.x - origin.x)
     }
 
     /// Draws one scalar at the pen on the baseline and returns how far the pen moves.
-    private mutating func drawScalar(_ scalar: Unicode.Scalar, baseline pen: Point, font: BitmapFont, ink: Ink) -> Int {
+    func drawScalar(
+        _ scalar: Unicode.Scalar, baseline pen: Point, font: BitmapFont, columns: UnsafeBufferPointer<UInt8>,
+        mode: BlitMode
+    ) -> Int {
         switch font.mark(for: scalar) {
         case .none:
             return 0
         case .glyph(let glyph):
-            drawGlyph(glyph, at: pen, font: font, ink: ink)
+            drawGlyph(glyph, at: pen, columns: columns, mode: mode)
             return glyph.advance
         case .replacement:
             // A hollow box filling the cell but its last column and row, so neighbours stay apart.
             let top = pen.y - font.ascent
-            strokeRect(Rect(x: pen.x, y: top, width: font.cellWidth - 1, height: font.lineHeight - 1), ink: ink)
+            stroke(Rect(x: pen.x, y: top, width: font.cellWidth - 1, height: font.lineHeight - 1), mode: mode)
             return font.cellWidth
         }
     }

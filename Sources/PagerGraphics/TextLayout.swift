@@ -25,6 +25,12 @@ extension BitmapFont {
 
     /// How far the pen moves for `scalar`: 0 for controls, the cell width for a missing glyph.
     public func advance(of scalar: Unicode.Scalar) -> Int {
+        if scalar.value < 128 { return Int(asciiAdvances[Int(scalar.value)]) }
+        return measuredAdvance(of: scalar)
+    }
+
+    /// `advance(of:)` from the glyph table, for any scalar; the font tabulates ASCII's with it.
+    func measuredAdvance(of scalar: Unicode.Scalar) -> Int {
         switch mark(for: scalar) {
         case .none: return 0
         case .glyph(let glyph): return glyph.advance
@@ -58,43 +64,158 @@ extension BitmapFont {
     /// is cut where it stops fitting, and every "\n" starts a new line, so blank lines stay.
     /// Each line holds at least one scalar, so a width narrower than a glyph still ends.
     public func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        for paragraph in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = String.UnicodeScalarView()
-            var lineWidth = 0
-            for word in paragraph.split(separator: " ") {
-                let wordWidth = word.reduce(0) { $0 + advance(of: $1) }
-                let spaceWidth = advance(of: " ")
-                if !line.isEmpty, lineWidth + spaceWidth + wordWidth <= width {
-                    line.append(" ")
-                    line.append(contentsOf: word)
-                    lineWidth += spaceWidth + wordWidth
-                    continue
-                }
-                if !line.isEmpty {
-                    lines.append(String(line))
-                    line = String.UnicodeScalarView()
-                    lineWidth = 0
-                }
-                // The word starts a line; cut it into pieces that fit.
-                for scalar in word {
-                    let scalarWidth = advance(of: scalar)
-                    if !line.isEmpty, scalarWidth > 0, lineWidth + scalarWidth > width {
-                        lines.append(String(line))
-                        line = String.UnicodeScalarView()
-                        lineWidth = 0
-                    }
-                    line.append(scalar)
-                    lineWidth += scalarWidth
-                }
-            }
-            lines.append(String(line))
-        }
-        return lines
+        var wrapper = LineWrapper(font: self, width: width, keepsText: true)
+        wrapper.wrap(text)
+        return wrapper.lines
+    }
+
+    /// The number of lines `wrap(_:width:)` makes of `text`, without making them (no allocation).
+    public func lineCount(wrapping text: String, width: Int) -> Int {
+        var wrapper = LineWrapper(font: self, width: width, keepsText: false)
+        wrapper.wrap(text)
+        return wrapper.lineCount
     }
 
     /// Scalars that move nothing and draw nothing: C0 and C1 controls and DEL.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
+
+/// The state of `BitmapFont.wrap`: the lines so far and the line being filled.
+///
+/// One pass over the scalars (an ASCII text's bytes as they are); a word is a slice of the text, not a copy. The line is built as
+/// UTF-8 in one buffer, so a line costs one string (none when it fits a small string) and only
+/// when the text is kept.
+private struct LineWrapper {
+    let font: BitmapFont
+    let width: Int
+    let spaceWidth: Int
+    /// False when only the lines are counted: nothing is built.
+    let keepsText: Bool
+    var lines: [String] = []
+    var lineCount = 0
+    /// The current line, UTF-8, when the text is kept.
+    var line: [UInt8] = []
+    var lineScalars = 0
+    var lineWidth = 0
+
+    init(font: BitmapFont, width: Int, keepsText: Bool) {
+        self.font = font
+        self.width = width
+        self.keepsText = keepsText
+        spaceWidth = font.advance(of: " ")
+        if keepsText {
+            lines.reserveCapacity(8)
+            line.reserveCapacity(64)
+        }
+    }
+
+    /// Breaks `text` at spaces and newlines; every newline and the end close a line.
+    mutating func wrap(_ text: String) {
+        text.withScalars {
+            wrap($0)
+        } other: {
+            wrap($0)
+        }
+    }
+
+    /// Breaks `scalars` at spaces and newlines; every newline and the end close a line.
+    private mutating func wrap<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) {
+        var wordStart = scalars.startIndex
+        var wordWidth = 0
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if scalar == " " || scalar == "\n" {
+                add(scalars[wordStart..<index], width: wordWidth)
+                if scalar == "\n" { endLine() }
+                wordStart = next
+                wordWidth = 0
+            } else {
+                wordWidth += font.advance(of: scalar)
+            }
+            index = next
+        }
+        add(scalars[wordStart..<scalars.endIndex], width: wordWidth)
+        endLine()
+    }
+
+    /// Puts `word` on the line after a space when it fits, else starts a line with it, cut into
+    /// pieces that fit.
+    private mutating func add<Word: Collection<Unicode.Scalar>>(_ word: Word, width wordWidth: Int) {
+        guard !word.isEmpty else { return }
+        if lineScalars > 0, lineWidth + spaceWidth + wordWidth <= width {
+            append(" ")
+            if keepsText {
+                for scalar in word { append(scalar) }
+            } else {
+                lineScalars += word.count
+            }
+            lineWidth += spaceWidth + wordWidth
+            return
+        }
+        if lineScalars > 0 { endLine() }
+        for scalar in word {
+            let advance = font.advance(of: scalar)
+            if lineScalars > 0, advance > 0, lineWidth + advance > width { endLine() }
+            append(scalar)
+            lineWidth += advance
+        }
+    }
+
+    /// Ends the current line, even an empty one.
+    mutating func endLine() {
+        lineCount += 1
+        if keepsText {
+            lines.append(String(decoding: line, as: UTF8.self))
+            line.removeAll(keepingCapacity: true)
+        }
+        lineScalars = 0
+        lineWidth = 0
+    }
+
+    private mutating func append(_ scalar: Unicode.Scalar) {
+        lineScalars += 1
+        guard keepsText else { return }
+        if scalar.isASCII {
+            line.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            UTF8.encode(scalar) { line.append($0) }
+        }
+    }
+}
+
+extension String {
+    /// Calls `ascii` with the scalars read straight from the UTF-8 bytes when they are all ASCII,
+    /// the common case, which then skips UTF-8 decoding and index validation; else `other` with
+    /// the decoded scalars.
+    func withScalars<Result>(
+        _ ascii: (LazyMapCollection<UnsafeBufferPointer<UInt8>, Unicode.Scalar>) -> Result,
+        other: (String.UnicodeScalarView) -> Result
+    ) -> Result {
+        let fast = utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+            guard Self.isASCII(bytes) else { return nil }
+            return ascii(bytes.lazy.map { Unicode.Scalar($0) })
+        }
+        if let fast, let result = fast { return result }
+        return other(unicodeScalars)
+    }
+
+    /// True when no byte has its top bit set, tested 8 bytes at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var seen: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            seen |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            seen |= UInt64(base[index])
+            index += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -266,7 +266,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
                 commands = []
                 var data: [UInt8] = [Self.dataStream]
                 data.reserveCapacity(1 + columns.count)
-                for x in columns { data.append(image.pageByte(page: page, column: x)) }
+                image.appendPageBytes(page, columns: columns, to: &data)
                 try bus.write(data, to: address)
             }
             return
@@ -279,9 +279,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         // Horizontal addressing fills the window column by column, then moves to the next page.
         var data: [UInt8] = [Self.dataStream]
         data.reserveCapacity(1 + columns.count * pages.count)
-        for page in pages {
-            for x in columns { data.append(image.pageByte(page: page, column: x)) }
-        }
+        for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
         try bus.write(data, to: address)
     }
 }

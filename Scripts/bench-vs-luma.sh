@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# Render + encode per frame, CrownPager against luma.oled, the same workloads in one run.
+# Installs what it needs and nothing that is already there; says what it does before it does it.
+#
+#   Scripts/bench-vs-luma.sh            build crownpager-bench (release), install luma.oled, compare
+#
+# CrownPager's side is the production path: `crownpager-bench luma` drives the engine `run`
+# drives (DeviceEngine, through VirtualShell), times each tick that sends a frame (render and
+# encode), and counts the tick's heap allocations. luma's side is luma.oled's ssd1306 device on
+# luma.core's no-op serial interface, the frame drawn with PIL ImageDraw in the same misc-fixed
+# fonts (converted from Sources/PagerGraphics/Fonts/BDF), then display(). Bytes are what each
+# puts on the I2C bus a frame, control bytes included (luma framed as its smbus2 path frames it).
+# luma.oled goes into a virtual environment under .build/luma-venv.
+set -euo pipefail
+
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+  "") ;;
+  *) echo "bench-vs-luma: unknown option '$1' (try --help)" >&2; exit 2 ;;
+esac
+
+say() { printf 'bench-vs-luma: %s\n' "$*" >&2; }
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+luma_version="3.16.0"
+venv=".build/luma-venv"
+
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else sudo="__none__"; fi
+apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then say "no apt-get here: please install $*"; exit 1; fi
+  if [ "$sudo" = "__none__" ]; then say "cannot install $* without root"; exit 1; fi
+  say "refreshing the package lists (apt-get update)"
+  $sudo apt-get update -qq
+  say "installing: $*"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Python with venv and pip: Debian splits them into python3-venv and python3-pip.
+command -v python3 >/dev/null 2>&1 || apt_install python3
+python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3-venv python3-pip
+
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import luma.oled, sys; sys.exit(luma.oled.__version__ != '$luma_version')" 2>/dev/null; then
+  say "installing luma.oled $luma_version into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "luma.oled==$luma_version"
+fi
+
+for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+  command -v swift >/dev/null 2>&1 || { [ -x "$dir/swift" ] && export PATH="$PATH:$dir"; }
+done
+say "building crownpager-bench (release)"
+swift build -c release --product crownpager-bench >&2
+ours="$(.build/release/crownpager-bench luma)"
+
+say "running luma.oled $luma_version"
+"$venv/bin/python" - "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" "$ours" <<'PY'
+import os
+import statistics
+import sys
+import time
+
+from PIL import BdfFontFile, Image, ImageDraw, ImageFont
+from luma.core.interface.serial import noop
+from luma.oled.device import ssd1306
+import luma.oled
+
+fonts, cache, ours_text = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(cache, exist_ok=True)
+
+
+def font(name):
+    """The misc-fixed BDF font CrownPager draws with, as a PIL bitmap font."""
+    target = os.path.join(cache, name)
+    if not os.path.exists(target + ".pil"):
+        with open(os.path.join(fonts, name + ".bdf"), "rb") as source:
+            BdfFontFile.BdfFontFile(source).save(target)
+    return ImageFont.load(target + ".pil")
+
+
+small, big = font("6x10"), font("10x20")
+WIDTH, HEIGHT, CONTENT = 128, 64, 120  # the content left of the 7-pixel indicator strip and its gap
+TITLE = "Notes"
+BODY = "CrownPager draws watch-style pages on a small OLED. Turn the crown to page."
+
+
+def wrap(text, width):
+    """Greedy word wrap in 6-pixel cells, as CrownPager wraps."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = word if not line else line + " " + word
+        if len(candidate) * 6 <= width:
+            line = candidate
+        else:
+            lines.append(line)
+            line = word
+    return lines + [line]
+
+
+LINES = wrap(BODY, CONTENT)
+
+
+def text_page(draw, top, title):
+    draw.text((0, top), title, font=small, fill=1)
+    draw.line((0, top + 10, len(title) * 6 - 1, top + 10), fill=1)
+    for index, line in enumerate(LINES):
+        draw.text((0, top + 12 + index * 10), line, font=small, fill=1)
+
+
+def indicator(draw, current, pages=3):
+    for index in range(pages):
+        y = 32 + (index - (pages - 1) / 2) * 8
+        draw.ellipse((122, y - 2, 126, y + 2), outline=1, fill=1 if index == current else 0)
+
+
+def text_frame(_):
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    text_page(draw, 0, TITLE)
+    indicator(draw, 0)
+    return image
+
+
+def slide_frame(step, frames=8):
+    offset = round(HEIGHT * ((step % frames) + 1) / (frames + 1))
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    text_page(draw, -offset, TITLE)
+    text_page(draw, HEIGHT - offset, "Later")
+    indicator(draw, 0 if offset < HEIGHT // 2 else 1)
+    return image
+
+
+def clock_frame(step):
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    draw.text((0, 0), "Clock", font=small, fill=1)
+    draw.line((0, 10, 29, 10), fill=1)
+    time_text = "10:%02d:%02d" % (9 + (30 + step) // 60 % 60, (30 + step) % 60)
+    draw.text(((CONTENT - 80) // 2, 22), time_text, font=big, fill=1)
+    date = "Sat 21 Nov 2026"
+    draw.text(((CONTENT - len(date) * 6) // 2, 44), date, font=small, fill=1)
+    indicator(draw, 2)
+    return image
+
+
+class CountingSerial(noop):
+    """The no-op serial, counting the bytes luma's I2C serial would send (smbus2: one message
+    a call, after its control byte)."""
+
+    sent = 0
+
+    def command(self, *cmd):
+        CountingSerial.sent += 1 + len(cmd)
+
+    def data(self, data):
+        CountingSerial.sent += 1 + len(data)
+
+
+def measure(make, frames):
+    """Median and mean microseconds a frame (drawing the PIL image and display()), bytes a frame."""
+    device = ssd1306(noop())
+    times = []
+    for step in range(frames):
+        started = time.perf_counter_ns()
+        device.display(make(step))
+        times.append(time.perf_counter_ns() - started)
+    counting = ssd1306(CountingSerial())
+    CountingSerial.sent = 0
+    for step in range(20):
+        counting.display(make(step))
+    return statistics.median(times) / 1000, statistics.fmean(times) / 1000, CountingSerial.sent / 20
+
+
+ours = {}
+for row in ours_text.splitlines():
+    name, frames, median, mean, per_frame, allocations = row.split("\t")
+    ours[name] = (int(frames), float(median), float(mean), float(per_frame), allocations)
+
+theirs = {
+    "text frame (full)": measure(text_frame, 2000),
+    "slide (per frame)": measure(slide_frame, 1000),
+    "clock tick": measure(clock_frame, 1000),
+}
+
+print("CrownPager vs luma.oled %s (Pillow %s), render + encode a 128x64 frame, one run"
+      % (luma.oled.__version__, Image.__version__))
+print("machine: %s, %d cores" % (os.uname().machine, os.cpu_count() or 0))
+print("%-19s %12s %12s %8s %11s %11s %12s" % (
+    "workload", "luma us", "ours us", "ratio", "luma bytes", "ours bytes", "ours allocs"))
+for name, (luma_median, luma_mean, luma_bytes) in theirs.items():
+    frames, median, mean, per_frame, allocations = ours[name]
+    print("%-19s %12.1f %12.2f %7.0fx %11.0f %11.0f %12s" % (
+        name, luma_median, median, luma_median / median, luma_bytes, per_frame, allocations))
+print("(medians a frame; means: " + ", ".join(
+    "%s luma %.1f / ours %.2f us" % (name, theirs[name][1], ours[name][2]) for name in theirs) + ")")
+frames, median, mean, _, allocations = ours["drawing only (no engine)"]
+print("drawing only, no engine (text page drawn and blitted into reused bitmaps): %.2f us, %s allocations a frame"
+      % (median, allocations))
+PY

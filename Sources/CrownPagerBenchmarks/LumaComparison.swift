@@ -1,0 +1,168 @@
+import CAllocationCounter
+import CrownVocabulary
+import PagerCore
+import PagerEngine
+import PagerGraphics
+import SSD1306
+
+/// The workloads `Scripts/bench-vs-luma.sh` renders in luma.oled too, on the production path:
+/// the engine `run` drives, its ticks timed alone (render and encode: the pager draws the frame,
+/// the driver turns it into I2C bytes), their transfers counted, and the heap allocations each
+/// tick makes counted by the interposed allocator (`CAllocationCounter`).
+///
+/// One line a workload, tab-separated, for the script to pair with luma's:
+///
+///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame
+func runLumaComparison() {
+    let counting = crownpager_allocation_counting() != 0
+    for figures in [textFrame(), slide(), clockTick()] {
+        print(figures.line(counting: counting))
+    }
+    print(drawingOnly().line(counting: counting))
+}
+
+/// The title and body the text workload shows (four lines: the page fits the screen); the script draws the same in luma.
+let lumaTextTitle = "Notes"
+let lumaTextBody = "CrownPager draws watch-style pages on a small OLED. Turn the crown to page."
+
+/// Per-frame figures of one workload.
+struct FrameFigures {
+    var name: String
+    var nanoseconds: [Int64] = []
+    var bytes = 0
+    var allocations: UInt64 = 0
+
+    mutating func add(nanoseconds elapsed: Duration, bytes frameBytes: Int, allocations frameAllocations: UInt64) {
+        nanoseconds.append(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        bytes += frameBytes
+        allocations += frameAllocations
+    }
+
+    func line(counting: Bool) -> String {
+        let frames = max(1, nanoseconds.count)
+        let sorted = nanoseconds.sorted()
+        let median = sorted.isEmpty ? 0 : Double(sorted[sorted.count / 2]) / 1000
+        let mean = Double(nanoseconds.reduce(0, +)) / Double(frames) / 1000
+        let allocationsPerFrame = counting ? fixed2(Double(allocations) / Double(frames)) : "-"
+        return [
+            name, String(nanoseconds.count), fixed2(median), fixed2(mean), fixed1(Double(bytes) / Double(frames)),
+            allocationsPerFrame,
+        ].joined(separator: "\t")
+    }
+}
+
+/// A configuration of two text pages and the demo's clock, on the built-in panel, without the screen saver.
+private func comparisonShell() -> (VirtualShell, TickingSampler) {
+    var configuration = Configuration.demo()
+    let clockPages = configuration.pages.filter { $0.title == "Clock" }
+    configuration.display.bus = nil
+    configuration.display.dimAfter = nil
+    configuration.display.offAfter = nil
+    configuration.pages =
+        [
+            PageSpec(title: lumaTextTitle, kind: .text(lumaTextBody)),
+            PageSpec(title: "Later", kind: .text(lumaTextBody)),
+        ] + clockPages
+    var sampler = TickingSampler()
+    var shell = startedShell(configuration, sampler: &sampler)
+    // Until the indicator plate has faded and nothing moves.
+    shell.run(events: [], from: .zero, until: .milliseconds(5000), sampler: &sampler)
+    return (shell, sampler)
+}
+
+/// Times `shell`'s tick at `now` and records it when a frame went out.
+private func timedTick(
+    _ shell: inout VirtualShell, at now: Timestamp, sampler: inout TickingSampler, into figures: inout FrameFigures
+) {
+    let clock = ContinuousClock()
+    let allocationsBefore = crownpager_allocation_count()
+    let started = clock.now
+    let effects = shell.engine.handle(.tick, at: now)
+    let elapsed = started.duration(to: clock.now)
+    let allocations = crownpager_allocation_count() - allocationsBefore
+    let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
+    if shell.perform(effects, at: now, sampler: &sampler), bytes > 0 {
+        figures.add(nanoseconds: elapsed, bytes: bytes, allocations: allocations)
+    }
+}
+
+/// The text page drawn and sent whole, as after a redraw: the frame luma's `display()` sends every time.
+private func textFrame() -> FrameFigures {
+    var (shell, sampler) = comparisonShell()
+    var figures = FrameFigures(name: "text frame (full)")
+    var now = Timestamp.milliseconds(5000)
+    for _ in 0..<2000 {
+        // A full frame takes about 26 ms at 400 kHz; the pacer sends nothing sooner.
+        now = now + .milliseconds(40)
+        shell.feed(.redraw, at: now, sampler: &sampler)
+        timedTick(&shell, at: now, sampler: &sampler, into: &figures)
+    }
+    return figures
+}
+
+/// One detent from the first text page to the second, every frame of the slide, many times over.
+private func slide() -> FrameFigures {
+    var (shell, sampler) = comparisonShell()
+    var figures = FrameFigures(name: "slide (per frame)")
+    var now = Timestamp.milliseconds(5000)
+    for turn in 0..<100 {
+        now = now + .milliseconds(1000)
+        shell.feed(.crown(.rotated(detents: turn % 2 == 0 ? 1 : -1, at: now)), at: now, sampler: &sampler)
+        let end = now + .milliseconds(900)
+        while now <= end {
+            timedTick(&shell, at: now, sampler: &sampler, into: &figures)
+            guard let wake = shell.wake(after: now, nextInput: nil), wake <= end else { break }
+            now = wake
+        }
+    }
+    return figures
+}
+
+/// The clock page as its second turns over: the digits that changed go out.
+private func clockTick() -> FrameFigures {
+    var (shell, sampler) = comparisonShell()
+    // Two pages on, to the clock, one detent a second.
+    let turns: [CrownEvent] = [
+        .rotated(detents: 1, at: .milliseconds(5000)), .rotated(detents: 1, at: .milliseconds(6000)),
+    ]
+    shell.run(events: turns, from: .milliseconds(5000), until: .milliseconds(9000), sampler: &sampler)
+    var figures = FrameFigures(name: "clock tick")
+    var now = Timestamp.milliseconds(9000)
+    for _ in 0..<1000 {
+        // The next second: a tick asks for the clock and the shell answers, then the tick that draws it.
+        now = Timestamp.milliseconds((now.nanoseconds / 1_000_000_000 + 1) * 1000)
+        while let wake = shell.engine.nextDeadline, wake < now {
+            shell.turn(at: wake, crown: [], sampler: &sampler)
+        }
+        shell.turn(at: now, crown: [], sampler: &sampler)
+        timedTick(&shell, at: now, sampler: &sampler, into: &figures)
+    }
+    return figures
+}
+
+/// The drawing alone, into one reused frame: the text workload's title, rule and lines, then the
+/// frame blitted onto a second one, as the renderer places a page. Not the production path (the
+/// engine's allocations are its own); it shows what the drawing itself allocates.
+private func drawingOnly() -> FrameFigures {
+    let font = BitmapFont.fixed6x10
+    let lines = font.wrap(lumaTextBody, width: 122)
+    var page = Bitmap(width: 122, height: 64)
+    var frame = Bitmap(width: 128, height: 64)
+    var figures = FrameFigures(name: "drawing only (no engine)")
+    let clock = ContinuousClock()
+    for round in 0..<2000 {
+        let allocationsBefore = crownpager_allocation_count()
+        let started = clock.now
+        page.fill(false)
+        page.drawText(lumaTextTitle, at: Point(x: 0, y: 0), font: font)
+        page.drawHorizontalLine(x: 0, y: 10, length: font.width(of: lumaTextTitle))
+        for (index, line) in lines.enumerated() {
+            page.drawText(line, at: Point(x: 0, y: 12 + index * font.lineHeight), font: font)
+        }
+        frame.blit(page, at: Point(x: 0, y: round % 8), opaque: true)
+        let elapsed = started.duration(to: clock.now)
+        figures.add(
+            nanoseconds: elapsed, bytes: 0, allocations: crownpager_allocation_count() - allocationsBefore)
+    }
+    return figures
+}
