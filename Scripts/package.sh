@@ -102,6 +102,9 @@ done
 # libgpiod is not linked: the program loads either major at run time (Sources/CrownPagerGPIO).
 depends+=("libgpiod3 | libgpiod2")
 depends+=("passwd")
+# The unit's ExecReload is /bin/kill, which procps ships; a minimal Debian (debootstrap minbase, a
+# container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/unit-check.sh).
+depends+=("procps")
 say "depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')"
 
 # The tree of the package.
