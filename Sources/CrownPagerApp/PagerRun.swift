@@ -102,6 +102,7 @@ public final class PagerRun {
         var turn = RunTurn()
         while !turn.ended { turn = try step(&engine, &loop, at: live.monotonicNow()) }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
+        printError("crownpager: stopping: \(Self.describe(engine.crownTally))")
         do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
             printError("crownpager: could not switch the display off: \(error)")
         }
@@ -322,6 +323,15 @@ public final class PagerRun {
                 + "\(configuration.pages.count) pages from \(configuration.file)"
                 + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
+    }
+
+    /// The run's crown in one line: the detents the knob made and the detents the pager took.
+    static func describe(_ tally: CrownTally) -> String {
+        let woke = tally.detents - tally.detentsApplied
+        let wake = woke > 0 ? " (\(woke) woke the screen)" : ""
+        return
+            "the crown turned \(tally.detents) detents (\(tally.detentsForward) forward, \(tally.detentsBack) back), "
+            + "\(tally.detentsApplied) applied\(wake); \(tally.presses) presses"
     }
 
     /// Words a log line of the engine; `failure` is the error the bus just gave, if the line is about it.
