@@ -23,7 +23,8 @@
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
 // timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
 // remove and add a chip; "i2c-fail <bus> <address> <count> <errno>" NACKs the next transfers
-// (a burst, fake_i2c_fail_next), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter.
+// (a burst, fake_i2c_fail_next), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter;
+// the input devices' lines are in fake_input.c.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
@@ -503,8 +504,15 @@ static void *read_input(void *argument) {
             unsigned int offset;
             unsigned long long stamp = 0;
             unsigned int lines;
-            int bus, address, count, error;
-            if (sscanf(start, "i2c-fail %d %i %d %d", &bus, &address, &count, &error) == 4) {
+            int bus, address, count, error, device, type, code, value;
+            char name[64];
+            if (sscanf(start, "input %d %d %d %d", &device, &type, &code, &value) == 4) {
+                fake_input_emit(device, (uint16_t)type, (uint16_t)code, value);
+            } else if (sscanf(start, "input-remove %d", &device) == 1) {
+                fake_input_remove_device(device);
+            } else if (sscanf(start, "input-add %d %63s", &device, name) == 2) {
+                fake_input_add_device(device, name);
+            } else if (sscanf(start, "i2c-fail %d %i %d %d", &bus, &address, &count, &error) == 4) {
                 fake_i2c_fail_next(bus, address, count, error);
             } else if (sscanf(start, "i2c-remove %d", &bus) == 1) {
                 fake_i2c_remove_adapter(bus);
@@ -532,10 +540,10 @@ __attribute__((constructor(103))) static void fake_gpio_register(void) {
     fake_kernel_register_kind(&gpio_kind);
     fake_kernel_translate_prefix("/sys/bus/gpio");
     fake_kernel_translate_prefix("/sys/dev/char/");
+    if (!fake_kernel_root_path()) return;
     const char *list = getenv("FAKE_GPIO_CHIPS");
-    if (!list || !fake_kernel_root_path()) return;
     char copy[256];
-    snprintf(copy, sizeof copy, "%s", list);
+    snprintf(copy, sizeof copy, "%s", list ? list : "");
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         unsigned int lines = 0;
         int chip = -1;
