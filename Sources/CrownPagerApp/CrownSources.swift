@@ -17,6 +17,8 @@ public protocol DescribedCrownSource: CrownSource {
 public final class EvdevCrownSource: DescribedCrownSource {
     private let device: InputEventDevice
     private var translator: InputEventTranslator
+    /// The translator's settings, as asked for (to open the device again the same way).
+    public let configuration: InputEventConfiguration
 
     /// Opens `path`; the error names the path and the fix (the `input` group, the overlays).
     public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration())
@@ -24,7 +26,13 @@ public final class EvdevCrownSource: DescribedCrownSource {
     {
         device = try InputEventDevice(path: path)
         translator = InputEventTranslator(configuration: configuration)
+        self.configuration = configuration
     }
+
+    /// The device's path.
+    public var path: String { device.path }
+    /// Whether it is the kernel's input device (not a FIFO or a recording): one that can come back.
+    public var isInputDevice: Bool { device.usesMonotonicClock }
 
     public var sourceDescription: String {
         let clock = device.usesMonotonicClock ? "" : " (not an input device: timestamps as written)"

@@ -30,10 +30,10 @@ public final class PagerRun {
     public let persist: Bool
     /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
     public var knob: Knob?
-    /// How often to look for a GPIO chip that went away mid-run.
+    /// How often to look for a knob's GPIO chip or input device that went away mid-run.
     public var knobRetryInterval = TimeSpan.milliseconds(1000)
-    /// A GPIO knob whose chip went away, and when to try opening it again.
-    private var lostKnob: (wiring: GPIOCrownWiring, configuration: CrownDecoderConfiguration, retryAt: Timestamp)?
+    /// A knob whose chip or device went away, and when to try opening it again.
+    private var lostKnob: (knob: LostKnob, retryAt: Timestamp)?
     /// When to retry a panel that stopped answering.
     public var retryPolicy = DisplayRetryPolicy()
     /// Frames while something moves come at most this often.
@@ -102,6 +102,7 @@ public final class PagerRun {
         var turn = RunTurn()
         while !turn.ended { turn = try step(&engine, &loop, at: live.monotonicNow()) }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
+        printError("crownpager: stopping: \(Self.describe(engine.crownTally))")
         do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
             printError("crownpager: could not switch the display off: \(error)")
         }
@@ -245,12 +246,16 @@ public final class PagerRun {
             do throws(CrownPagerError) {
                 facts = try source.facts(at: now)
             } catch {
-                guard case .crown(let failure) = error, case .gpio(let gpio) = source,
-                    failure.chipGone || !FileSystem.exists(atPath: gpio.wiring.chipPath)
-                else {
+                switch (error, source) {
+                case (.crown(let failure), .gpio(let gpio))
+                where failure.chipGone || !FileSystem.exists(atPath: gpio.wiring.chipPath):
+                    gpio.close()
+                    loseKnob(.gpio(gpio.wiring, gpio.configuration), because: "\(failure)", at: now)
+                case (.inputDevice(.disconnected), .evdev(let evdev)) where evdev.isInputDevice:
+                    loseKnob(.evdev(evdev.path, evdev.configuration), because: "\(error)", at: now)
+                default:
                     throw error
                 }
-                loseKnob(gpio, failure, at: now)
                 return nil
             }
             knob = source
@@ -269,28 +274,26 @@ public final class PagerRun {
         return nil
     }
 
-    /// The knob's chip went away (its driver unbound, an expander unplugged): the run goes on
-    /// with the terminal's keys and opens the chip again every `knobRetryInterval`.
-    private func loseKnob(_ source: GPIOCrownSource, _ failure: GPIOError, at now: Timestamp) {
-        source.close()
+    /// The knob's chip or input device went away (its driver unbound, an expander or a USB knob
+    /// unplugged): the run goes on with the terminal's keys and opens it again every `knobRetryInterval`.
+    private func loseKnob(_ lost: LostKnob, because reason: String, at now: Timestamp) {
         knob = nil
-        lostKnob = (source.wiring, source.configuration, now + knobRetryInterval)
+        lostKnob = (lost, now + knobRetryInterval)
         printError(
-            "crownpager: the knob's chip \(source.wiring.chipPath) disappeared (\(failure)); the terminal's keys "
+            "crownpager: the knob's \(lost.what) disappeared (\(reason)); the terminal's keys "
                 + "still turn the crown; waiting for it to come back")
     }
 
-    /// Tries the lost knob's chip again when its time has come.
+    /// Tries the lost knob again when its time has come.
     private func reopenKnob(at now: Timestamp) {
         guard let lost = lostKnob, lost.retryAt <= now else { return }
-        do throws(GPIOError) {
-            let source = try GPIOCrownSource(wiring: lost.wiring, configuration: lost.configuration)
-            knob = .gpio(source)
-            lostKnob = nil
-            printError("crownpager: the knob is back: \(source.sourceDescription)")
-        } catch {
+        guard let source = lost.knob.reopen() else {
             lostKnob?.retryAt = now + knobRetryInterval
+            return
         }
+        knob = source
+        lostKnob = nil
+        printError("crownpager: the knob is back: \(source.sourceDescription)")
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.
@@ -322,6 +325,15 @@ public final class PagerRun {
                 + "\(configuration.pages.count) pages from \(configuration.file)"
                 + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
+    }
+
+    /// The run's crown in one line: the detents the knob made and the detents the pager took.
+    static func describe(_ tally: CrownTally) -> String {
+        let woke = tally.detents - tally.detentsApplied
+        let wake = woke > 0 ? " (\(woke) woke the screen)" : ""
+        return
+            "the crown turned \(tally.detents) detents (\(tally.detentsForward) forward, \(tally.detentsBack) back), "
+            + "\(tally.detentsApplied) applied\(wake); \(tally.presses) presses"
     }
 
     /// Words a log line of the engine; `failure` is the error the bus just gave, if the line is about it.
@@ -364,5 +376,31 @@ public final class PagerRun {
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
+    }
+}
+
+/// A knob that went away mid-run, with what it takes to open it again the same way.
+enum LostKnob {
+    /// A quadrature encoder whose GPIO chip went away.
+    case gpio(GPIOCrownWiring, CrownDecoderConfiguration)
+    /// The kernel's input device, unregistered.
+    case evdev(String, InputEventConfiguration)
+
+    /// What went away, for the log: "chip /dev/gpiochip0", "input device /dev/input/event0".
+    var what: String {
+        switch self {
+        case .gpio(let wiring, _): return "chip \(wiring.chipPath)"
+        case .evdev(let path, _): return "input device \(path)"
+        }
+    }
+
+    /// The knob opened again; nil while it is still away.
+    func reopen() -> Knob? {
+        switch self {
+        case .gpio(let wiring, let configuration):
+            return try? .gpio(GPIOCrownSource(wiring: wiring, configuration: configuration))
+        case .evdev(let path, let configuration):
+            return try? .evdev(EvdevCrownSource(path: path, configuration: configuration))
+        }
     }
 }

@@ -7,7 +7,8 @@ import Glibc
 /// No shell is involved: `argv[0]` is looked up on PATH and run with `argv`. The group lets a
 /// timeout kill the command and anything it started (`killGroup()`); `reap()` collects its
 /// exit without blocking. Signals the run loop blocks are unblocked and set to their defaults
-/// in the child, and its standard input is /dev/null. Dropping the value kills and reaps what is left.
+/// in the child, its standard input is /dev/null, and its environment is minimal
+/// (`inheritedVariables`). Dropping the value kills and reaps what is left.
 ///
 /// A descendant can leave the group (`setsid`, `setpgid`): every command carries a mark in its
 /// environment (`CROWNPAGER_COMMAND`), which its descendants inherit, and a process that called
@@ -108,15 +109,25 @@ public final class ChildProcess {
             pid: pid, mark: mark, outputDescriptor: readEnd, maximumOutputBytes: max(1, maximumOutputBytes))
     }
 
-    /// This process's environment, with `CROWNPAGER_COMMAND` set to `mark`.
-    private static func environment(marked mark: String) -> [String] {
+    /// The variables a command inherits from this process: where programs are, whose home, the
+    /// locale and the time zone. Nothing else: no LD_PRELOAD or LD_LIBRARY_PATH, no secrets
+    /// a service manager or a shell happened to pass.
+    public static let inheritedVariables = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ"]
+    /// The PATH a command gets when this process has none (systemd's default for services).
+    public static let defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+    /// The minimal environment of a command: `inheritedVariables` and the `LC_*` locale variables
+    /// this process has, a default PATH when it has none, and `CROWNPAGER_COMMAND` set to `mark`.
+    static func environment(marked mark: String) -> [String] {
         var entries: [String] = []
         var cursor = environ
         while let entry = cursor.pointee {
             let text = String(cString: entry)
-            if !text.hasPrefix(markVariable + "=") { entries.append(text) }
+            let name = text.prefix { $0 != "=" }
+            if inheritedVariables.contains(String(name)) || name.hasPrefix("LC_") { entries.append(text) }
             cursor += 1
         }
+        if !entries.contains(where: { $0.hasPrefix("PATH=") }) { entries.append("PATH=" + defaultPath) }
         return entries + [markVariable + "=" + mark]
     }
 

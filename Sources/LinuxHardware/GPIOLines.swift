@@ -128,8 +128,14 @@ public final class GPIOLines {
                         offset: edge.offset, rising: edge.rising != 0,
                         timestamp: Timestamp(nanoseconds: Int64(clamping: edge.timestamp_ns))))
             }
-            if Int(count) < buffer.count { return edges }
+            guard Int(count) == buffer.count else { break }
         }
+        // With libgpiod 1.x every line has its own queue and one call merges only what fits in
+        // its buffer: a bouncing A fills it with A's edges while B's lag, so the calls' batches
+        // overlap in time. Merge them all by the kernel's stamps (stably: equal stamps keep
+        // their reading order), or the quadrature sequence is scrambled and detents are lost.
+        return edges.enumerated().sorted { ($0.element.timestamp, $0.offset) < ($1.element.timestamp, $1.offset) }
+            .map(\.element)
     }
 
     /// Waits up to `timeoutMilliseconds` for edges and returns them; [] on timeout or a signal.

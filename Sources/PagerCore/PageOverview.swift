@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerGraphics
 
 /// The page-title list a long press opens, for jumping straight to a page in a long list.

@@ -35,6 +35,8 @@ public struct DeviceEngine {
     public private(set) var style: PageIndicatorStyle
     /// Crown facts swallowed because they woke a switched-off panel.
     public private(set) var wakeEventsSwallowed = 0
+    /// What the crown did over the run, and how much of it the pager took.
+    public private(set) var crownTally = CrownTally()
     /// The last instant handled.
     public private(set) var now: Timestamp
     /// Whether `stop` came: nothing more happens.
@@ -109,7 +111,9 @@ public struct DeviceEngine {
             effects.log = session.warnings.map { .warning($0) }
         case .crown(let event):
             pacer.invalidate()
-            if saver.activity(at: event.timestamp) {
+            let swallowed = saver.activity(at: event.timestamp)
+            crownTally.count(event, applied: !swallowed)
+            if swallowed {
                 wakeEventsSwallowed += 1
             } else {
                 session.handle(event)

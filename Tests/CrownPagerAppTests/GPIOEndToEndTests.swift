@@ -99,6 +99,42 @@ struct FakeKnobRun {
         #expect(process.terminationStatus == 0, "\(messages)")
     }
 
+    @Test func anInputDeviceThatGoesAwayMidRunIsReopenedAndNoDetentIsLostOnceBack() throws {
+        let knob = try FakeKnobRun()
+        let (process, _, error) = try knob.bus.start(
+            ["run", "--demo", "--i2c-bus", "1", "--evdev", "/dev/input/event0", "--no-acceleration", "--persist"],
+            devices: "1:0x3c",
+            extra: ["FAKE_INPUT_DEVICES": "0:rotary@11", "FAKE_GPIO_INPUT": knob.input])
+        #expect(try knob.bus.waitForFirstFrame())
+        var messages = ""
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the crown on /dev/input/event0 \"rotary@11\"", in: error.fileHandleForReading, collected: &messages))
+        // Three detents (each EV_REL REL_X +1, then SYN_REPORT) to a page that does not change
+        // (the second and third show live values), then the overlay goes away.
+        let detent = "input 0 2 0 1\ninput 0 0 0 0"
+        knob.command([detent, detent, detent].joined(separator: "\n"))
+        #expect(try knob.bus.waitForGlass(demoFrame(.ssd1306_128x64, after: [1, 1, 1])))
+        knob.command("input-remove 0")
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the knob's input device /dev/input/event0 disappeared (", in: error.fileHandleForReading,
+                collected: &messages))
+        usleep(200_000)
+        #expect(process.isRunning, "\(messages)")
+        knob.command("input-add 0 rotary@11")
+        #expect(
+            ConfigRunEndToEndTests.waitFor(
+                "the knob is back: /dev/input/event0", in: error.fileHandleForReading, collected: &messages))
+        // Every detent after its return counts: one more, and the next page shows.
+        knob.command(detent)
+        let shown = try knob.bus.waitForGlass(demoFrame(.ssd1306_128x64, after: [1, 1, 1, 1]))
+        messages += FakeBusRun.stop(process, error: error)
+        #expect(shown, "\(messages)")
+        #expect(messages.contains("the crown turned 4 detents (4 forward, 0 back), 4 applied"), "\(messages)")
+        #expect(process.terminationStatus == 0, "\(messages)")
+    }
+
     @Test func theDoctorWatchesTheKnobOnGPIOLines() throws {
         let knob = try FakeKnobRun()
         let (process, output, _) = try knob.start([

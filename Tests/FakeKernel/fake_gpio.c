@@ -22,12 +22,15 @@
 // FAKE_GPIO_INPUT=<fifo> makes a thread read edges from that FIFO, one per line:
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
 // timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
-// remove and add a chip.
+// remove and add a chip; "i2c-fail <bus> <address> <count> <errno>" NACKs the next transfers
+// (a burst, fake_i2c_fail_next), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter;
+// the input devices' lines are in fake_input.c.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/gpio.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -501,7 +504,21 @@ static void *read_input(void *argument) {
             unsigned int offset;
             unsigned long long stamp = 0;
             unsigned int lines;
-            if (sscanf(start, "remove %d", &chip) == 1) {
+            int bus, address, count, error, device, type, code, value;
+            char name[64];
+            if (sscanf(start, "input %d %d %d %d", &device, &type, &code, &value) == 4) {
+                fake_input_emit(device, (uint16_t)type, (uint16_t)code, value);
+            } else if (sscanf(start, "input-remove %d", &device) == 1) {
+                fake_input_remove_device(device);
+            } else if (sscanf(start, "input-add %d %63s", &device, name) == 2) {
+                fake_input_add_device(device, name);
+            } else if (sscanf(start, "i2c-fail %d %i %d %d", &bus, &address, &count, &error) == 4) {
+                fake_i2c_fail_next(bus, address, count, error);
+            } else if (sscanf(start, "i2c-remove %d", &bus) == 1) {
+                fake_i2c_remove_adapter(bus);
+            } else if (sscanf(start, "i2c-add %d", &bus) == 1) {
+                fake_i2c_add_bus(bus);
+            } else if (sscanf(start, "remove %d", &chip) == 1) {
                 fake_gpio_remove_chip(chip);
             } else if (sscanf(start, "add %d %u", &chip, &lines) == 2) {
                 fake_gpio_add_chip(chip, lines);
@@ -523,10 +540,10 @@ __attribute__((constructor(103))) static void fake_gpio_register(void) {
     fake_kernel_register_kind(&gpio_kind);
     fake_kernel_translate_prefix("/sys/bus/gpio");
     fake_kernel_translate_prefix("/sys/dev/char/");
+    if (!fake_kernel_root_path()) return;
     const char *list = getenv("FAKE_GPIO_CHIPS");
-    if (!list || !fake_kernel_root_path()) return;
     char copy[256];
-    snprintf(copy, sizeof copy, "%s", list);
+    snprintf(copy, sizeof copy, "%s", list ? list : "");
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         unsigned int lines = 0;
         int chip = -1;
@@ -537,5 +554,13 @@ __attribute__((constructor(103))) static void fake_gpio_register(void) {
     if (access(input, F_OK) != 0) mkfifo(input, 0600);
     int fd = fake_real_open(input, O_RDWR | O_CLOEXEC, 0);
     pthread_t thread;
-    if (fd >= 0) pthread_create(&thread, NULL, read_input, (void *)(intptr_t)fd);
+    if (fd < 0) return;
+    // The thread starts with every signal blocked: started before main, it would otherwise take
+    // the signals the program blocks to read them from a signalfd (SIGHUP, SIGTERM) and die of
+    // them. A real kernel adds no thread to the program.
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    pthread_create(&thread, NULL, read_input, (void *)(intptr_t)fd);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
 }

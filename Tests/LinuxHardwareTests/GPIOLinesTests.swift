@@ -104,6 +104,21 @@ final class FakeGPIOMachine {
         #expect(edges.map(\.timestamp.nanoseconds) == (0..<200).map { Int64($0 + 1) * 100 })
     }
 
+    @Test func aBouncingLineAmongQuietOnesIsStillReadInTimeOrder() throws {
+        // Found by Scripts/soak.sh: with libgpiod 1.x each line has its own queue, and A bouncing
+        // three times for each edge of B fills one read's room with A's edges while B's lag behind.
+        let machine = try FakeGPIOMachine()
+        let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27])
+        var levels: [UInt32: Bool] = [17: true, 27: true]
+        for step in 0..<400 {
+            let offset: UInt32 = step % 4 == 3 ? 27 : 17
+            levels[offset]?.toggle()
+            machine.set(offset, levels[offset] ?? true, at: UInt64(step + 1) * 100)
+        }
+        let edges = try lines.readEdges()
+        #expect(edges.map(\.timestamp.nanoseconds) == (0..<400).map { Int64($0 + 1) * 100 })
+    }
+
     @Test func aMissingChipNamesGpiodetect() throws {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }

@@ -126,6 +126,17 @@ private func statFields(_ pid: pid_t) -> [Substring]? {
         #expect(ProcessStatus.children(of: getppid()).contains { $0.pid == getpid() })
     }
 
+    @Test func theChildGetsAMinimalEnvironment() throws {
+        // The test process has more (swift test's own, the CI's): only the allowed ones pass.
+        let process = try ChildProcess.spawn(["env"])
+        #expect(finish(process) == .exited(status: 0))
+        let names = String(decoding: process.output, as: UTF8.self).split(separator: "\n")
+            .map { String($0.prefix { $0 != "=" }) }
+        #expect(names.contains("PATH") && names.contains(ChildProcess.markVariable))
+        let allowed = Set(ChildProcess.inheritedVariables + [ChildProcess.markVariable])
+        #expect(names.allSatisfy { allowed.contains($0) || $0.hasPrefix("LC_") }, "\(names)")
+    }
+
     @Test func theChildGetsDefaultSignalsAndNullInput() throws {
         // The run loop blocks SIGTERM for its signalfd; the child must not inherit that.
         var mask = sigset_t()

@@ -180,6 +180,17 @@ import Testing
         #expect(state.engine.session.pager.currentPage == 0 && state.engine.wakeEventsSwallowed == 1)
         state.handle(.rotated(detents: 1, at: .milliseconds(701_000)))
         #expect(state.engine.session.pager.currentPage == 1)
+        // The tally the run's last line reports: the waking detent counted, not applied.
+        state.handle(.rotated(detents: -2, at: .milliseconds(702_000)))
+        state.handle(.pressed(at: .milliseconds(703_000)))
+        state.handle(.rotated(detents: .min, at: .milliseconds(704_000)))
+        let tally = state.engine.crownTally
+        #expect(tally.detentsForward == 2 && tally.presses == 1)
+        #expect(tally.detentsBack == .max && tally.detents == .max && tally.detentsApplied == .max)
+        var small = CrownTally()
+        small.count(.rotated(detents: 3, at: .zero), applied: true)
+        small.count(.rotated(detents: -1, at: .zero), applied: false)
+        #expect(small.detents == 4 && small.detentsApplied == 3 && small.detentsBack == 1)
     }
 }
 

@@ -82,6 +82,17 @@ int fake_gpio_detects_both_edges(int chip, unsigned int offset);
 /// The debounce period the request asked the kernel for, in microseconds (uAPI v2 only).
 unsigned int fake_gpio_debounce_us(int chip, unsigned int offset);
 
+// MARK: Input (fake_input.c): /dev/input/event<N>, as evdev presents the rotary-encoder overlay
+
+/// Creates /dev/input/event<number> named `name` (EVIOCGNAME); after fake_input_remove_device it
+/// brings the device back. 0, or -1 with errno.
+int fake_input_add_device(int number, const char *name);
+/// The device goes away (the overlay unloaded, a USB knob unplugged): its node is unlinked (open:
+/// ENOENT), and descriptors opened before wake poll() and read ENODEV. 0, or -1 with errno.
+int fake_input_remove_device(int number);
+/// Writes one event (a struct input_event stamped with CLOCK_MONOTONIC now) to the device's readers.
+int fake_input_emit(int number, uint16_t type, uint16_t code, int32_t value);
+
 #ifdef __cplusplus
 }
 #endif
