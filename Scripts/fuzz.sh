@@ -8,6 +8,9 @@
 #   Scripts/fuzz.sh                        every target for 60 seconds each
 #   Scripts/fuzz.sh TARGET|all [SECONDS]   one target, or all, for SECONDS each (default 60)
 #   Scripts/fuzz.sh --runs N [TARGET|all]  each target for N inputs beyond its seeds (CI)
+#   Scripts/fuzz.sh --campaign [TARGET|all] each target until 10^6 inputs or 10 minutes, whichever
+#                                          comes first, and a table of the figures in
+#                                          .build/fuzz/campaign.txt (the figures a release reports)
 #   Scripts/fuzz.sh --list                 the targets
 #   Scripts/fuzz.sh --build                builds the targets and stops
 #
@@ -27,6 +30,7 @@ case "${1:-}" in
   --runs)
     [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "fuzz: --runs needs a number of inputs (try --help)" >&2; exit 2; }
     mode=runs runs=$2 chosen=${3:-all} ;;
+  --campaign) mode=campaign runs=1000000 seconds=600 chosen=${2:-all} ;;
   -*) echo "fuzz: unknown option '$1' (try --help)" >&2; exit 2 ;;
   "") ;;
   *)
@@ -92,6 +96,7 @@ for target in "${chosen_targets[@]}"; do build "$target"; done
 [ "$mode" = build ] && { echo "fuzz: built ${chosen_targets[*]} in $out/bin"; exit 0; }
 
 failed=()
+[ "$mode" = campaign ] && : >"$out/campaign.rows"
 for target in "${chosen_targets[@]}"; do
   seeds="Tests/Fuzz/Corpus/$target" corpus="$out/corpus/$target" crashes="$out/crashes/$target"
   mkdir -p "$corpus" "$crashes"
@@ -99,26 +104,42 @@ for target in "${chosen_targets[@]}"; do
   options=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "-artifact_prefix=$crashes/")
   if [ "$mode" = runs ]; then
     options+=("-runs=$runs") limit=600
+  elif [ "$mode" = campaign ]; then
+    options+=("-runs=$runs" "-max_total_time=$seconds") limit=$((seconds + 300))
   else
     options+=("-max_total_time=$seconds") limit=$((seconds + 300))
   fi
   log="$out/logs/$target.log"
   # Symbolized reports name the Swift function that trapped; leaks count as failures too. The
   # Swift runtime's own backtracer is off: it would read memory under ASan and report itself.
-  status=0
+  status=0 started=$SECONDS
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
     timeout "$limit" "$out/bin/$target" "${options[@]}" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
   executed="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   coverage="$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)"
   features="$(sed -n 's/.* ft: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)"
   if [ "$status" -eq 0 ]; then
-    echo "fuzz: $target: ${executed:-?} inputs, coverage ${coverage:-?} edges, ${features:-?} features, no crash"
+    echo "fuzz: $target: ${executed:-?} inputs in $((SECONDS - started)) s, coverage ${coverage:-?} edges, ${features:-?} features, no crash"
+    [ "$mode" = campaign ] && printf '| %s | %s | %s | %s | %s | 0 |\n' "$target" "${executed:-?}" \
+      "$((SECONDS - started))" "${coverage:-?}" "${features:-?}" >>"$out/campaign.rows"
   else
     echo "fuzz: $target FAILED (status $status) after ${executed:-?} inputs; the log is $log:" >&2
     sed -nE '/ERROR|Fatal error|SUMMARY|Test unit written|deadly signal|timeout|#[0-9]+ 0x[0-9a-f]+ in \$s/p' "$log" | head -n 24 >&2
     failed+=("$target")
   fi
 done
+if [ "$mode" = campaign ]; then
+  {
+    echo "Fuzz campaign, $(date -u +%Y-%m-%d), $(swiftc --version 2>&1 | head -n 1), $(nproc) cores:"
+    echo "each target until $runs inputs or $seconds s (Scripts/fuzz.sh --campaign)."
+    echo
+    echo "| target | inputs | seconds | coverage (edges) | features | crashes |"
+    echo "|---|---|---|---|---|---|"
+    cat "$out/campaign.rows"
+    for target in "${failed[@]}"; do echo "| $target | FAILED: see $out/logs/$target.log | | | | 1 |"; done
+  } >"$out/campaign.txt"
+  cat "$out/campaign.txt"
+fi
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "fuzz: ${#failed[@]} of ${#chosen_targets[@]} targets failed: ${failed[*]}" >&2
   exit 1
