@@ -3,7 +3,8 @@
 # unattended device lives through going on at once:
 #   - 30 detents/s of a bouncy knob on GPIO lines 17 and 27 (every edge of A bounces), mixed
 #     directions, and a press of the button every 10 s;
-#   - NACK bursts from the display every 7 s (5 transfers refused with EREMOTEIO);
+#   - NACK bursts from the display every 7 s (every transfer refused with EREMOTEIO for 300 ms,
+#     as while a noisy supply or a loose wire settles);
 #   - the I2C adapter unplugged for 5 s every 3 minutes (in a shorter run: once, at a third);
 #   - SIGHUP every 10 s, alternating two configurations with different page lists;
 #   - command pages that hang (killed at their timeout), flood (output capped) and fork (a child
@@ -12,8 +13,8 @@
 # the program with SIGTERM and reports peak RSS, RSS growth after the first fifth of the run,
 # descriptors and threads then and at the end, detents the knob made and detents the pager
 # applied (from the program's last log line), and whether it crashed. It fails if RSS grew by more
-# than 1 MiB, a descriptor or thread leaked, a detent was lost, a command's process outlived the
-# run, or the program did not exit 0 on SIGTERM.
+# than 1 MiB, a descriptor or thread leaked, a detent was lost, the display did not come back
+# from every outage, a command's process outlived the run, or the program did not exit 0 on SIGTERM.
 #
 #   Scripts/soak.sh [MINUTES]   default 1 (CI); 60 before a release
 #
@@ -159,8 +160,13 @@ for ((second = 1; second <= duration; second++)); do
     printf '0 22 0\n' >&3 && presses=$((presses + 1))
     (sleep 0.1 && printf '0 22 1\n' >&3) &
   fi
-  if ((second % 7 == 0)); then echo "i2c-fail 1 0x3c 5 121" >&3 && bursts=$((bursts + 1)); fi
-  if ((second % unplug_every == 0)); then echo "i2c-remove 1" >&3 && unplugs=$((unplugs + 1)); fi
+  # No outage starts in the last 10 s: the run ends with the display answering, to check that.
+  quiet=$((second + 10 > duration))
+  if ((second % 7 == 0 && !quiet)); then
+    echo "i2c-nack 1 0x3c 121" >&3 && bursts=$((bursts + 1))
+    (sleep 0.3 && echo "i2c-nack 1 0x3c 0" >&3) &
+  fi
+  if ((second % unplug_every == 0 && !quiet)); then echo "i2c-remove 1" >&3 && unplugs=$((unplugs + 1)); fi
   if ((second % unplug_every == 5)) && ((second > 5)); then echo "i2c-add 1" >&3; fi
   if ((second % 5 == 0)); then sample "$second" || true; fi
 done
@@ -186,6 +192,8 @@ read -r _ rss_warm _ fds_warm threads_warm _ < <(awk -v w="$warm" '$1 >= w' "$wo
 read -r _ rss_end hwm_end fds_end threads_end _ < <(tail -n 1 "$work/samples")
 peak_rss=$(awk 'max < $3 { max = $3 } END { print max + 0 }' "$work/samples")
 growth=$((${rss_end:-0} - ${rss_warm:-0}))
+lost=$(grep -c 'the display stopped answering' "$work/crownpager.log" || true)
+recovered=$(grep -c 'the display answers again' "$work/crownpager.log" || true)
 leftover=$(pgrep -f "sleep 617|sleep 313|yes soak: a line" | wc -l || true)
 
 echo "soak: $minutes min of crownpager run on the fake kernel ($(uname -m), $(nproc) cores)"
@@ -194,6 +202,7 @@ echo "soak:   peak RSS ${peak_rss} kB; RSS ${rss_warm:-?} kB at ${warm} s and ${
 echo "soak:   RSS over the run (s:kB): $(awk -v n="$(wc -l <"$work/samples")" 'NR % int(n / 6 + 1) == 0 || NR == n { printf "%s:%s ", $1, $2 }' "$work/samples")"
 echo "soak:   descriptors ${fds_warm:-?} at ${warm} s, ${fds_end:-?} at the end; threads ${threads_warm:-?} and ${threads_end:-?}"
 echo "soak:   detents: the knob made $made ($forward forward, $back back); the pager saw ${turned:-?}, applied ${applied:-?}"
+echo "soak:   the display stopped answering $lost times and answered again $recovered times"
 echo "soak:   lines logged $(wc -l <"$work/crownpager.log"); exit status $status; command processes left $leftover"
 echo "soak:   samples (seconds, RSS kB, peak kB, descriptors, threads, children): $work/samples"
 problems=()
@@ -204,6 +213,7 @@ $alive || problems+=("crownpager died during the run")
 [ "$growth" -le 1024 ] || problems+=("RSS grew by $growth kB")
 [ "${fds_end:-0}" -le "${fds_warm:-0}" ] || problems+=("descriptors grew from $fds_warm to $fds_end")
 [ "${threads_end:-0}" -le "${threads_warm:-0}" ] || problems+=("threads grew from $threads_warm to $threads_end")
+[ "$lost" -eq "$recovered" ] || problems+=("the display stopped answering $lost times but answered again $recovered times")
 [ "$leftover" -eq 0 ] || problems+=("$leftover command processes outlived the run")
 if [ "${#problems[@]}" -gt 0 ]; then
   printf 'soak: FAILED: %s\n' "${problems[@]}" >&2

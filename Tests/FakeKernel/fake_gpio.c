@@ -23,7 +23,8 @@
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
 // timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
 // remove and add a chip; "i2c-fail <bus> <address> <count> <errno>" NACKs the next transfers
-// (a burst, fake_i2c_fail_next), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter;
+// (fake_i2c_fail_next), "i2c-nack <bus> <address> <errno>" NACKs every transfer until the same
+// line with 0 (fake_i2c_set_nack), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter;
 // the input devices' lines are in fake_input.c.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
@@ -506,7 +507,9 @@ static void *read_input(void *argument) {
             unsigned int lines;
             int bus, address, count, error, device, type, code, value;
             char name[64];
-            if (sscanf(start, "input %d %d %d %d", &device, &type, &code, &value) == 4) {
+            if (sscanf(start, "i2c-nack %d %i %d", &bus, &address, &error) == 3) {
+                fake_i2c_set_nack(bus, address, error);
+            } else if (sscanf(start, "input %d %d %d %d", &device, &type, &code, &value) == 4) {
                 fake_input_emit(device, (uint16_t)type, (uint16_t)code, value);
             } else if (sscanf(start, "input-remove %d", &device) == 1) {
                 fake_input_remove_device(device);

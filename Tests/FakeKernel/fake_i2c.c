@@ -16,7 +16,8 @@
 //
 // Environment (LD_PRELOAD runs): FAKE_I2C_DEVICES=<bus>:<address>[:<status>][,...] adds
 // devices, e.g. "1:0x3c" or "1:0x3c:0x08" (the byte a status read returns); FAKE_I2C_TRACE=<file> appends each accepted write as an i2ctransfer line
-// ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent.
+// ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent. Such a run keeps no
+// transfers in memory (fake_i2c_transfer_count and the like are for tests linking the fake).
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
@@ -64,6 +65,7 @@ static struct bus buses[MAX_BUSES];
 static int fd_bus[MAX_FDS];
 static int fd_address[MAX_FDS];  // -1 until I2C_SLAVE
 static char trace_path[1024];
+static int keep_transfers = 1;  // 0 in LD_PRELOAD runs (FAKE_I2C_DEVICES)
 
 static struct device *device_at(int bus, int address) {
     if (bus < 0 || bus >= MAX_BUSES || address < 0 || address > 127) return NULL;
@@ -109,6 +111,10 @@ static int deliver(int bus, int address, const uint8_t *bytes, size_t length, in
         return -1;
     }
     if (!is_write) return 0;
+    append_trace_line(address, bytes, length);
+    // A program under LD_PRELOAD has no one to ask for the transfers (its trace file has them):
+    // keeping them would grow its memory with every frame, and a soak would take it for a leak.
+    if (!keep_transfers) return 0;
     if (device->transfer_count == device->transfer_capacity) {
         size_t capacity = device->transfer_capacity ? device->transfer_capacity * 2 : 64;
         struct transfer *grown = realloc(device->transfers, capacity * sizeof *grown);
@@ -126,7 +132,6 @@ static int deliver(int bus, int address, const uint8_t *bytes, size_t length, in
     }
     memcpy(copy, bytes, length);
     device->transfers[device->transfer_count++] = (struct transfer){copy, length};
-    append_trace_line(address, bytes, length);
     return 0;
 }
 
@@ -433,6 +438,7 @@ __attribute__((constructor(102))) static void fake_i2c_register(void) {
     if (trace) snprintf(trace_path, sizeof trace_path, "%s", trace);
     const char *devices = getenv("FAKE_I2C_DEVICES");
     if (!devices || !fake_kernel_root_path()) return;
+    keep_transfers = 0;
     char list[512];
     snprintf(list, sizeof list, "%s", devices);
     for (char *save = NULL, *item = strtok_r(list, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
