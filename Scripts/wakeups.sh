@@ -92,7 +92,11 @@ start() {
     local command
     printf -v command '%q ' "${exec_self[@]}" "$binary" run --config "$config"
     command="stty cols 80 rows 24; $command"
-    /usr/bin/time -v -o "$work/$name.time" script -qfec "$command" "$work/mock.typescript" </dev/null >/dev/null 2>&1 &
+    # Its input never ends: at the end of its input script(1) sends the terminal an end of file,
+    # which ends the program when it comes before the program has put the terminal in raw mode.
+    mkfifo "$work/mock.in"
+    exec 3<>"$work/mock.in"
+    /usr/bin/time -v -o "$work/$name.time" script -qfec "$command" "$work/mock.typescript" <&3 >/dev/null 2>&1 &
   else
     local pages=(--config "$config")
     [ "$name" = builtin ] && pages=(--i2c-bus 1)
@@ -103,7 +107,13 @@ start() {
 }
 
 # The voluntary context switches of every thread of process $1.
-switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+switches() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+# Stops the measurement when case $1 ended before it should have, with what it said.
+ended_early() {
+  echo "wakeups: the $1 case ended early; its last words:" >&2
+  tail -n 5 "$work/$1.err" "$work/$1.typescript" 2>/dev/null >&2
+  exit 70
+}
 
 cases=(static minute seconds builtin mock)
 for name in "${cases[@]}"; do start "$name"; done
@@ -115,11 +125,15 @@ sleep 2  # past the start: the first frame, the first reads
 declare -A before pid
 for name in "${cases[@]}"; do
   pid[$name]="$(cat "$work/$name.pid")"
+  [ -d "/proc/${pid[$name]}" ] || ended_early "$name"
   before[$name]="$(switches "${pid[$name]}")"
 done
 sleep "$seconds"
 declare -A after
-for name in "${cases[@]}"; do after[$name]="$(switches "${pid[$name]}")"; done
+for name in "${cases[@]}"; do
+  [ -d "/proc/${pid[$name]}" ] || ended_early "$name"
+  after[$name]="$(switches "${pid[$name]}")"
+done
 # Resizing the mock's terminal sends it SIGWINCH: it wakes and draws the glass anew, at the new size.
 drawn="$(stat -c %s "$work/mock.typescript")"
 stty -F "$(readlink /proc/"${pid[mock]}"/fd/0)" cols 100  # one change: stty makes one per setting
