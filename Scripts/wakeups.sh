@@ -134,7 +134,7 @@ for name in "${cases[@]}"; do
   [ -d "/proc/${pid[$name]}" ] || ended_early "$name"
   after[$name]="$(switches "${pid[$name]}")"
 done
-# Resizing the mock's terminal sends it SIGWINCH: it wakes and draws the glass anew, at the new size.
+# Widening the mock's terminal sends it SIGWINCH: it wakes and draws the glass anew, at the new size.
 drawn="$(stat -c %s "$work/mock.typescript")"
 stty -F "$(readlink /proc/"${pid[mock]}"/fd/0)" cols 100  # one change: stty makes one per setting
 sleep 1
@@ -157,11 +157,11 @@ printf '%-44s %14s %14s\n' "case" "wakeups/min" "peak RSS"
 for name in "${cases[@]}"; do
   wakes=$((after[$name] - before[$name]))
   rss="$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$name.time")"
-  printf '%-44s %14s %11s kB\n' "$(label "$name")" \
+  printf '%-44s %14s %10s KiB\n' "$(label "$name")" \
     "$(awk -v w="$wakes" -v s="$seconds" 'BEGIN { printf "%.1f", w * 60 / s }')" "$rss"
 done
 echo "(the mock's peak RSS is the largest of script(1)'s and the program's)"
-echo "terminal mock resized to 100x24: $resize_wakes wakeup(s), $redrawn bytes drawn"
+echo "terminal mock widened to 100 columns: $resize_wakes wakeup(s), $redrawn bytes drawn"
 
 # Cold start: exec to the first write on the fake bus and to the first display data (control byte 0x40).
 cold=()
