@@ -2,9 +2,9 @@
 # Drives the terminal mock inside tmux as a person would: keys in, screen captured.
 # Checks that the pager draws the built-in configuration's pages, that Down, j, the mouse
 # wheel's Page Down and Enter move it, that a narrow terminal gets the compact (braille)
-# picture, that --demo shows the demo and --rotate/--brightness reach the emulated controller
-# (in the trace), and that q, Ctrl-C and SIGTERM quit and restore the terminal. Exits non-zero
-# with the captured screen when a check fails.
+# picture and, widened (SIGWINCH), the half blocks again, that --demo shows the demo and
+# --rotate/--brightness reach the emulated controller (in the trace), and that q, Ctrl-C and
+# SIGTERM quit and restore the terminal. Exits non-zero with the captured screen when a check fails.
 #   Scripts/tmux-smoke.sh [path/to/crownpager]
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -73,6 +73,14 @@ expect_screen "braille" "a 100-column terminal gets the compact braille glass" |
 tmx send-keys -t "smoke$session" C-c
 expect_screen "crownpager-exited-0" "Ctrl-C quits with status 0" || status=1
 expect_screen "terminal-restored" "the terminal is restored after Ctrl-C" || status=1
+
+# The demo's first page never changes by itself: only SIGWINCH can make the mock draw again.
+start 100 30 --demo
+expect_screen "braille" "the demo in 100 columns is drawn in braille" || status=1
+tmx resize-window -t "smoke$session" -x 140 -y 40
+expect_screen "half-block" "widening the window (SIGWINCH) redraws the glass in half blocks" || status=1
+tmx send-keys -t "smoke$session" q
+expect_screen "crownpager-exited-0" "q quits the resized mock with status 0" || status=1
 
 start 140 40 --demo --rotate 180 --brightness 10 --contrast 200 --trace "$scratch/trace.txt"
 expect_screen "page 1/6 · CrownPager" "--demo shows the demo's six pages" || status=1

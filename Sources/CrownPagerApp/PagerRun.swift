@@ -64,7 +64,9 @@ public final class PagerRun {
     @discardableResult
     public func run() throws(CrownPagerError) -> Int32? {
         let signals: TerminationSignals
-        do { signals = try TerminationSignals() } catch { throw .system(error) }
+        // The mock redraws the glass when the window changes: SIGWINCH wakes it, nothing polls the size.
+        let windowChanges = target == .emulator
+        do { signals = try TerminationSignals(windowChanges: windowChanges) } catch { throw .system(error) }
         if let tracePath { try TraceFile.write([], to: tracePath) }
         switch target {
         case .emulator:
@@ -162,19 +164,13 @@ public final class PagerRun {
         }
         turn.drewFrame = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now) || turn.drewFrame
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
-        // A resized terminal is noticed within half a second (SIGWINCH is not polled).
-        let resize: Timestamp? = loop.glass != nil ? now + .milliseconds(500) : nil
         let deadlines: [Timestamp?] = [
-            engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, resize, lostKnob?.retryAt,
+            engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, lostKnob?.retryAt,
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
-        let found = loop.readiness(
+        loop.ready = loop.readiness(
             try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout),
             knobCount: knob.descriptors.count)
-        loop.ready = found
-        if loop.glass != nil, let terminal = loop.terminal, !found.keys, loop.mirror.sizeChanged(terminal.terminal) {
-            _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
-        }
         return turn
     }
 
@@ -237,9 +233,19 @@ public final class PagerRun {
         at now: Timestamp
     ) throws(CrownPagerError) -> RunTurn? where Bus.Failure: DisplayFailure {
         let end = RunTurn(tookInput: true, ended: true)
-        if ready.signal, let signal = loop.signals?.next() {
-            guard signal == SIGHUP, path != nil else { return RunTurn(tookInput: true, ended: true, signal: signal) }
-            try reload(&engine, &loop, at: now)
+        if ready.signal, let signals = loop.signals {
+            var resized = false
+            while let signal = signals.next() {
+                switch signal {
+                case SIGWINCH: resized = true
+                case SIGHUP where path != nil: try reload(&engine, &loop, at: now)
+                default: return RunTurn(tookInput: true, ended: true, signal: signal)
+                }
+            }
+            // The whole frame again, for the mirror to repaint at the new size.
+            if resized, loop.glass != nil, let terminal = loop.terminal, loop.mirror.sizeChanged(terminal.terminal) {
+                _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
+            }
         }
         if ready.knob || knobDue, var source = knob {
             let facts: [CrownEvent]?

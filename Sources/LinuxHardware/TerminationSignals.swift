@@ -2,7 +2,9 @@ import CI2C
 import Glibc
 
 /// SIGINT, SIGTERM and SIGHUP as a descriptor to poll (signalfd(2)) instead of handlers, so a
-/// run loop finishes its work (blank the display, switch it off) before the process ends.
+/// run loop finishes its work (blank the display, switch it off) before the process ends; and
+/// SIGWINCH when asked, so a loop drawing in the terminal sleeps until the window changes
+/// instead of waking to look at its size.
 ///
 /// The signals are blocked in the calling thread while the value lives; create it on the main
 /// thread before any other starts. `deinit` closes the descriptor and unblocks them.
@@ -11,11 +13,11 @@ public final class TerminationSignals {
     public let descriptor: Int32
     private var previousMask = sigset_t()
 
-    /// Blocks the signals and opens the descriptor.
-    public init() throws(I2CLoopError) {
+    /// Blocks the signals (SIGWINCH too when `windowChanges`) and opens the descriptor.
+    public init(windowChanges: Bool = false) throws(I2CLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&mask, number) }
+        for number in [SIGINT, SIGTERM, SIGHUP] + (windowChanges ? [SIGWINCH] : []) { sigaddset(&mask, number) }
         guard pthread_sigmask(SIG_BLOCK, &mask, &previousMask) == 0 else {
             throw .system(operation: "pthread_sigmask", errno: Errno(rawValue: Glibc.errno))
         }

@@ -86,6 +86,14 @@ public struct DeviceEngine {
             of: session.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
     }
 
+    /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
+    /// while the screen saver has the panel off. A neighbour is read when the engine is awake
+    /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
+    public var shownPages: [Int] {
+        guard book.specs.indices.contains(session.pager.currentPage), saver.state(at: now) != .off else { return [] }
+        return [session.pager.currentPage]
+    }
+
     /// When the shell must `tick` next although no input comes; nil: only input wakes the engine.
     public var nextDeadline: Timestamp? {
         guard !isStopped else { return nil }
@@ -178,7 +186,7 @@ public struct DeviceEngine {
         // (the plate fading, a long press, the screen saver) is due now, not skipped.
         let after = min(instant, pacer.lastFrameAt ?? instant)
         let deadline = [
-            schedule.nextDeadline(near: nearbyPages), session.nextDeadline(after: after),
+            schedule.nextDeadline(near: shownPages), session.nextDeadline(after: after),
             saver.nextDeadline(after: after),
         ].compactMap { $0 }.min()
         return pacer.decide(
@@ -188,7 +196,9 @@ public struct DeviceEngine {
 
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
     private mutating func tick(into effects: inout Effects) {
-        for page in schedule.duePages(at: now, near: nearbyPages) {
+        // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
+        let near = saver.state(at: now) == .off ? [] : nearbyPages
+        for page in schedule.duePages(at: now, near: near) {
             let spec = book.specs[page]
             if spec.isClock {
                 effects.readsClock = true

@@ -3,9 +3,11 @@ import PagerCore
 
 /// When each page's values are read again. Pure: time and the current page are parameters.
 ///
-/// Only the current page and its neighbours (the pages a turn shows next) are refreshed, so an
-/// idle pager wakes only for what is on, or about to come on, the glass. A page whose read is
-/// under way (a running command) is not due again until it has finished: reads never pile up.
+/// Only the current page and its neighbours (the pages a turn shows next) are refreshed, and only
+/// the shown page's due time is a deadline (the engine asks `nextDeadline(near:)` of it alone):
+/// an idle pager wakes only for what is on the glass, and reads the neighbours when awake anyway.
+/// A page whose read is under way (a running command) is not due again until it has finished:
+/// reads never pile up.
 /// Due times are aligned to the wall clock, so pages with the same interval share one wake and
 /// a clock turns over on the second.
 public struct RefreshSchedule: Hashable, Sendable {
@@ -41,7 +43,7 @@ public struct RefreshSchedule: Hashable, Sendable {
         pages.filter { due.indices.contains($0) && !inFlight[$0] && (due[$0].map { $0 <= now } ?? false) }
     }
 
-    /// The earliest due time of the pages near `current` after `now`.
+    /// The earliest due time of `pages` not being read now: the shell's wake for them.
     public func nextDeadline(near pages: [Int]) -> Timestamp? {
         pages.compactMap { due.indices.contains($0) && !inFlight[$0] ? due[$0] : nil }.min()
     }

@@ -1,5 +1,7 @@
 import CrownVocabulary
 import Foundation
+import Glibc
+import LinuxHardware
 import PagerCore
 import PagerEngine
 import PagerGraphics
@@ -25,18 +27,38 @@ import Testing
     }
 
     /// A run shell on the emulator, its knob a crown script on the virtual clock.
-    static func shell(_ script: CrownScript, configuration: Configuration = configuration(), trace: String? = nil)
-        throws -> (PagerRun, DeviceEngine, PagerRunLoop<SSD1306Emulator>)
-    {
+    static func shell(
+        _ script: CrownScript, configuration: Configuration = configuration(), trace: String? = nil,
+        signals: TerminationSignals? = nil
+    ) throws -> (PagerRun, DeviceEngine, PagerRunLoop<SSD1306Emulator>) {
         let run = PagerRun(configuration: configuration, path: nil, target: .emulator, tracePath: trace)
         run.knob = .script(ScriptCrownSource(script, start: .zero))
         var engine = try run.makeEngine(at: .zero)
         let display = configuration.display
         var loop = PagerRunLoop(
-            bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass }, signals: nil,
-            terminal: nil)
+            bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
+            signals: signals, terminal: nil)
         try run.start(&engine, &loop, at: .zero)
         return (run, engine, loop)
+    }
+
+    @Test func aWindowChangeIsTakenWithoutEndingTheRunAndASignalBehindOneStillEndsIt() throws {
+        // The signals of this thread (raise(3) sends them here), SIGWINCH among them as for the mock.
+        let signals = try TerminationSignals(windowChanges: true)
+        let script = try CrownScript(parsing: "@100ms +1")
+        var (run, engine, loop) = try Self.shell(script, signals: signals)
+        #expect(raise(SIGWINCH) == 0)
+        let resized = try run.step(&engine, &loop, at: .milliseconds(100))
+        #expect(resized == RunTurn(tookInput: true, drewFrame: true))
+        #expect(engine.session.pager.currentPage == 1)
+        // Taken: nothing is left to wake the loop again.
+        #expect(try Readiness.wait(for: [signals.descriptor], timeoutMilliseconds: 0) == [false])
+
+        #expect(raise(SIGWINCH) == 0 && raise(SIGTERM) == 0)
+        let ended = try run.step(&engine, &loop, at: .milliseconds(116))
+        #expect(ended.ended && ended.signal == SIGTERM)
+        // The SIGWINCH behind it stays pending in this thread: taken here, not left to the next test it runs.
+        #expect(signals.next() == SIGWINCH)
     }
 
     @Test func detentsThatArriveWhileAFrameIsDueAreInThatFrame() throws {
