@@ -16,6 +16,10 @@
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
 import PackageDescription
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // The release program's footprint (README, "Footprint and wakeups"): 2 MB less peak RSS, the
 // same code. lld (in every Swift toolchain for Linux; the default gold cannot) packs the PIE's
 // 40,000 relative relocations into a few kB (DT_RELR: glibc 2.36, Debian 12 on), which the
@@ -24,10 +28,26 @@ import PackageDescription
 // archive: the few pieces the Swift runtime calls instead of loading libstdc++.so.6 and its
 // symbol tables. And the program exports no symbols: the runtime's -export-dynamic puts all of
 // them in the table every library's lookups search first, and nothing loads the program's symbols.
-let smallReleaseProgram = [
-    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-    "-L", Context.packageDirectory + "/Sources/crownpager/StaticLibStdCXX", "-Xlinker", "--no-export-dynamic",
-]
+let smallReleaseProgram =
+    ["-use-ld=lld"] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
+    + ["-L", Context.packageDirectory + "/Sources/crownpager/StaticLibStdCXX", "-Xlinker", "--no-export-dynamic"]
+
+/// Whether the glibc this builds against (the machine's: the arm64 cross build runs in a Debian 13
+/// root) has the loader that reads DT_RELR, 2.36 or later: a program built on an older one, such
+/// as Ubuntu 22.04's 2.35, would not start.
+var loaderReadsPackedRelocations: Bool {
+    #if canImport(Glibc)
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
+        // "glibc 2.36"
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let version = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) }
+        guard let version, version.count >= 2 else { return false }
+        return (version[0], version[1]) >= (2, 36)
+    #else
+        return false
+    #endif
+}
 
 let package = Package(
     name: "CrownPager",
