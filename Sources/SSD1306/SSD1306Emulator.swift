@@ -36,14 +36,14 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     var ram: [UInt8]
     /// A command waiting for argument bytes.
     private var pending: (opcode: UInt8, arguments: [UInt8], needed: Int)?
-    /// The pad (Table 10-3 ROW) each glass row is wired to, top first.
-    let glassRowPads: [Int]
+    /// The pin (Table 10-3 COMx) each glass row is wired to, top first.
+    let glassRowPins: [Int]
 
     /// A controller at reset, on `panel`, answering `address`.
     public init(panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary) {
         self.panel = panel
         self.address = address
-        self.glassRowPads = Self.wiring(of: panel)
+        self.glassRowPins = Self.wiring(of: panel)
         self.ram = [UInt8](repeating: 0, count: panel.controller.ramWidth * 8)
         if panel.controller == .sh1106 {
             // SH1106 reset values (v2.3 section 10): DC-DC on (8Bh), contrast 80h, VCOM 35h, clock 50h.
