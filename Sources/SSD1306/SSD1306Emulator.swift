@@ -173,8 +173,13 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     private mutating func execute(_ opcode: UInt8, _ a: [UInt8], at offset: Int) {
         var r = registers
         switch opcode {
-        case 0x00...0x0F: r.column = (r.column & 0x70) | Int(opcode & 0x0F)
+        case 0x00...0x0F:
+            // Lower column nibble (SSD1306 10.1.1; SH1106 "Set Lower Column Address"): the higher
+            // nibble stays, all of it, so an SH1106 keeps column bit 7 (columns 128-131) whichever
+            // of the two commands comes first.
+            r.column = (r.column & 0xF0) | Int(opcode & 0x0F)
         case 0x10...0x1F:
+            // Higher column nibble (SSD1306 10.1.2: 10h-17h, 3 bits; SH1106: 10h-1Fh, 4 bits).
             let high = controller == .sh1106 ? opcode & 0x0F : opcode & 0x07
             r.column = (Int(high) << 4) | (r.column & 0x0F)
         case 0x20:
