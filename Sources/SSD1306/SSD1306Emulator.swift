@@ -55,6 +55,17 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         }
     }
 
+    /// A controller just powered up on `panel`: registers at reset, and GDDRAM holding whatever
+    /// its cells settled to, drawn from `generator` (neither datasheet gives RAM a reset value;
+    /// real panels show noise if woken before RAM is written).
+    public init<Generator: RandomNumberGenerator>(
+        panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary,
+        powerUpRAMFrom generator: inout Generator
+    ) {
+        self.init(panel: panel, address: address)
+        for index in ram.indices { ram[index] = UInt8.random(in: 0...255, using: &generator) }
+    }
+
     /// The chip being emulated.
     public var controller: SSD1306Controller { panel.controller }
 
