@@ -34,14 +34,24 @@ extension SSD1306Driver {
     }
 
     /// Wakes the display (AFh) or puts it to sleep (AEh); RAM is kept while asleep.
+    ///
+    /// A wake while the driver does not know what RAM holds (after `initialize()`, a failed
+    /// write, `invalidate()`) waits for the next whole frame: AFh then follows its last window.
     public mutating func setDisplayOn(_ on: Bool) throws(Bus.Failure) {
-        try send([.displayOn(on)])
+        isDisplayOnPending = on
+        guard !on else { return try sendPendingDisplayOn() }
+        try send([.displayOn(false)])
     }
 
-    /// Blanks RAM, sleeps and switches the panel supply off: what a program does on its way out,
-    /// so no picture burns in while nothing updates it.
+    /// Sleeps, switches the panel supply off and blanks RAM: what a program does on its way out,
+    /// so no picture burns in while nothing updates it, and none shows if something wakes the
+    /// panel later.
+    ///
+    /// Display Off (AEh) goes first, so the glass goes from the last frame straight to dark:
+    /// blanking RAM first would show a dark frame, or, inverted (A7h), a white one.
     public mutating func shutDown() throws(Bus.Failure) {
-        try update(to: Bitmap(width: panel.width, height: panel.height))
+        isDisplayOnPending = false
         try send(panel.powerOffSequence)
+        try update(to: Bitmap(width: panel.width, height: panel.height))
     }
 }

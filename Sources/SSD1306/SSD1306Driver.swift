@@ -27,6 +27,9 @@ public struct SSD1306Driver<Bus: I2CBus> {
     var ram: Bitmap?
     /// The RAM pages whose every glass column `ram` knows, one bit a page.
     var knownPages: UInt8 = 0
+    /// Display On (AFh) waits for RAM to hold the whole picture under the glass: after
+    /// `initialize()`, or a wake asked for while RAM was unknown.
+    public internal(set) var isDisplayOnPending = false
 
     /// The control byte before a stream of commands (Co = 0, D/C# = 0).
     public static var commandStream: UInt8 { 0x00 }
@@ -58,14 +61,32 @@ public struct SSD1306Driver<Bus: I2CBus> {
         return picture
     }
 
-    /// Sends the panel's initialization sequence, with `settings`, in one command transaction.
+    /// Sends the panel's initialization sequence, with `settings`, in one command transaction;
+    /// the display stays off (AEh).
     ///
     /// RAM content is unknown afterwards (random at power-up), so the next update sends a whole
-    /// frame; the sequence sets the start line to 0.
+    /// frame, and Display On (AFh) follows its last window: the glass goes from dark to that
+    /// frame, never showing the garbage. The sequence sets the start line to 0.
     public mutating func initialize() throws(Bus.Failure) {
         invalidateDisplayStartLine()
+        isDisplayOnPending = false
         try send(panel.initializationSequence(settings))
         displayStartLine = 0
+        isDisplayOnPending = true
+    }
+
+    /// Whether RAM holds, as far as the driver knows, every row the glass shows.
+    var isGlassKnown: Bool {
+        guard ram != nil, let line = displayStartLine else { return false }
+        let shown = Self.pagesShown(from: line, panel)
+        return knownPages & shown == shown
+    }
+
+    /// Sends Display On (AFh) if it waits and RAM now holds the whole picture.
+    mutating func sendPendingDisplayOn() throws(Bus.Failure) {
+        guard isDisplayOnPending, isGlassKnown else { return }
+        try send([.displayOn(true)])
+        isDisplayOnPending = false
     }
 
     /// Sends `commands` in one transaction: 00h, then each command's bytes.
@@ -235,6 +256,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
             ram = image
             knownPages = known.1 | pagesWritten
         }
+        try sendPendingDisplayOn()
     }
 
     /// `frame` cropped or padded to the glass.

@@ -8,22 +8,31 @@ import PagerGraphics
 ///
 /// Rows take four steps (sections 10.1.6, 10.1.11, 10.1.14, 10.1.15, 10.1.18):
 ///
-///     RAM row ◀─40h─ display row ◀─A8h, C0h/C8h, D3h─ COM ◀─DAh─ pad (ROW) ◀─wiring─ glass row
+///     RAM row ◀─40h─ display row ◀─A8h, C0h/C8h, D3h─ ROW ◀─DAh─ pin COMx ◀─wiring─ glass row
 ///
-///     start line S:   display row r shows RAM row (r + S) mod 64
-///     offset D:       COM c carries line l = (c + D) mod 64; lines l >= mux are not scanned (dark)
+///     start line S:   display row d shows RAM row (d + S) mod 64
+///     offset D:       ROW r carries line l = (r + D) mod 64; lines l >= mux are not scanned (dark)
 ///     scan direction: C0h: line l is display row l      C8h: line l is display row mux - 1 - l
-///     COM pins:       pad k (Table 10-3 ROW k) carries
-///                       sequential:  COM k                 (+ left/right remap: COM (k + 32) mod 64)
-///                       alternative: COM k/2 for even k,   (+ left/right remap: the two halves swap)
-///                                    COM 32 + k/2 for odd k
+///     COM pins:       pin COMx (the die's pad, section 7) outputs, per Table 10-3,
+///                       A[4] = 0, sequential:   ROW x
+///                       A[4] = 1, alternative:  ROW 2x for x < 32, ROW 2(x - 32) + 1 for x >= 32
+///                       A[5] = 1, left/right remap: first swap the pins' halves (x becomes x + 32 mod 64)
 ///
-/// A module ties each glass row to one pad and each glass column to one SEG. We derive that
+/// Table 10-3 names the die's pins COM0-COM63 (COM0-31 on one side of the die, COM32-63 on
+/// the other) and says which ROW each outputs: with alternative pins the even ROWs come out
+/// of one side and the odd ones out of the other, as a module that routes its rows to the two
+/// sides in turn needs. (Before, this model read the table the other way round, pin x
+/// carrying the ROW that Table 10-3 puts on pin x / 2: mismatched DAh settings drew two
+/// squashed copies where the glass interlaces them, and vice versa.)
+///
+/// A module ties each glass row to one pin and each glass column to one SEG. We derive that
 /// wiring from the panel's own setup, the one its makers intend (A1h, C8h, offset 0, mux =
 /// height, the panel's DAh setting): under it glass row g shows RAM row g and glass column x
 /// shows RAM column `columnOffset + x`. Any other setting then moves the picture the way it
-/// moves on real glass: for example a 128x32 module driven with DAh 12h (the 128x64 value)
-/// lights only every other row, showing half of the picture stretched over the glass.
+/// moves on real glass: for example a 128x64 module (its rows alternately on the two sides)
+/// driven with DAh 02h interlaces the top and bottom halves of the picture, and a 128x32
+/// module (its rows on COM0-31) driven with DAh 12h lights only its lower half, showing every
+/// other row of the picture there.
 ///
 /// Not modelled on the glass: contrast, fade and blink (state only), zoom (state only), and
 /// scrolling, which the emulator records but does not animate.
@@ -37,12 +46,12 @@ extension SSD1306Emulator {
         guard r.isDisplayOn, r.isChargePumpEnabled else { return glass }
         let last = controller.ramWidth - 1  // the highest SEG and RAM column
         for y in 0..<panel.height {
-            let com = Self.com(atPad: glassRowPads[y], r.comPinsConfiguration)
-            guard let row = ramRow(drivenBy: com) else { continue }  // an unscanned COM stays dark
+            let row = Self.row(onPin: glassRowPins[y], r.comPinsConfiguration)
+            guard let ramRow = ramRow(drivenBy: row) else { continue }  // an unscanned ROW stays dark
             for x in 0..<panel.width {
                 let segment = last - panel.columnOffset - x
                 let column = r.isSegmentRemapped ? last - segment : segment
-                let stored = ram[(row >> 3) * (last + 1) + column] & (1 << UInt8(row & 7)) != 0
+                let stored = ram[(ramRow >> 3) * (last + 1) + column] & (1 << UInt8(ramRow & 7)) != 0
                 // Entire display on (A5h) lights everything, whatever the inverse setting.
                 if r.isEntireDisplayOn || stored != r.isInverse { glass[x, y] = true }
             }
@@ -50,28 +59,36 @@ extension SSD1306Emulator {
         return glass
     }
 
-    /// The RAM row COM `com` shows, or nil when the multiplex ratio leaves it unscanned.
-    func ramRow(drivenBy com: Int) -> Int? {
+    /// The RAM row that ROW `row` (a COM signal in scan order, before Table 10-3 routes it to a
+    /// pin) shows, or nil when the multiplex ratio leaves it unscanned.
+    func ramRow(drivenBy row: Int) -> Int? {
         let r = registers
-        let line = (com + r.displayOffset) & 63
+        let line = (row + r.displayOffset) & 63
         guard line < r.multiplexRatio else { return nil }
         let displayRow = r.isCOMScanRemapped ? r.multiplexRatio - 1 - line : line
         return (displayRow + r.displayStartLine) & 63
     }
 
-    /// The COM signal on pad `pad` under a COM pins configuration (Table 10-3).
-    static func com(atPad pad: Int, _ configuration: COMPinsConfiguration) -> Int {
-        var com = configuration.isAlternative ? (pad & 1 == 0 ? pad >> 1 : 32 + (pad >> 1)) : pad
-        if configuration.isLeftRightRemapped { com = (com + 32) & 63 }
-        return com
+    /// The RAM row pin COMx shows under the current registers, or nil when it is not scanned.
+    public func ramRow(onPin pin: Int) -> Int? {
+        ramRow(drivenBy: Self.row(onPin: pin & 63, registers.comPinsConfiguration))
     }
 
-    /// The pad each glass row is wired to, derived from the panel's intended setup.
+    /// The ROW that pin COMx outputs under a COM pins configuration (Table 10-3).
+    static func row(onPin pin: Int, _ configuration: COMPinsConfiguration) -> Int {
+        // A[5]: COM left/right remap exchanges the die's two sides, COM0-31 and COM32-63.
+        let side = configuration.isLeftRightRemapped ? (pin + 32) & 63 : pin
+        guard configuration.isAlternative else { return side }  // A[4] = 0: pin COMx outputs ROWx.
+        // A[4] = 1: COM0-31 output the even ROWs, COM32-63 the odd ones.
+        return side < 32 ? 2 * side : 2 * (side - 32) + 1
+    }
+
+    /// The pin each glass row is wired to, derived from the panel's intended setup.
     static func wiring(of panel: SSD1306Panel) -> [Int] {
         (0..<panel.height).map { y in
             // Under C8h with offset 0, glass row y must carry line mux - 1 - y.
             let wanted = panel.multiplexRatio - 1 - y
-            return (0..<64).first { com(atPad: $0, panel.comPinsConfiguration) == wanted } ?? 0
+            return (0..<64).first { row(onPin: $0, panel.comPinsConfiguration) == wanted } ?? 0
         }
     }
 }

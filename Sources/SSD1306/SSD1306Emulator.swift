@@ -36,14 +36,14 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     var ram: [UInt8]
     /// A command waiting for argument bytes.
     private var pending: (opcode: UInt8, arguments: [UInt8], needed: Int)?
-    /// The pad (Table 10-3 ROW) each glass row is wired to, top first.
-    let glassRowPads: [Int]
+    /// The pin (Table 10-3 COMx) each glass row is wired to, top first.
+    let glassRowPins: [Int]
 
     /// A controller at reset, on `panel`, answering `address`.
     public init(panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary) {
         self.panel = panel
         self.address = address
-        self.glassRowPads = Self.wiring(of: panel)
+        self.glassRowPins = Self.wiring(of: panel)
         self.ram = [UInt8](repeating: 0, count: panel.controller.ramWidth * 8)
         if panel.controller == .sh1106 {
             // SH1106 reset values (v2.3 section 10): DC-DC on (8Bh), contrast 80h, VCOM 35h, clock 50h.
@@ -53,6 +53,17 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             registers.displayClock = 0x50
             registers.columnEnd = 131
         }
+    }
+
+    /// A controller just powered up on `panel`: registers at reset, and GDDRAM holding whatever
+    /// its cells settled to, drawn from `generator` (neither datasheet gives RAM a reset value;
+    /// real panels show noise if woken before RAM is written).
+    public init<Generator: RandomNumberGenerator>(
+        panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary,
+        powerUpRAMFrom generator: inout Generator
+    ) {
+        self.init(panel: panel, address: address)
+        for index in ram.indices { ram[index] = UInt8.random(in: 0...255, using: &generator) }
     }
 
     /// The chip being emulated.
@@ -173,8 +184,13 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     private mutating func execute(_ opcode: UInt8, _ a: [UInt8], at offset: Int) {
         var r = registers
         switch opcode {
-        case 0x00...0x0F: r.column = (r.column & 0x70) | Int(opcode & 0x0F)
+        case 0x00...0x0F:
+            // Lower column nibble (SSD1306 10.1.1; SH1106 "Set Lower Column Address"): the higher
+            // nibble stays, all of it, so an SH1106 keeps column bit 7 (columns 128-131) whichever
+            // of the two commands comes first.
+            r.column = (r.column & 0xF0) | Int(opcode & 0x0F)
         case 0x10...0x1F:
+            // Higher column nibble (SSD1306 10.1.2: 10h-17h, 3 bits; SH1106: 10h-1Fh, 4 bits).
             let high = controller == .sh1106 ? opcode & 0x0F : opcode & 0x07
             r.column = (Int(high) << 4) | (r.column & 0x0F)
         case 0x20:

@@ -108,14 +108,17 @@ public struct SSD1306Panel: Hashable, Sendable {
         rotation == .normal ? columnOffset : controller.ramWidth - columnOffset - width
     }
 
-    /// The commands that bring the controller from reset to showing RAM on this glass.
+    /// The commands that bring the controller from reset to ready to show RAM on this glass, display off.
     public var initializationSequence: [SSD1306Command] { initializationSequence(DisplaySettings()) }
 
-    /// The commands that bring the controller from reset to showing RAM on this glass with `settings`.
+    /// The commands that bring the controller from reset to ready to show RAM on this glass with
+    /// `settings`, the display still off.
     ///
     /// The order follows the datasheet's software initialization flow chart (application
     /// example) as common drivers extend it: configure while asleep, enable the charge pump
-    /// (section 8.10) before Display On (AFh), wake last.
+    /// (section 8.10). Display On (AFh, 10.1.12) is not in it: GDDRAM holds random data at
+    /// power-up (the reset of section 8.5 does not clear it), so the driver sends AFh once the
+    /// first whole frame is in RAM; sent here, the glass would show that garbage until then.
     ///
     /// Afterwards, on an SSD1306, the RAM pointer moves in horizontal addressing mode; an
     /// SH1106 stays in page addressing, its only mode. RAM column `firstRAMColumn`, page 0 is
@@ -161,11 +164,12 @@ public struct SSD1306Panel: Hashable, Sendable {
         if controller == .ssd1306 {
             commands.append(.deactivateScroll)  // 2Eh: a scroll left running would move our frames.
         }
-        commands.append(.displayOn(true))  // AFh: wake up.
-        return commands
+        return commands  // still asleep (AEh): AFh follows the first frame.
     }
 
-    /// The commands that switch the glass off for good: sleep, then the panel supply off.
+    /// The commands that switch the glass off for good: sleep (AEh) first, then the panel supply
+    /// off. Nothing that changes the picture may come before AEh: with A7h (inverse) a blanked
+    /// RAM shows all white (section 10.1.10).
     public var powerOffSequence: [SSD1306Command] {
         [.displayOn(false), controller == .ssd1306 ? .setChargePump(false) : .setDCDC(false)]
     }

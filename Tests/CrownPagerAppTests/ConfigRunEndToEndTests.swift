@@ -61,8 +61,10 @@ import Testing
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(messages)")
-        // On SIGTERM the panel was switched off: Set Display OFF (AEh) is among the last commands.
-        #expect(try fake.transfers().suffix(3).contains { $0.bytes.contains(0xAE) })
+        // On SIGTERM the panel was switched off (AEh, then the charge pump), then its RAM blanked.
+        var off = SSD1306Emulator(panel: .ssd1306_128x64)
+        for transfer in try fake.transfers() { off.write(transfer.bytes, to: transfer.address) }
+        #expect(!off.registers.isDisplayOn && !off.registers.isChargePumpEnabled && off.displayRAM.litPixelCount == 0)
     }
 
     @Test func anAdapterUnpluggedMidRunIsNamedAndReopenedWhenItReturns() throws {

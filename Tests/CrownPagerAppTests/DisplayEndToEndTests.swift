@@ -124,7 +124,8 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         var shownFirst: Bitmap?
         for transfer in transfers {
             emulator.write(transfer.bytes, to: transfer.address)
-            if shownFirst == nil, transfer.bytes.first == 0x40 { shownFirst = emulator.glass }
+            // The first thing the glass shows once Display On (AFh) is in: the frame, not power-up RAM.
+            if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
         }
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)

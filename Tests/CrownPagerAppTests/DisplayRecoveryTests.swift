@@ -50,12 +50,13 @@ import Testing
         #expect(shell.tick(at(900)) == (true, [.displayRecovered(attempts: 3)]))
         #expect(!shell.engine.health.isLost)
 
-        // Afresh: the init sequence, then the whole frame in one window.
+        // Afresh: the init sequence, the whole frame in one window, then Display On (AFh).
         let transfers = fakeTransfers(bus: 1)
-        #expect(transfers.count == 3)
+        #expect(transfers.count == 4)
         #expect(transfers.first?.starts(with: [0x00, 0xAE]) == true)  // Set Display OFF (AEh) opens the init sequence
         #expect(transfers.dropFirst().first == [0x00, 0x21, 0x00, 0x7F, 0x22, 0x00, 0x07])
-        #expect(transfers.last?.count == 1025)
+        #expect(transfers.dropLast().last?.count == 1025)
+        #expect(transfers.last == [0x00, 0xAF])
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
         #expect(emulator.glass == shell.engine.session.frame(at: at(900)))
@@ -108,7 +109,8 @@ import Testing
         #expect(!shell.engine.health.isLost)
         let transfers = fakeTransfers(bus: 3)
         #expect(transfers.first?.starts(with: [0x00, 0xAE]) == true)
-        #expect(transfers.last?.count == 1025)
+        #expect(transfers.dropLast().last?.count == 1025)
+        #expect(transfers.last == [0x00, 0xAF])
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
         #expect(emulator.glass == shell.engine.session.frame(at: at(900)))

@@ -30,8 +30,8 @@ import Testing
         var state = Self.state(Self.configuration(pages: pages))
         let render = TimeSpan.milliseconds(2)
         let detents = (0..<90).map { Timestamp.milliseconds(100) + TimeSpan(nanoseconds: Int64($0) * 33_333_333) }
-        // The window commands and the 1024 data bytes.
-        let fullFrame = FramePacer.busTime(bytes: 1032, transactions: 2, hertz: 400_000)
+        // The window commands and the 1024 data bytes; the first frame after init adds Display On (00h AFh).
+        let fullFrame = FramePacer.busTime(bytes: 1032 + 2, transactions: 3, hertz: 400_000)
 
         var now = Timestamp.zero
         var next = 0  // the next detent not yet handled

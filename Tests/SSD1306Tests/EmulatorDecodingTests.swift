@@ -1,5 +1,6 @@
 import PagerGraphics
 import SSD1306
+import TestSupport
 import Testing
 
 // Byte streams written by hand from the datasheet (sections 8.1.5.2, 10.1.3, 10.1.4, 10.2).
@@ -140,4 +141,30 @@ import Testing
     #expect(registers.addressingMode == .page && registers.multiplexRatio == 64)
     #expect(registers.comPinsConfiguration == .alternative)
     #expect(registers.displayClock == 0x80 && registers.prechargePeriod == 0x22 && registers.vcomhDeselectLevel == 0x20)
+}
+
+@Test func theSH1106TakesTheColumnNibblesInEitherOrder() {
+    // Any column 0...131, from any column before, by 0xh then 1xh or 1xh then 0xh, in one
+    // transaction or two: the same column, which the next data byte lands in.
+    var generator = SeededGenerator(seed: 0x5EED_1106)
+    for column in 0...131 {
+        let low = UInt8(column & 0x0F)
+        let high = 0x10 | UInt8(column >> 4)
+        for order in [[low, high], [high, low]] {
+            for split in [false, true] {
+                let before = UInt8.random(in: 0...131, using: &generator)
+                var emulator = SSD1306Emulator(panel: .sh1106_128x64)
+                emulator.write([0x00, 0xB5, before & 0x0F, 0x10 | (before >> 4)], to: .ssd1306Primary)
+                if split {
+                    emulator.write([0x00, order[0]], to: .ssd1306Primary)
+                    emulator.write([0x00, order[1]], to: .ssd1306Primary)
+                } else {
+                    emulator.write([0x00] + order, to: .ssd1306Primary)
+                }
+                #expect(emulator.registers.column == column, "column \(column) order \(order) from \(before)")
+                emulator.write([0x40, 0xA5], to: .ssd1306Primary)
+                #expect(emulator.displayRAM.pageByte(page: 5, column: column) == 0xA5, "column \(column)")
+            }
+        }
+    }
 }

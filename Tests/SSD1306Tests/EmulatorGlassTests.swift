@@ -115,43 +115,55 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     }
 }
 
-@Test func leftRightRemapSwapsTheHalvesOf128x64() {
+@Test func leftRightRemapSwapsNeighbouringRowsOf128x64() {
+    // The module routes even rows to COM0-31 and odd rows to COM32-63; DAh 32h exchanges the
+    // two sides (Table 10-3), so each pair of rows trades places.
     let frame = testCard(width: 128, height: 64)
     let glass = glassAfter(
         .ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: true, leftRightRemap: true))])
-    let top = frame.cropped(to: Rect(x: 0, y: 0, width: 128, height: 32))
-    let bottom = frame.cropped(to: Rect(x: 0, y: 32, width: 128, height: 32))
-    #expect(glass.cropped(to: Rect(x: 0, y: 0, width: 128, height: 32)) == bottom)
-    #expect(glass.cropped(to: Rect(x: 0, y: 32, width: 128, height: 32)) == top)
-}
-
-@Test func a128x32PanelDrivenWithThe128x64COMPinsLightsEveryOtherRow() {
-    // The classic complaint: DAh 12h on a 128x32 module. Half the picture, stretched, on odd rows.
-    let frame = testCard(width: 128, height: 32)
-    let glass = glassAfter(.ssd1306_128x32, frame: frame, then: [.setCOMPinsConfiguration(.alternative)])
-    for y in stride(from: 0, to: 32, by: 2) {
-        #expect(glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1)).litPixelCount == 0, "row \(y)")
-    }
-    for y in stride(from: 1, to: 32, by: 2) {
-        let source = 31 - (31 - y) / 2
+    for y in 0..<64 {
         #expect(
             glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
-                == frame.cropped(to: Rect(x: 0, y: source, width: 128, height: 1)))
+                == frame.cropped(to: Rect(x: 0, y: y ^ 1, width: 128, height: 1)), "row \(y)")
+    }
+}
+
+@Test func leftRightRemapDarkensA128x32() {
+    // The module's rows are on COM0-31; DAh 22h moves ROW0-31 to COM32-63, where nothing is wired.
+    let frame = testCard(width: 128, height: 32)
+    let glass = glassAfter(
+        .ssd1306_128x32, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: false, leftRightRemap: true))]
+    )
+    #expect(glass.litPixelCount == 0)
+}
+
+@Test func a128x32PanelDrivenWithThe128x64COMPinsLightsItsLowerHalf() {
+    // DAh 12h on a 128x32 module: its pins COM0-31 now output the even ROWs 0-62, and with
+    // mux 32 only ROW0-30 are scanned, on COM0-15. Glass rows 16-31 show every other row of
+    // the picture (RAM rows 1, 3, ... 31); the upper half stays dark.
+    let frame = testCard(width: 128, height: 32)
+    let glass = glassAfter(.ssd1306_128x32, frame: frame, then: [.setCOMPinsConfiguration(.alternative)])
+    #expect(glass.cropped(to: Rect(x: 0, y: 0, width: 128, height: 16)).litPixelCount == 0)
+    for y in 16..<32 {
+        #expect(
+            glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: 2 * y - 31, width: 128, height: 1)), "row \(y)")
     }
     expectGolden(glass, named: "ssd1306_128x32_with_alternative_com_pins")
 }
 
-@Test func a128x64PanelDrivenWithSequentialCOMPinsInterlacesTwoSquashedCopies() {
+@Test func a128x64PanelDrivenWithSequentialCOMPinsInterlacesTheTwoHalves() {
+    // DAh 02h on a 128x64 module: pin COMx outputs ROWx, so the rows the module routes to
+    // COM0-31 (its even rows) show the top half of the picture and the odd rows the bottom half.
     let frame = testCard(width: 128, height: 64)
     let glass = glassAfter(.ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.sequential)])
     for y in 0..<32 {
-        // The top half shows the even rows, the bottom half the odd ones.
         #expect(
-            glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
-                == frame.cropped(to: Rect(x: 0, y: 2 * y, width: 128, height: 1)))
+            glass.cropped(to: Rect(x: 0, y: 2 * y, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: y, width: 128, height: 1)))
         #expect(
-            glass.cropped(to: Rect(x: 0, y: 32 + y, width: 128, height: 1))
-                == frame.cropped(to: Rect(x: 0, y: 2 * y + 1, width: 128, height: 1)))
+            glass.cropped(to: Rect(x: 0, y: 2 * y + 1, width: 128, height: 1))
+                == frame.cropped(to: Rect(x: 0, y: 32 + y, width: 128, height: 1)))
     }
     expectGolden(glass, named: "ssd1306_128x64_with_sequential_com_pins")
 }
