@@ -42,7 +42,8 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for `pager` alone at `instant`: plain dots, fixed-height pages.
     public func render<Page: PageContent>(_ pager: Pager<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
-        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame)
+        var page = Bitmap(width: 0, height: 0)
+        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame, page: &page)
         drawIndicator(pages: pager.numberOfPages, current: pager.displayedPage(at: instant), into: &frame)
         return frame
     }
@@ -50,16 +51,29 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for everything `controller` shows at `instant`.
     public func render<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
+        var page = Bitmap(width: 0, height: 0)
+        render(controller, at: instant, into: &frame, page: &page)
+        return frame
+    }
+
+    /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
+    /// picture `render(_:at:)` returns; `page` is scratch for drawing a page before it is placed.
+    /// Both keep their storage from frame to frame when their sizes stay, so a frame loop that
+    /// passes the same two bitmaps allocates none.
+    public func render<Page: PageContent>(
+        _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap, page: inout Bitmap
+    ) {
+        frame.reset(to: size)
         let pager = controller.pager
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
             frame.drawPageOverview(overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFont)
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
-            return frame
+            return
         }
         drawPages(
             of: pager, scroll: controller.scroll.position(at: instant),
-            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame)
+            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame, page: &page)
         let displayed = pager.displayedPage(at: instant)
         var stretch = 0
         if displayed == pager.currentPage, controller.scroll.isScrollable {
@@ -69,7 +83,6 @@ public struct PagerRenderer: Hashable, Sendable {
         if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
         drawIndicator(
             pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
-        return frame
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,
@@ -108,9 +121,10 @@ public struct PagerRenderer: Hashable, Sendable {
     ///
     /// `scroll` is where the current page's content stands; in a slide the earlier page shows
     /// its end and the later one its top, so tall pages run on into each other. `bounce` shifts
-    /// everything along the paging axis.
+    /// everything along the paging axis. Each page is drawn into `canvas` first, then placed.
     func drawPages<Page: PageContent>(
-        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap
+        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
+        page canvas: inout Bitmap
     ) {
         guard pager.numberOfPages > 0 else { return }
         let content = contentRect
@@ -122,24 +136,26 @@ public struct PagerRenderer: Hashable, Sendable {
         frame.clip = content
         if offset == 0 {
             let scrolled = upper == pager.currentPage ? Int((scroll ?? 0).rounded()) : 0
-            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame)
+            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame, canvas: &canvas)
         } else {
             let page = pager.pages[upper]
             let end = page.contentHeight(in: content.size) - content.height
-            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame)
+            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame, canvas: &canvas)
             let lower = pager.pages[pager.normalizedPage(Int(base) + 1)]
-            drawPage(lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame)
+            drawPage(
+                lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame, canvas: &canvas)
         }
         frame.clip = frame.bounds
     }
 
     private func drawPage<Page: PageContent>(
-        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap
+        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap,
+        canvas: inout Bitmap
     ) {
         let content = contentRect
         // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
         let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
-        var canvas = Bitmap(width: content.width, height: height)
+        canvas.reset(to: Size(width: content.width, height: height))
         page.draw(into: &canvas, at: instant)
         let origin =
             indicatorStyle.crownSide.isVertical

@@ -71,7 +71,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends `commands` in one transaction: 00h, then each command's bytes.
     public mutating func send(_ commands: [SSD1306Command]) throws(Bus.Failure) {
         var bytes: [UInt8] = [Self.commandStream]
-        for command in commands { bytes += command.bytes }
+        for command in commands { command.append(to: &bytes) }
         try bus.write(bytes, to: address)
     }
 
@@ -203,8 +203,12 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
     private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
-        var bytes = picture.bytes
-        bytes += [UInt8](repeating: 0, count: panel.width * (8 - panel.pageCount))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(panel.width * Self.ramRows / 8)
+        bytes += picture.bytes
+        if panel.pageCount < 8 {
+            bytes.append(contentsOf: repeatElement(0, count: panel.width * (8 - panel.pageCount)))
+        }
         let image = Bitmap(width: panel.width, height: Self.ramRows, pageBytes: bytes) ?? picture
         let window = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
         try write(image, in: [window], startLine: 0, pagesWritten: Self.pagesShown(from: 0, panel))
@@ -218,15 +222,15 @@ public struct SSD1306Driver<Bus: I2CBus> {
     ) throws(Bus.Failure) {
         let known = (ram, knownPages)
         invalidate()
-        var leading: [SSD1306Command] = []
+        var leading: SSD1306Command?
         if displayStartLine != line {
             // Unknown until it is through. It rides in the first window's command transaction: one byte.
             displayStartLine = nil
-            leading = [.setDisplayStartLine(UInt8(line))]
-            if windows.isEmpty { try send(leading) }
+            leading = .setDisplayStartLine(UInt8(line))
+            if windows.isEmpty { try send([.setDisplayStartLine(UInt8(line))]) }
         }
         for (index, window) in windows.enumerated() {
-            try writeWindow(of: image, window, after: index == 0 ? leading : [])
+            try writeWindow(of: image, window, after: index == 0 ? leading : nil)
         }
         displayStartLine = line
         if windows.isEmpty {
@@ -243,44 +247,60 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`, its
-    /// first command transaction opening with `commands`.
+    /// first command transaction opening with `leading`.
+    ///
+    /// Each transaction's bytes are built in one array, its final size reserved up front: one
+    /// allocation a transaction, which the transfer then owns.
     mutating func writeWindow(
-        of image: Bitmap, _ window: DisplayWindow, after commands: [SSD1306Command] = []
+        of image: Bitmap, _ window: DisplayWindow, after leading: SSD1306Command? = nil
     ) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
         let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else {
-            if !commands.isEmpty { try send(commands) }
+            if let leading { try send([leading]) }
             return
         }
-        var commands = commands
+        var leading = leading
         let firstColumn = panel.firstRAMColumn(settings.rotation) + columns.lowerBound
         guard panel.controller.hasHorizontalAddressing else {
             // SH1106: page addressing only, so one command and one data transaction a page.
             for page in pages {
-                try send(
-                    commands + [
-                        .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
-                        .setHigherColumnStartAddress(UInt8(firstColumn >> 4)),
-                    ])
-                commands = []
-                var data: [UInt8] = [Self.dataStream]
+                try sendCommands(
+                    leading, .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
+                    .setHigherColumnStartAddress(UInt8(firstColumn >> 4)))
+                leading = nil
+                var data: [UInt8] = []
                 data.reserveCapacity(1 + columns.count)
+                data.append(Self.dataStream)
                 image.appendPageBytes(page, columns: columns, to: &data)
                 try bus.write(data, to: address)
             }
             return
         }
-        try send(
-            commands + [
-                .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
-                .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)),
-            ])
+        try sendCommands(
+            leading, .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
+            .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)))
         // Horizontal addressing fills the window column by column, then moves to the next page.
-        var data: [UInt8] = [Self.dataStream]
+        var data: [UInt8] = []
         data.reserveCapacity(1 + columns.count * pages.count)
+        data.append(Self.dataStream)
         for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
         try bus.write(data, to: address)
+    }
+
+    /// Sends `leading` (when there is one) and three more commands in one transaction, built
+    /// without a temporary array of commands or of their bytes.
+    private mutating func sendCommands(
+        _ leading: SSD1306Command?, _ first: SSD1306Command, _ second: SSD1306Command, _ third: SSD1306Command? = nil
+    ) throws(Bus.Failure) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        bytes.append(Self.commandStream)
+        leading?.append(to: &bytes)
+        first.append(to: &bytes)
+        second.append(to: &bytes)
+        third?.append(to: &bytes)
+        try bus.write(bytes, to: address)
     }
 }
 

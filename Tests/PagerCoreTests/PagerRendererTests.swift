@@ -25,6 +25,21 @@ import Testing
         #expect(settled == renderer.render(alone, at: .zero))
     }
 
+    @Test func drawingIntoReusedBitmapsGivesTheSameFrames() {
+        // Tall pages and short, a slide between them: the page scratch changes size on the way.
+        var (controller, renderer) = barsController(4, current: 0, tall: [1])
+        var frame = Bitmap(rows: ["###"])
+        var page = Bitmap(rows: ["#"])
+        controller.turn(1, at: 0)
+        controller.turn(1, at: 400)
+        for ms in stride(from: Int64(0), through: 800, by: 20) {
+            _ = controller.advance(to: .ms(ms))
+            renderer.render(controller, at: .ms(ms), into: &frame, page: &page)
+            #expect(frame == renderer.render(controller, at: .ms(ms)))
+            #expect(frame.clip == frame.bounds)
+        }
+    }
+
     @Test func crownOnTheLeftMirrorsTheColumn() {
         let renderer = PagerRenderer(
             size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))
