@@ -51,17 +51,44 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for everything `controller` shows at `instant`.
     public func render<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
-        var page = Bitmap(width: 0, height: 0)
-        render(controller, at: instant, into: &frame, page: &page)
+        var scratch = RenderScratch()
+        render(controller, at: instant, into: &frame, scratch: &scratch)
         return frame
     }
 
+    /// What a frame loop keeps from one frame to the next so that drawing allocates nothing: the
+    /// bitmap a page is drawn in before it is placed, and the indicator strip as last drawn.
+    public struct RenderScratch: Sendable {
+        /// A page is drawn here, then placed in the frame.
+        var page = Bitmap(width: 0, height: 0)
+        /// What the indicator showed the last time it was drawn.
+        var lastIndicator: IndicatorKey?
+        /// The strip as drawn for `cachedIndicator`, to copy while the indicator stays the same.
+        var indicatorStrip = Bitmap(width: 0, height: 0)
+        /// What `indicatorStrip` shows; nil when it holds nothing to copy.
+        var cachedIndicator: IndicatorKey?
+
+        /// Empty scratch: the first frames allocate what it keeps.
+        public init() {}
+    }
+
+    /// Everything the indicator's pixels depend on.
+    struct IndicatorKey: Hashable, Sendable {
+        var pages: Int
+        var current: Int
+        var stretch: Int
+        var decoration: IndicatorDecoration
+        var size: Size
+        var style: PageIndicatorStyle
+    }
+
     /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
-    /// picture `render(_:at:)` returns; `page` is scratch for drawing a page before it is placed.
-    /// Both keep their storage from frame to frame when their sizes stay, so a frame loop that
-    /// passes the same two bitmaps allocates none.
+    /// picture `render(_:at:)` returns, with `scratch` kept from the frame before. A frame loop
+    /// that passes the same frame and scratch every time allocates nothing while their sizes
+    /// and the indicator stay the same.
     public func render<Page: PageContent>(
-        _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap, page: inout Bitmap
+        _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap,
+        scratch: inout RenderScratch
     ) {
         frame.reset(to: size)
         let pager = controller.pager
@@ -73,7 +100,7 @@ public struct PagerRenderer: Hashable, Sendable {
         }
         drawPages(
             of: pager, scroll: controller.scroll.position(at: instant),
-            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame, page: &page)
+            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame, page: &scratch.page)
         let displayed = pager.displayedPage(at: instant)
         var stretch = 0
         if displayed == pager.currentPage, controller.scroll.isScrollable {
@@ -81,8 +108,49 @@ public struct PagerRenderer: Hashable, Sendable {
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
         if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
-        drawIndicator(
-            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
+        let key = IndicatorKey(
+            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, size: size,
+            style: indicatorStyle)
+        drawIndicator(key, into: &frame, scratch: &scratch)
+    }
+
+    /// Draws the indicator for `key`, or copies the strip drawn for it before.
+    ///
+    /// The pages are clipped to `contentRect`, so the strip is dark when the indicator comes.
+    /// The strip is kept once the same indicator is drawn twice running, and only when drawing
+    /// it changes nothing outside the strip (the frame is then the same either way).
+    private func drawIndicator(_ key: IndicatorKey, into frame: inout Bitmap, scratch: inout RenderScratch) {
+        let strip = indicatorColumn
+        if scratch.cachedIndicator == key {
+            frame.blit(scratch.indicatorStrip, at: strip.origin, opaque: true)
+            return
+        }
+        func draw(into bitmap: inout Bitmap) {
+            drawIndicator(
+                pages: key.pages, current: key.current, stretch: key.stretch, decoration: key.decoration,
+                into: &bitmap)
+        }
+        draw(into: &frame)
+        if scratch.lastIndicator == key {
+            scratch.cachedIndicator = nil
+            // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
+            var dark = Bitmap(size: size)
+            var lit = Bitmap(size: size)
+            lit.fill(true)
+            draw(into: &dark)
+            draw(into: &lit)
+            var darkOutside = dark
+            darkOutside.fillRect(strip, ink: .off)
+            var litOutside = lit
+            litOutside.fillRect(strip, ink: .on)
+            var allLit = Bitmap(size: size)
+            allLit.fill(true)
+            if darkOutside == Bitmap(size: size), litOutside == allLit {
+                scratch.indicatorStrip = dark.cropped(to: strip)
+                scratch.cachedIndicator = key
+            }
+        }
+        scratch.lastIndicator = key
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,

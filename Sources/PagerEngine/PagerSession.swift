@@ -23,8 +23,8 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     private var hasSentFrame = false
     /// The frame being drawn; it trades storage with `sentFrame` when it goes out.
     private var nextFrame = Bitmap(width: 0, height: 0)
-    /// Scratch for the renderer to draw a page in before it places it.
-    private var pageCanvas = Bitmap(width: 0, height: 0)
+    /// What the renderer keeps from frame to frame.
+    private var scratch = PagerRenderer.RenderScratch()
     /// Where the last frame sent had the pages' content (`PagerRenderer.contentPosition`).
     public private(set) var lastContentPosition: Int?
     /// How many frames went to the display.
@@ -104,7 +104,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
             sampled = max(instant, min(instant + lookahead, slide.end))
         }
         // Drawn into the same two bitmaps frame after frame: no allocation.
-        renderer.render(controller, at: sampled, into: &nextFrame, page: &pageCanvas)
+        renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
         guard !hasSentFrame || nextFrame != sentFrame else { return false }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0

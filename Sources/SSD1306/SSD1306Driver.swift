@@ -284,7 +284,16 @@ public struct SSD1306Driver<Bus: I2CBus> {
         var data: [UInt8] = []
         data.reserveCapacity(1 + columns.count * pages.count)
         data.append(Self.dataStream)
-        for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
+        if columns == 0..<image.width {
+            // Whole rows: the pages' bytes are already in order, one copy.
+            image.bytes.withUnsafeBufferPointer { bytes in
+                data.append(
+                    contentsOf: UnsafeBufferPointer(
+                        rebasing: bytes[(pages.lowerBound * image.width)..<(pages.upperBound * image.width)]))
+            }
+        } else {
+            for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
+        }
         try bus.write(data, to: address)
     }
 

@@ -25,16 +25,19 @@ import Testing
         #expect(settled == renderer.render(alone, at: .zero))
     }
 
-    @Test func drawingIntoReusedBitmapsGivesTheSameFrames() {
-        // Tall pages and short, a slide between them: the page scratch changes size on the way.
-        var (controller, renderer) = barsController(4, current: 0, tall: [1])
+    @Test(arguments: [CrownSide.right, .left, .bottom])
+    func drawingIntoReusedBitmapsGivesTheSameFrames(side: CrownSide) {
+        // Tall pages and short, a slide between them (the page scratch changes size on the way),
+        // the plate shown and fading, frames that repeat (the indicator strip kept and copied).
+        var (controller, renderer) = barsController(
+            4, current: 0, tall: [1], style: PageIndicatorStyle(crownSide: side))
         var frame = Bitmap(rows: ["###"])
-        var page = Bitmap(rows: ["#"])
+        var scratch = PagerRenderer.RenderScratch()
         controller.turn(1, at: 0)
         controller.turn(1, at: 400)
-        for ms in stride(from: Int64(0), through: 800, by: 20) {
+        for ms in stride(from: Int64(0), through: 3000, by: 20) {
             _ = controller.advance(to: .ms(ms))
-            renderer.render(controller, at: .ms(ms), into: &frame, page: &page)
+            renderer.render(controller, at: .ms(ms), into: &frame, scratch: &scratch)
             #expect(frame == renderer.render(controller, at: .ms(ms)))
             #expect(frame.clip == frame.bounds)
         }
