@@ -149,25 +149,18 @@ public struct SSD1306Driver<Bus: I2CBus> {
     func plan(_ picture: Bitmap, at line: Int, over ram: Bitmap) -> Plan {
         let width = panel.width
         var target = ram.bytes
-        let shift = UInt8(line & 7)
-        for page in 0..<panel.pageCount {
-            // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
-            let first = ((page * 8 + line) >> 3) & 7
-            let second = (first + 1) & 7
-            let low: UInt8 = 0xFF << shift
-            for x in 0..<width {
-                let byte = picture.bytes[page * width + x]
-                target[first * width + x] = (target[first * width + x] & ~low) | (byte << shift)
-                if shift != 0 {
-                    target[second * width + x] = (target[second * width + x] & low) | (byte >> (8 - shift))
-                }
-            }
-        }
+        Self.place(picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line, into: &target)
         let shown = Self.pagesShown(from: line, panel)
         var old = ram.bytes
-        for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
-            // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
-            for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
+        if shown & ~knownPages != 0 {
+            target.withUnsafeBufferPointer { target in
+                old.withUnsafeMutableBufferPointer { old in
+                    for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
+                        // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
+                        for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
+                    }
+                }
+            }
         }
         let before = Bitmap(width: width, height: Self.ramRows, pageBytes: old) ?? ram
         let image = Bitmap(width: width, height: Self.ramRows, pageBytes: target) ?? ram
@@ -175,6 +168,35 @@ public struct SSD1306Driver<Bus: I2CBus> {
             from: before, to: image, controller: panel.controller, whole: Self.windows(of: shown, width: width))
         let cost = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
         return Plan(image: image, windows: windows, line: line, pages: shown, cost: cost)
+    }
+
+    /// Writes the first `pages` pages of `picture` into the RAM image `target` (64 rows of
+    /// `width` bytes) where the glass shows them with the start line at `line`. Not generic over
+    /// the bus, and through buffer pointers: the loop compiles to plain byte operations.
+    static func place(_ picture: Bitmap, pages: Int, width: Int, line: Int, into target: inout [UInt8]) {
+        let shift = UInt8(line & 7)
+        let low: UInt8 = 0xFF << shift
+        target.withUnsafeMutableBufferPointer { target in
+            picture.bytes.withUnsafeBufferPointer { picture in
+                guard let source = picture.baseAddress, let ram = target.baseAddress,
+                    picture.count >= pages * width, target.count >= 8 * width
+                else { return }
+                for page in 0..<pages {
+                    // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
+                    let first = ram + (((page * 8 + line) >> 3) & 7) * width
+                    let second = ram + ((((page * 8 + line) >> 3) + 1) & 7) * width
+                    let bytes = source + page * width
+                    if shift == 0 {
+                        first.update(from: bytes, count: width)
+                        continue
+                    }
+                    for x in 0..<width {
+                        first[x] = (first[x] & ~low) | (bytes[x] << shift)
+                        second[x] = (second[x] & low) | (bytes[x] >> (8 - shift))
+                    }
+                }
+            }
+        }
     }
 
     /// The RAM pages the glass shows with the start line at `line`, one bit a page.
