@@ -134,8 +134,8 @@ public struct Bitmap: Hashable, Sendable {
         fillRect(clip, ink: lit ? .on : .off)
     }
 
-    /// Makes this a dark bitmap of `size` with no clip, reusing its storage when the size is the
-    /// same (no allocation: a frame loop redraws into one bitmap).
+    /// Makes this a dark bitmap of `size`, its clip the whole bitmap, reusing its storage when
+    /// the size is the same (no allocation: a frame loop redraws into one bitmap).
     public mutating func reset(to size: Size) {
         guard size == self.size else {
             self = Bitmap(size: size)

@@ -76,15 +76,9 @@ public enum DisplayUpdatePlanner {
         return windows
     }
 
-    /// The column spans of `page` whose bytes differ, joined across gaps of at most `bridging` bytes.
-    static func changedSpans(_ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int) -> [Range<Int>] {
-        var spans: [Range<Int>] = []
-        forEachChangedSpan(old, new, page: page, bridging: bridging) { spans.append($0) }
-        return spans
-    }
-
-    /// Calls `body` with each of `changedSpans`, left to right, without an array: 8 equal bytes
-    /// at a time are passed over as one word.
+    /// Calls `body` with each column span of `page` whose bytes differ, joined across gaps of at
+    /// most `bridging` bytes, left to right, without an array: 8 equal bytes at a time are
+    /// passed over as one word.
     static func forEachChangedSpan(
         _ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int, _ body: (Range<Int>) -> Void
     ) {
