@@ -67,6 +67,9 @@ public struct PagerRenderer: Hashable, Sendable {
         var indicatorStrip = Bitmap(width: 0, height: 0)
         /// What `indicatorStrip` shows; nil when it holds nothing to copy.
         var cachedIndicator: IndicatorKey?
+        /// Frames the indicator is drawn over, dark and lit, before its strip is kept.
+        var darkCheck = Bitmap(width: 0, height: 0)
+        var litCheck = Bitmap(width: 0, height: 0)
 
         /// Empty scratch: the first frames allocate what it keeps.
         public init() {}
@@ -134,19 +137,16 @@ public struct PagerRenderer: Hashable, Sendable {
         if scratch.lastIndicator == key {
             scratch.cachedIndicator = nil
             // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
-            var dark = Bitmap(size: size)
-            var lit = Bitmap(size: size)
-            lit.fill(true)
-            draw(into: &dark)
-            draw(into: &lit)
-            var darkOutside = dark
-            darkOutside.fillRect(strip, ink: .off)
-            var litOutside = lit
-            litOutside.fillRect(strip, ink: .on)
-            var allLit = Bitmap(size: size)
-            allLit.fill(true)
-            if darkOutside == Bitmap(size: size), litOutside == allLit {
-                scratch.indicatorStrip = dark.cropped(to: strip)
+            scratch.darkCheck.reset(to: size)
+            scratch.litCheck.reset(to: size)
+            scratch.litCheck.fill(true)
+            draw(into: &scratch.darkCheck)
+            draw(into: &scratch.litCheck)
+            let drawn = scratch.darkCheck.cropped(to: strip)
+            scratch.darkCheck.fillRect(strip, ink: .off)
+            scratch.litCheck.fillRect(strip, ink: .on)
+            if scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height {
+                scratch.indicatorStrip = drawn
                 scratch.cachedIndicator = key
             }
         }
