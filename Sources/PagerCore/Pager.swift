@@ -73,8 +73,10 @@ public struct Pager<Page: PageContent> {
 
     /// The page index `index` stands for, after wrapping: positions run past the ends during wrapped slides.
     public func normalizedPage(_ index: Int) -> Int {
-        guard !pages.isEmpty else { return 0 }
-        return ((index % pages.count) + pages.count) % pages.count
+        // The count alone: in a frame this runs unspecialized, where `isEmpty` goes through Collection.
+        let count = pages.count
+        guard count > 0 else { return 0 }
+        return ((index % count) + count) % count
     }
 
     /// The page nearest the position at `instant`: the one the indicator marks during a slide.

@@ -60,7 +60,8 @@ public struct PagerController<Page: PageContent> {
     public var interactionState: InteractionState { interpreter.interactionState }
     /// How long the current page stays before the timer moves on, if it is timed.
     public var currentPageDuration: TimeSpan? {
-        guard pager.pages.indices.contains(currentPage) else { return nil }
+        // Compared with the count rather than `indices`, which unspecialized goes through Collection.
+        guard currentPage >= 0, currentPage < pager.pages.count else { return nil }
         return pager.pages[currentPage].duration ?? configuration.pageDuration
     }
 

@@ -42,7 +42,8 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for `pager` alone at `instant`: plain dots, fixed-height pages.
     public func render<Page: PageContent>(_ pager: Pager<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
-        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame)
+        var page = Bitmap(width: 0, height: 0)
+        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame, page: &page)
         drawIndicator(pages: pager.numberOfPages, current: pager.displayedPage(at: instant), into: &frame)
         return frame
     }
@@ -50,16 +51,59 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for everything `controller` shows at `instant`.
     public func render<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
+        var scratch = RenderScratch()
+        render(controller, at: instant, into: &frame, scratch: &scratch)
+        return frame
+    }
+
+    /// What a frame loop keeps from one frame to the next so that drawing allocates nothing: the
+    /// bitmap a page is drawn in before it is placed, and the indicator strip as last drawn.
+    public struct RenderScratch: Sendable {
+        /// A page is drawn here, then placed in the frame.
+        var page = Bitmap(width: 0, height: 0)
+        /// What the indicator showed the last time it was drawn.
+        var lastIndicator: IndicatorKey?
+        /// The strip as drawn for `cachedIndicator`, to copy while the indicator stays the same.
+        var indicatorStrip = Bitmap(width: 0, height: 0)
+        /// What `indicatorStrip` shows; nil when it holds nothing to copy.
+        var cachedIndicator: IndicatorKey?
+        /// Frames the indicator is drawn over, dark and lit, before its strip is kept.
+        var darkCheck = Bitmap(width: 0, height: 0)
+        var litCheck = Bitmap(width: 0, height: 0)
+
+        /// Empty scratch: the first frames allocate what it keeps.
+        public init() {}
+    }
+
+    /// Everything the indicator's pixels depend on.
+    struct IndicatorKey: Hashable, Sendable {
+        var pages: Int
+        var current: Int
+        var stretch: Int
+        var decoration: IndicatorDecoration
+        var size: Size
+        var style: PageIndicatorStyle
+    }
+
+    /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
+    /// picture `render(_:at:)` returns, with `scratch` kept from the frame before. A frame loop
+    /// that passes the same frame and scratch every time allocates nothing while their sizes
+    /// and the indicator stay the same.
+    public func render<Page: PageContent>(
+        _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap,
+        scratch: inout RenderScratch
+    ) {
+        frame.reset(to: size)
         let pager = controller.pager
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
             frame.drawPageOverview(overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFont)
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
-            return frame
+            return
         }
         drawPages(
             of: pager, scroll: controller.scroll.position(at: instant),
-            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame)
+            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame, page: &scratch.page)
         let displayed = pager.displayedPage(at: instant)
         var stretch = 0
         if displayed == pager.currentPage, controller.scroll.isScrollable {
@@ -67,9 +111,46 @@ public struct PagerRenderer: Hashable, Sendable {
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
         if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
-        drawIndicator(
-            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, into: &frame)
-        return frame
+        let key = IndicatorKey(
+            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, size: size,
+            style: indicatorStyle)
+        drawIndicator(key, into: &frame, scratch: &scratch)
+    }
+
+    /// Draws the indicator for `key`, or copies the strip drawn for it before.
+    ///
+    /// The pages are clipped to `contentRect`, so the strip is dark when the indicator comes.
+    /// The strip is kept once the same indicator is drawn twice running, and only when drawing
+    /// it changes nothing outside the strip (the frame is then the same either way).
+    private func drawIndicator(_ key: IndicatorKey, into frame: inout Bitmap, scratch: inout RenderScratch) {
+        let strip = indicatorColumn
+        if scratch.cachedIndicator == key {
+            frame.blit(scratch.indicatorStrip, at: strip.origin, opaque: true)
+            return
+        }
+        func draw(into bitmap: inout Bitmap) {
+            drawIndicator(
+                pages: key.pages, current: key.current, stretch: key.stretch, decoration: key.decoration,
+                into: &bitmap)
+        }
+        draw(into: &frame)
+        if scratch.lastIndicator == key {
+            scratch.cachedIndicator = nil
+            // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
+            scratch.darkCheck.reset(to: size)
+            scratch.litCheck.reset(to: size)
+            scratch.litCheck.fill(true)
+            draw(into: &scratch.darkCheck)
+            draw(into: &scratch.litCheck)
+            let drawn = scratch.darkCheck.cropped(to: strip)
+            scratch.darkCheck.fillRect(strip, ink: .off)
+            scratch.litCheck.fillRect(strip, ink: .on)
+            if scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height {
+                scratch.indicatorStrip = drawn
+                scratch.cachedIndicator = key
+            }
+        }
+        scratch.lastIndicator = key
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,
@@ -108,9 +189,10 @@ public struct PagerRenderer: Hashable, Sendable {
     ///
     /// `scroll` is where the current page's content stands; in a slide the earlier page shows
     /// its end and the later one its top, so tall pages run on into each other. `bounce` shifts
-    /// everything along the paging axis.
+    /// everything along the paging axis. Each page is drawn into `canvas` first, then placed.
     func drawPages<Page: PageContent>(
-        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap
+        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
+        page canvas: inout Bitmap
     ) {
         guard pager.numberOfPages > 0 else { return }
         let content = contentRect
@@ -122,24 +204,26 @@ public struct PagerRenderer: Hashable, Sendable {
         frame.clip = content
         if offset == 0 {
             let scrolled = upper == pager.currentPage ? Int((scroll ?? 0).rounded()) : 0
-            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame)
+            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame, canvas: &canvas)
         } else {
             let page = pager.pages[upper]
             let end = page.contentHeight(in: content.size) - content.height
-            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame)
+            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame, canvas: &canvas)
             let lower = pager.pages[pager.normalizedPage(Int(base) + 1)]
-            drawPage(lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame)
+            drawPage(
+                lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame, canvas: &canvas)
         }
         frame.clip = frame.bounds
     }
 
     private func drawPage<Page: PageContent>(
-        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap
+        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap,
+        canvas: inout Bitmap
     ) {
         let content = contentRect
         // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
         let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
-        var canvas = Bitmap(width: content.width, height: height)
+        canvas.reset(to: Size(width: content.width, height: height))
         page.draw(into: &canvas, at: instant)
         let origin =
             indicatorStyle.crownSide.isVertical

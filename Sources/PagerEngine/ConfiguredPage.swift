@@ -6,11 +6,25 @@ import PagerGraphics
 ///
 /// The run loop rebuilds these from the specs and the latest readings (`PageReadings`); the
 /// page itself reads nothing, so frames are reproducible and drawing never blocks.
+///
+/// A page may carry its body's lines wrapped for one width (`preparingLines(width:)`), so that
+/// frames draw them without wrapping the text again; two pages are equal when their title and
+/// body are, prepared or not.
 public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// Shown at the top and in the title list.
     public var title: String
     /// What is drawn under the title.
-    public var body: Body
+    public var body: Body {
+        didSet { prepared = nil }
+    }
+    /// The body's lines wrapped for a width, made once for the frames to come.
+    private var prepared: PreparedLines?
+
+    /// Lines of a body wrapped for one width.
+    private struct PreparedLines: Sendable {
+        var width: Int
+        var lines: [String]
+    }
 
     /// What a page shows.
     public enum Body: Hashable, Sendable {
@@ -34,13 +48,49 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         self.body = body
     }
 
+    /// Title and body make the page; prepared lines only save work.
+    public static func == (lhs: ConfiguredPage, rhs: ConfiguredPage) -> Bool {
+        lhs.title == rhs.title && lhs.body == rhs.body
+    }
+
+    /// Hashes the title and body, consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(body)
+    }
+
     static let font = BitmapFont.fixed6x10
     static let headerHeight = font.lineHeight + 2
+
+    /// The page with its body's lines wrapped for a content area `width` pixels wide, so that
+    /// drawing and measuring it at that width wrap nothing (the frame loop allocates no lines).
+    /// Drawn at another width, the page wraps as before.
+    public func preparingLines(width: Int) -> ConfiguredPage {
+        var page = self
+        switch body {
+        case .text, .values, .output: page.prepared = PreparedLines(width: width, lines: bodyLines(width: width))
+        case .clock, .image, .gauge: page.prepared = nil
+        }
+        return page
+    }
+
+    /// The lines under the title at `width`: prepared, or made now.
+    private func bodyLines(width: Int) -> [String] {
+        if let prepared, prepared.width == width { return prepared.lines }
+        switch body {
+        case .text(let text): return Self.font.wrap(text, width: width)
+        case .values(let values): return values.map { $0.label + " " + $0.value }
+        case .output(let lines, let status): return Self.wrapped(lines, status: status, width: width)
+        case .clock, .image, .gauge: return []
+        }
+    }
 
     /// One screen, or as tall as the text, values or output need.
     public func contentHeight(in viewport: Size) -> Int {
         let lines: Int
         switch body {
+        case .text where prepared?.width == viewport.width, .output where prepared?.width == viewport.width:
+            lines = prepared?.lines.count ?? 0
         case .text(let text): lines = Self.font.lineCount(wrapping: text, width: viewport.width)
         case .values(let values): lines = values.count
         case .output(let output, let status): lines = Self.wrapped(output, status: status, width: viewport.width).count
@@ -63,12 +113,8 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         }
         let area = Rect(x: 0, y: top, width: canvas.width, height: max(0, canvas.height - top))
         switch body {
-        case .text(let text):
-            drawLines(font.wrap(text, width: canvas.width), into: &canvas, from: top)
-        case .values(let values):
-            drawLines(values.map { $0.label + " " + $0.value }, into: &canvas, from: top)
-        case .output(let lines, let status):
-            drawLines(Self.wrapped(lines, status: status, width: canvas.width), into: &canvas, from: top)
+        case .text, .values, .output:
+            drawLines(bodyLines(width: canvas.width), into: &canvas, from: top)
         case .clock(let time, let date):
             let big = BitmapFont.fixed10x20
             let timeTop = area.y + max(0, (area.height - big.lineHeight - font.lineHeight - 2) / 2)

@@ -71,8 +71,10 @@ public struct DeviceEngine {
         at start: Timestamp
     ) -> PagerSession<ConfiguredPage, TransferQueue> {
         let display = configuration.display
+        let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
         var session = PagerSession(
-            pages: pages, currentPage: currentPage, panel: display.panel, bus: TransferQueue(),
+            pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
+            bus: TransferQueue(),
             address: display.address, pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
         session.display = SSD1306Driver(
@@ -242,7 +244,8 @@ public struct DeviceEngine {
         if screen != .off { session.present(at: now, lookahead: pacer.animationInterval) }
         let transfers = session.display.bus.take()
         pacer.frameSent(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now)
-        effects.transfers += transfers
+        // The queue's array itself when nothing came before it in this tick: no copy.
+        if effects.transfers.isEmpty { effects.transfers = transfers } else { effects.transfers += transfers }
     }
 
     /// A page's new reading: due again after its interval; the glass changes only if the page shows it.
@@ -255,8 +258,16 @@ public struct DeviceEngine {
 
     private mutating func refreshPages() {
         let pages = book.pages(clock: clock)
-        guard pages != session.pager.pages else { return }
-        session.replacePages(pages)
+        let shown = session.pager.pages
+        guard pages != shown else { return }
+        // Wrapped once here, for every frame until the next reading, rather than in each frame;
+        // a page that did not change keeps its lines.
+        let width = session.renderer.contentRect.width
+        session.replacePages(
+            pages.indices.map {
+                shown.indices.contains($0) && shown[$0] == pages[$0]
+                    ? shown[$0] : pages[$0].preparingLines(width: width)
+            })
         pacer.invalidate()
     }
 

@@ -16,7 +16,15 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// The display the frames go to.
     public var display: SSD1306Driver<Bus>
     /// The last frame sent, to skip sending one that did not change.
-    public private(set) var lastFrame: Bitmap?
+    public var lastFrame: Bitmap? { hasSentFrame ? sentFrame : nil }
+    /// The last frame sent, when `hasSentFrame`; its storage is reused once a newer frame is sent.
+    private var sentFrame = Bitmap(width: 0, height: 0)
+    /// Whether `sentFrame` is on the glass (false after a start, a redraw or a failed write).
+    private var hasSentFrame = false
+    /// The frame being drawn; it trades storage with `sentFrame` when it goes out.
+    private var nextFrame = Bitmap(width: 0, height: 0)
+    /// What the renderer keeps from frame to frame.
+    private var scratch = PagerRenderer.RenderScratch()
     /// Where the last frame sent had the pages' content (`PagerRenderer.contentPosition`).
     public private(set) var lastContentPosition: Int?
     /// How many frames went to the display.
@@ -46,7 +54,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// Initialises the panel; call once before presenting.
     public mutating func start() throws(Bus.Failure) {
         try display.initialize()
-        lastFrame = nil
+        hasSentFrame = false
         lastContentPosition = nil
     }
 
@@ -54,7 +62,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// the display start line, which a failed write may or may not have moved.
     public mutating func forgetGlass() {
         display.invalidateDisplayStartLine()
-        lastFrame = nil
+        hasSentFrame = false
         lastContentPosition = nil
     }
 
@@ -95,15 +103,17 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         if let slide = controller.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
         }
-        let frame = frame(at: sampled)
-        guard frame != lastFrame else { return false }
+        // Drawn into the same two bitmaps frame after frame: no allocation.
+        renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
+        guard !hasSentFrame || nextFrame != sentFrame else { return false }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
-        try display.update(to: frame, movedUpBy: moved)  // only what changed goes on the bus
+        try display.update(to: nextFrame, movedUpBy: moved)  // only what changed goes on the bus
         lastContentPosition = position
-        lastFrame = frame
+        swap(&sentFrame, &nextFrame)
+        hasSentFrame = true
         framesSent += 1
         return true
     }

@@ -39,8 +39,11 @@ public struct Bitmap: Hashable, Sendable {
     /// A bitmap from page-packed bytes; nil when `bytes` does not hold exactly the pages of `width` x `height`.
     public init?(width: Int, height: Int, pageBytes: [UInt8]) {
         guard width >= 0, height >= 0, pageBytes.count == width * ((height + 7) / 8) else { return nil }
-        self.init(width: width, height: height)
-        bytes = pageBytes
+        // The bytes are taken as they are, not copied over a dark bitmap made first: no allocation.
+        self.width = width
+        self.height = height
+        self.bytes = pageBytes
+        self.clip = Rect(x: 0, y: 0, width: width, height: height)
         clearPadding()
     }
 
@@ -101,9 +104,17 @@ public struct Bitmap: Hashable, Sendable {
             return
         }
         let row = page * width
-        data.append(contentsOf: repeatElement(0, count: inside.lowerBound - columns.lowerBound))
-        data.append(contentsOf: bytes[(row + inside.lowerBound)..<(row + inside.upperBound)])
-        data.append(contentsOf: repeatElement(0, count: columns.upperBound - inside.upperBound))
+        if inside.lowerBound > columns.lowerBound {
+            data.append(contentsOf: repeatElement(0, count: inside.lowerBound - columns.lowerBound))
+        }
+        // Through a buffer pointer: a plain copy, with no generic collection code to look up at run time.
+        bytes.withUnsafeBufferPointer { all in
+            data.append(
+                contentsOf: UnsafeBufferPointer(rebasing: all[(row + inside.lowerBound)..<(row + inside.upperBound)]))
+        }
+        if columns.upperBound > inside.upperBound {
+            data.append(contentsOf: repeatElement(0, count: columns.upperBound - inside.upperBound))
+        }
     }
 
     /// Applies `ink` to one pixel, respecting `clip`.
@@ -121,6 +132,17 @@ public struct Bitmap: Hashable, Sendable {
     /// Sets every pixel inside `clip` to `lit`.
     public mutating func fill(_ lit: Bool) {
         fillRect(clip, ink: lit ? .on : .off)
+    }
+
+    /// Makes this a dark bitmap of `size`, its clip the whole bitmap, reusing its storage when
+    /// the size is the same (no allocation: a frame loop redraws into one bitmap).
+    public mutating func reset(to size: Size) {
+        guard size == self.size else {
+            self = Bitmap(size: size)
+            return
+        }
+        clip = bounds
+        bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 
     /// The number of lit pixels.

@@ -47,9 +47,13 @@ extension Bitmap {
     public mutating func fillRoundedRect(_ rect: Rect, radius: Int, ink: Ink = .on) {
         guard !rect.isEmpty else { return }
         let r = max(0, min(radius, min(rect.width, rect.height) / 2))
-        for row in 0..<rect.height {
-            let inset = Self.cornerInset(row: row, height: rect.height, radius: r)
-            drawHorizontalLine(x: rect.x + inset, y: rect.y + row, length: rect.width - 2 * inset, ink: ink)
+        let mode = BlitMode(ink: ink, opaque: false)
+        withCanvas { canvas in
+            for row in 0..<rect.height {
+                let inset = Self.cornerInset(row: row, height: rect.height, radius: r)
+                canvas.fill(
+                    Rect(x: rect.x + inset, y: rect.y + row, width: rect.width - 2 * inset, height: 1), mode: mode)
+            }
         }
     }
 
@@ -66,9 +70,12 @@ extension Bitmap {
     /// Fills the circle of `radius` around `center`.
     public mutating func fillCircle(center: Point, radius: Int, ink: Ink = .on) {
         guard radius >= 0 else { return }
-        for dy in -radius...radius {
-            let half = Self.circleHalfWidth(dy: dy, radius: radius)
-            drawHorizontalLine(x: center.x - half, y: center.y + dy, length: 2 * half + 1, ink: ink)
+        let mode = BlitMode(ink: ink, opaque: false)
+        withCanvas { canvas in
+            for dy in -radius...radius {
+                let half = Self.circleHalfWidth(dy: dy, radius: radius)
+                canvas.fill(Rect(x: center.x - half, y: center.y + dy, width: 2 * half + 1, height: 1), mode: mode)
+            }
         }
     }
 
@@ -83,23 +90,26 @@ extension Bitmap {
 
     /// Draws the outline of a shape given as one horizontal span per row: the pixels of the
     /// shape with a left, right, upper or lower neighbour outside it. Each pixel is drawn once,
-    /// so `.inverted` outlines are exact.
+    /// so `.inverted` outlines are exact. One access to the bytes for the whole shape.
     mutating func strokeSpans(rows: Range<Int>, ink: Ink = .on, span: (Int) -> (Int, Int)) {
         func spanOrEmpty(_ y: Int) -> (Int, Int) {
             rows.contains(y) ? span(y) : (Int.max, Int.min)
         }
-        for y in rows {
-            let (low, high) = span(y)
-            guard low <= high else { continue }
-            let (lowAbove, highAbove) = spanOrEmpty(y - 1)
-            let (lowBelow, highBelow) = spanOrEmpty(y + 1)
-            let innerLow = max(low + 1, lowAbove, lowBelow)
-            let innerHigh = min(high - 1, highAbove, highBelow)
-            if innerLow > innerHigh {
-                drawHorizontalLine(x: low, y: y, length: high - low + 1, ink: ink)
-            } else {
-                drawHorizontalLine(x: low, y: y, length: innerLow - low, ink: ink)
-                drawHorizontalLine(x: innerHigh + 1, y: y, length: high - innerHigh, ink: ink)
+        let mode = BlitMode(ink: ink, opaque: false)
+        withCanvas { canvas in
+            for y in rows {
+                let (low, high) = span(y)
+                guard low <= high else { continue }
+                let (lowAbove, highAbove) = spanOrEmpty(y - 1)
+                let (lowBelow, highBelow) = spanOrEmpty(y + 1)
+                let innerLow = max(low + 1, lowAbove, lowBelow)
+                let innerHigh = min(high - 1, highAbove, highBelow)
+                if innerLow > innerHigh {
+                    canvas.fill(Rect(x: low, y: y, width: high - low + 1, height: 1), mode: mode)
+                } else {
+                    canvas.fill(Rect(x: low, y: y, width: innerLow - low, height: 1), mode: mode)
+                    canvas.fill(Rect(x: innerHigh + 1, y: y, width: high - innerHigh, height: 1), mode: mode)
+                }
             }
         }
     }

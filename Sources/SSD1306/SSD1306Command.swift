@@ -144,6 +144,28 @@ public enum SSD1306Command: Hashable, Sendable {
     }
 }
 
+extension SSD1306Command {
+    /// Appends the command's bytes to `bytes`. The commands a frame sends (its window and the
+    /// start line) go without the temporary array `bytes` makes; the rest append `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        switch self {
+        case .setColumnAddress(let start, let end):
+            bytes.append(0x21)
+            bytes.append(start & 0x7F)
+            bytes.append(end & 0x7F)
+        case .setPageAddress(let start, let end):
+            bytes.append(0x22)
+            bytes.append(start & 0x07)
+            bytes.append(end & 0x07)
+        case .setDisplayStartLine(let line): bytes.append(0x40 | (line & 0x3F))
+        case .setPageStartAddress(let page): bytes.append(0xB0 | (page & 0x07))
+        case .setLowerColumnStartAddress(let nibble): bytes.append(nibble & 0x0F)
+        case .setHigherColumnStartAddress(let nibble): bytes.append(0x10 | (nibble & 0x0F))
+        default: bytes += self.bytes
+        }
+    }
+}
+
 /// The three ways the RAM pointer moves after each data byte (20h, section 10.1.3).
 public enum AddressingMode: UInt8, Hashable, Sendable {
     /// Column first, then the next page within the 21h/22h window.

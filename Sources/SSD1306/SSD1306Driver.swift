@@ -92,7 +92,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends `commands` in one transaction: 00h, then each command's bytes.
     public mutating func send(_ commands: [SSD1306Command]) throws(Bus.Failure) {
         var bytes: [UInt8] = [Self.commandStream]
-        for command in commands { bytes += command.bytes }
+        for command in commands { command.append(to: &bytes) }
         try bus.write(bytes, to: address)
     }
 
@@ -170,25 +170,18 @@ public struct SSD1306Driver<Bus: I2CBus> {
     func plan(_ picture: Bitmap, at line: Int, over ram: Bitmap) -> Plan {
         let width = panel.width
         var target = ram.bytes
-        let shift = UInt8(line & 7)
-        for page in 0..<panel.pageCount {
-            // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
-            let first = ((page * 8 + line) >> 3) & 7
-            let second = (first + 1) & 7
-            let low: UInt8 = 0xFF << shift
-            for x in 0..<width {
-                let byte = picture.bytes[page * width + x]
-                target[first * width + x] = (target[first * width + x] & ~low) | (byte << shift)
-                if shift != 0 {
-                    target[second * width + x] = (target[second * width + x] & low) | (byte >> (8 - shift))
-                }
-            }
-        }
+        Self.place(picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line, into: &target)
         let shown = Self.pagesShown(from: line, panel)
         var old = ram.bytes
-        for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
-            // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
-            for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
+        if shown & ~knownPages != 0 {
+            target.withUnsafeBufferPointer { target in
+                old.withUnsafeMutableBufferPointer { old in
+                    for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
+                        // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
+                        for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
+                    }
+                }
+            }
         }
         let before = Bitmap(width: width, height: Self.ramRows, pageBytes: old) ?? ram
         let image = Bitmap(width: width, height: Self.ramRows, pageBytes: target) ?? ram
@@ -196,6 +189,35 @@ public struct SSD1306Driver<Bus: I2CBus> {
             from: before, to: image, controller: panel.controller, whole: Self.windows(of: shown, width: width))
         let cost = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
         return Plan(image: image, windows: windows, line: line, pages: shown, cost: cost)
+    }
+
+    /// Writes the first `pages` pages of `picture` into the RAM image `target` (64 rows of
+    /// `width` bytes) where the glass shows them with the start line at `line`. Not generic over
+    /// the bus, and through buffer pointers: the loop compiles to plain byte operations.
+    static func place(_ picture: Bitmap, pages: Int, width: Int, line: Int, into target: inout [UInt8]) {
+        let shift = UInt8(line & 7)
+        let low: UInt8 = 0xFF << shift
+        target.withUnsafeMutableBufferPointer { target in
+            picture.bytes.withUnsafeBufferPointer { picture in
+                guard let source = picture.baseAddress, let ram = target.baseAddress,
+                    picture.count >= pages * width, target.count >= 8 * width
+                else { return }
+                for page in 0..<pages {
+                    // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
+                    let first = ram + (((page * 8 + line) >> 3) & 7) * width
+                    let second = ram + ((((page * 8 + line) >> 3) + 1) & 7) * width
+                    let bytes = source + page * width
+                    if shift == 0 {
+                        first.update(from: bytes, count: width)
+                        continue
+                    }
+                    for x in 0..<width {
+                        first[x] = (first[x] & ~low) | (bytes[x] << shift)
+                        second[x] = (second[x] & low) | (bytes[x] >> (8 - shift))
+                    }
+                }
+            }
+        }
     }
 
     /// The RAM pages the glass shows with the start line at `line`, one bit a page.
@@ -224,8 +246,12 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
     private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
-        var bytes = picture.bytes
-        bytes += [UInt8](repeating: 0, count: panel.width * (8 - panel.pageCount))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(panel.width * Self.ramRows / 8)
+        bytes += picture.bytes
+        if panel.pageCount < 8 {
+            bytes.append(contentsOf: repeatElement(0, count: panel.width * (8 - panel.pageCount)))
+        }
         let image = Bitmap(width: panel.width, height: Self.ramRows, pageBytes: bytes) ?? picture
         let window = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
         try write(image, in: [window], startLine: 0, pagesWritten: Self.pagesShown(from: 0, panel))
@@ -239,15 +265,15 @@ public struct SSD1306Driver<Bus: I2CBus> {
     ) throws(Bus.Failure) {
         let known = (ram, knownPages)
         invalidate()
-        var leading: [SSD1306Command] = []
+        var leading: SSD1306Command?
         if displayStartLine != line {
             // Unknown until it is through. It rides in the first window's command transaction: one byte.
             displayStartLine = nil
-            leading = [.setDisplayStartLine(UInt8(line))]
-            if windows.isEmpty { try send(leading) }
+            leading = .setDisplayStartLine(UInt8(line))
+            if windows.isEmpty { try send([.setDisplayStartLine(UInt8(line))]) }
         }
         for (index, window) in windows.enumerated() {
-            try writeWindow(of: image, window, after: index == 0 ? leading : [])
+            try writeWindow(of: image, window, after: index == 0 ? leading : nil)
         }
         displayStartLine = line
         if windows.isEmpty {
@@ -265,44 +291,69 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`, its
-    /// first command transaction opening with `commands`.
+    /// first command transaction opening with `leading`.
+    ///
+    /// Each transaction's bytes are built in one array, its final size reserved up front: one
+    /// allocation a transaction, which the transfer then owns.
     mutating func writeWindow(
-        of image: Bitmap, _ window: DisplayWindow, after commands: [SSD1306Command] = []
+        of image: Bitmap, _ window: DisplayWindow, after leading: SSD1306Command? = nil
     ) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
         let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else {
-            if !commands.isEmpty { try send(commands) }
+            if let leading { try send([leading]) }
             return
         }
-        var commands = commands
+        var leading = leading
         let firstColumn = panel.firstRAMColumn(settings.rotation) + columns.lowerBound
         guard panel.controller.hasHorizontalAddressing else {
             // SH1106: page addressing only, so one command and one data transaction a page.
             for page in pages {
-                try send(
-                    commands + [
-                        .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
-                        .setHigherColumnStartAddress(UInt8(firstColumn >> 4)),
-                    ])
-                commands = []
-                var data: [UInt8] = [Self.dataStream]
+                try sendCommands(
+                    leading, .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
+                    .setHigherColumnStartAddress(UInt8(firstColumn >> 4)))
+                leading = nil
+                var data: [UInt8] = []
                 data.reserveCapacity(1 + columns.count)
+                data.append(Self.dataStream)
                 image.appendPageBytes(page, columns: columns, to: &data)
                 try bus.write(data, to: address)
             }
             return
         }
-        try send(
-            commands + [
-                .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
-                .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)),
-            ])
+        try sendCommands(
+            leading, .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
+            .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)))
         // Horizontal addressing fills the window column by column, then moves to the next page.
-        var data: [UInt8] = [Self.dataStream]
+        var data: [UInt8] = []
         data.reserveCapacity(1 + columns.count * pages.count)
-        for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
+        data.append(Self.dataStream)
+        if columns == 0..<image.width {
+            // Whole rows: the pages' bytes are already in order, one copy.
+            image.bytes.withUnsafeBufferPointer { bytes in
+                data.append(
+                    contentsOf: UnsafeBufferPointer(
+                        rebasing: bytes[(pages.lowerBound * image.width)..<(pages.upperBound * image.width)]))
+            }
+        } else {
+            for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
+        }
         try bus.write(data, to: address)
+    }
+
+    /// Sends `leading` (when there is one) and three more commands in one transaction, built
+    /// without a temporary array of commands or of their bytes.
+    private mutating func sendCommands(
+        _ leading: SSD1306Command?, _ first: SSD1306Command, _ second: SSD1306Command, _ third: SSD1306Command? = nil
+    ) throws(Bus.Failure) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        bytes.append(Self.commandStream)
+        leading?.append(to: &bytes)
+        first.append(to: &bytes)
+        second.append(to: &bytes)
+        third?.append(to: &bytes)
+        try bus.write(bytes, to: address)
     }
 }
 

@@ -9,12 +9,16 @@ public struct TransferQueue: I2CBus, Hashable, Sendable {
 
     /// Queues the write; it cannot fail here (the shell's write can).
     public mutating func write(_ bytes: [UInt8], to address: I2CAddress) {
+        // Room for a frame's usual transactions at once, rather than growing one at a time.
+        if transfers.capacity == 0 { transfers.reserveCapacity(4) }
         transfers.append(I2CTransfer(address: address, bytes: bytes))
     }
 
     /// Returns the queued transfers and forgets them.
+    ///
+    /// The caller gets the queue's array itself, not a copy; the queue starts a new one on the next write.
     public mutating func take() -> [I2CTransfer] {
-        defer { transfers.removeAll(keepingCapacity: true) }
+        defer { transfers = [] }
         return transfers
     }
 }

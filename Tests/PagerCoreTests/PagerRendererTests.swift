@@ -25,6 +25,41 @@ import Testing
         #expect(settled == renderer.render(alone, at: .zero))
     }
 
+    @Test(arguments: [CrownSide.right, .left, .bottom])
+    func drawingIntoReusedBitmapsGivesTheSameFrames(side: CrownSide) {
+        // Tall pages and short, a slide between them (the page scratch changes size on the way),
+        // the plate shown and fading, frames that repeat (the indicator strip kept and copied).
+        var (controller, renderer) = barsController(
+            4, current: 0, tall: [1], style: PageIndicatorStyle(crownSide: side))
+        var frame = Bitmap(rows: ["###"])
+        var scratch = PagerRenderer.RenderScratch()
+        controller.turn(1, at: 0)
+        controller.turn(1, at: 400)
+        for ms in stride(from: Int64(0), through: 3000, by: 20) {
+            _ = controller.advance(to: .ms(ms))
+            renderer.render(controller, at: .ms(ms), into: &frame, scratch: &scratch)
+            #expect(frame == renderer.render(controller, at: .ms(ms)))
+            #expect(frame.clip == frame.bounds)
+        }
+    }
+
+    @Test func anIndicatorThatSpillsOutOfItsStripIsDrawnEveryFrameAsBefore() {
+        // An image wider than the column (not validated) reaches into the pages: the strip alone
+        // cannot stand for it, so reused scratch must still give the frame drawn afresh.
+        let wide = IndicatorImage(name: "wide", bitmap: Bitmap(rows: [String](repeating: "###########", count: 5)))
+        let style = PageIndicatorStyle(
+            images: PageIndicatorImages(preferredIndicatorImage: wide, preferredCurrentPageIndicatorImage: wide))
+        var (controller, renderer) = barsController(3, current: 0, style: style)
+        var frame = Bitmap(width: 0, height: 0)
+        var scratch = PagerRenderer.RenderScratch()
+        controller.turn(1, at: 0)
+        for ms in stride(from: Int64(0), through: 2000, by: 40) {
+            _ = controller.advance(to: .ms(ms))
+            renderer.render(controller, at: .ms(ms), into: &frame, scratch: &scratch)
+            #expect(frame == renderer.render(controller, at: .ms(ms)))
+        }
+    }
+
     @Test func crownOnTheLeftMirrorsTheColumn() {
         let renderer = PagerRenderer(
             size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))

@@ -83,3 +83,32 @@ struct BitmapTests {
         }
     }
 }
+
+@Suite("Bitmap reuse")
+struct BitmapReuseTests {
+    @Test("reset darkens a bitmap of the same size in place and restores the clip")
+    func resetSameSize() {
+        var bitmap = Bitmap(rows: ["##.", "#.#"])
+        bitmap.clip = Rect(x: 1, y: 0, width: 1, height: 1)
+        bitmap.reset(to: Size(width: 3, height: 2))
+        #expect(bitmap == Bitmap(width: 3, height: 2))
+        #expect(bitmap.clip == bitmap.bounds)
+        bitmap[0, 1] = true
+        #expect(bitmap[0, 1])
+    }
+
+    @Test("reset to another size makes a dark bitmap of that size")
+    func resetOtherSize() {
+        var bitmap = Bitmap(rows: ["##", "##"])
+        bitmap.reset(to: Size(width: 5, height: 9))
+        #expect(bitmap == Bitmap(width: 5, height: 9))
+        #expect(bitmap.clip == Rect(x: 0, y: 0, width: 5, height: 9))
+    }
+
+    @Test("page bytes keep the picture and clip the whole bitmap")
+    func pageBytesClip() throws {
+        let bitmap = try #require(Bitmap(width: 2, height: 12, pageBytes: [0xFF, 0x01, 0xFF, 0xFF]))
+        #expect(bitmap.clip == bitmap.bounds)
+        #expect(Array(bitmap.pageBytes(1)) == [0x0F, 0x0F])
+    }
+}

@@ -200,3 +200,38 @@ import Testing
     emulator.write([0x00, 0xAF], to: .ssd1306Primary)
     #expect(ControllerStatus(rawValue: emulator.statusByte).isDisplayOn)
 }
+
+/// The changed spans of one page as the planner first found them: byte by byte.
+private func referenceSpans(_ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int) -> [Range<Int>] {
+    var spans: [Range<Int>] = []
+    for (x, (a, b)) in zip(old.pageBytes(page), new.pageBytes(page)).enumerated() where a != b {
+        if let last = spans.last, x - last.upperBound <= bridging {
+            spans[spans.count - 1] = last.lowerBound..<(x + 1)
+        } else {
+            spans.append(x..<(x + 1))
+        }
+    }
+    return spans
+}
+
+@Test func theChangedSpansAreFoundAsByteByByteAtAnyWidthAndAnyWordBoundary() {
+    // On an SH1106 nothing merges across pages, so the windows are each page's spans (bridging 7).
+    var generator = SeededGenerator(seed: 0x5EA1_2026)
+    for width in [1, 7, 8, 9, 21, 64, 128, 131] {
+        for _ in 0..<40 {
+            let old = randomBitmap(width: width, height: 24, using: &generator)
+            var new = old
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                let x = Int.random(in: 0..<width, using: &generator)
+                let y = Int.random(in: 0..<24, using: &generator)
+                new[x, y].toggle()
+            }
+            let expected = (0..<3).flatMap { page in
+                referenceSpans(old, new, page: page, bridging: 7).map {
+                    DisplayWindow(columns: $0, pages: page..<(page + 1))
+                }
+            }
+            #expect(DisplayUpdatePlanner.windows(from: old, to: new, controller: .sh1106) == expected)
+        }
+    }
+}
