@@ -87,6 +87,8 @@ public struct HexFontIndex: Sendable {
         if failure == nil, codeDigits > 0 || bitsStart >= 0 { endLine() }
         if let failure { throw failure }
         if !sorted { entries.sort() }
+        // Growing by doubling leaves up to twice the room: keep exactly the entries.
+        if entries.capacity > entries.count + entries.count / 8 { entries = Array(entries) }
     }
 
     private mutating func fail(_ reason: String) {
