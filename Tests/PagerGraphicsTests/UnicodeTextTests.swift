@@ -218,6 +218,10 @@ let mixedBody = "워치OS에 대한 추가 고려사항은 없습니다. macOS�
         #expect(throws: FontFileError(line: 10, "the file ends where ENDCHAR was expected; is it cut short?")) {
             try BDFFont.decode(Array((Self.header + glyph + "F0\n").utf8), name: "x")
         }
+        #expect(throws: FontFileError(line: 4, "FONTBOUNDINGBOX 100000x4 is outside 0 to 256 pixels a side")) {
+            try BDFFont.decode(
+                Array((Self.header.replacingOccurrences(of: "BOX 4 4", with: "BOX 100000 4") + glyph).utf8), name: "x")
+        }
         #expect(throws: FontFileError(line: 8, "BBX: 'x' is not a whole number")) {
             try BDFFont.decode(Array((Self.header + "STARTCHAR A\nENCODING 65\nBBX x 2 0 0\n").utf8), name: "x")
         }

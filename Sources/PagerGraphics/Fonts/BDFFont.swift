@@ -72,6 +72,15 @@ public enum BDFFont {
             return values
         }
 
+        /// Throws unless the width and height in `values` are 0 to `maximumGlyphSide`.
+        func checkSize(_ values: [Int], _ keyword: String) throws(FontFileError) {
+            guard (0...maximumGlyphSide).contains(values[0]), (0...maximumGlyphSide).contains(values[1]) else {
+                throw FontFileError(
+                    line: lineNumber,
+                    "\(keyword) \(values[0])x\(values[1]) is outside 0 to \(maximumGlyphSide) pixels a side")
+            }
+        }
+
         mutating func font(name: String) throws(FontFileError) -> BitmapFont {
             let first = try nextWords(expecting: "STARTFONT")
             guard first[0] == "STARTFONT" else {
@@ -87,6 +96,7 @@ public enum BDFFont {
                 switch words[0] {
                 case "FONTBOUNDINGBOX":
                     let values = try integers(words, 4, "FONTBOUNDINGBOX")
+                    try checkSize(values, "FONTBOUNDINGBOX")
                     boundingBox = Rect(x: values[2], y: -(values[3] + values[1]), width: values[0], height: values[1])
                 case "FONT_ASCENT":
                     ascent = try integers(words, 1, "FONT_ASCENT")[0]
@@ -130,11 +140,7 @@ public enum BDFFont {
                     advance = try integers(words, 1, "DWIDTH")[0]
                 case "BBX":
                     let values = try integers(words, 4, "BBX")
-                    guard (0...maximumGlyphSide).contains(values[0]), (0...maximumGlyphSide).contains(values[1]) else {
-                        throw FontFileError(
-                            line: lineNumber,
-                            "BBX \(values[0])x\(values[1]) is outside 0 to \(maximumGlyphSide) pixels a side")
-                    }
+                    try checkSize(values, "BBX")
                     box = Rect(x: values[2], y: -(values[3] + values[1]), width: values[0], height: values[1])
                 case "BITMAP":
                     let rows = try bitmapRows(box)
