@@ -18,7 +18,7 @@
 # inflate (zlib), i2c-trace, crown-script, input-events (kernel input events), keys (terminal
 # key and mouse sequences), gauge (the values a gauge source yields), command-output.
 set -euo pipefail
-targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output)
+targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex)
 # The pure targets, in dependency order: what the fuzz targets link.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerEngine)
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }

@@ -156,7 +156,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')
-Recommends: i2c-tools
+Recommends: i2c-tools, unifont
 Suggests: gpiod
 Section: misc
 Priority: optional

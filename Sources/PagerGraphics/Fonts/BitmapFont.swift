@@ -39,12 +39,7 @@ public struct BitmapFont: Sendable {
         name: String, ascent: Int, descent: Int, cellWidth: Int, glyphCount: Int,
         index: StaticString, bits: StaticString
     ) {
-        self.name = name
-        self.ascent = max(0, ascent)
-        self.descent = max(0, descent)
-        self.cellWidth = max(1, cellWidth)
         let count = max(0, min(glyphCount, index.utf8CodeUnitCount / Self.recordLength))
-        self.glyphCount = count
         let rowBits = bits.withUTF8Buffer(Self.bytes(ofHex:))
         var glyphs: [Glyph] = []
         glyphs.reserveCapacity(count)
@@ -63,6 +58,16 @@ public struct BitmapFont: Sendable {
                 glyphs.append(glyph)
             }
         }
+        self.init(name: name, ascent: ascent, descent: descent, cellWidth: cellWidth, glyphs: glyphs, columns: columns)
+    }
+
+    /// A font over decoded glyphs in code point order, their page-packed columns in `columns`.
+    init(name: String, ascent: Int, descent: Int, cellWidth: Int, glyphs: [Glyph], columns: [UInt8]) {
+        self.name = name
+        self.ascent = max(0, ascent)
+        self.descent = max(0, descent)
+        self.cellWidth = max(1, cellWidth)
+        self.glyphCount = glyphs.count
         var asciiSlots = [Int16](repeating: -1, count: 128)
         for (slot, glyph) in glyphs.enumerated() where glyph.scalar.value < 128 {
             asciiSlots[Int(glyph.scalar.value)] = Int16(truncatingIfNeeded: slot)
