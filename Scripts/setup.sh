@@ -59,7 +59,8 @@ apt_install() {
 # dependencies with git), libi2c (the display) and i2c-tools (i2cdetect, i2ctransfer to replay
 # traces). libgpiod follows below: only its run-time library, which the program loads itself.
 packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools)
-# GNU Unifont's glyphs (/usr/share/unifont/unifont.hex): text the built-in fonts lack, Hangul first.
+# GNU Unifont's glyphs (/usr/share/unifont/unifont.hex): text the built-in fonts lack, Hangul first
+# (README, "Unicode text"; its test reads the installed file).
 packages+=(unifont)
 # For the tests: tmux (the terminal mock's test), procps (pkill, in that test), systemd
 # (systemd-analyze verifies the unit file).

@@ -42,6 +42,8 @@ cc -shared -fPIC -O1 -I Tests/FakeKernel/include Tests/FakeKernel/*.c -o "$work/
 fifo="$work/input"
 mkfifo "$fifo"
 
+# The commands carry this run's number, so that what is left over is told from another soak's.
+token=$$
 # Two configurations: the second has one page more and a page less, so a reload changes the list.
 configuration() { # extra page kind
   cat <<EOF
@@ -67,20 +69,20 @@ refresh = "1s"
 [[page]]
 kind = "command"
 title = "Hangs"
-argv = ["sleep", "617"]
+argv = ["sleep", "61$token"]
 timeout = "1s"
 refresh = "2s"
 [[page]]
 kind = "command"
 title = "Floods"
-argv = ["yes", "soak: a line that never ends"]
+argv = ["yes", "soak $token: a line that never ends"]
 timeout = "1s"
 max_output = 4096
 refresh = "2s"
 [[page]]
 kind = "command"
 title = "Forks"
-argv = ["sh", "-c", "setsid sleep 313 & sleep 313 & echo forked; wait"]
+argv = ["sh", "-c", "setsid sleep 31$token & sleep 31$token & echo forked; wait"]
 timeout = "1s"
 refresh = "2s"
 EOF
@@ -194,7 +196,7 @@ peak_rss=$(awk 'max < $3 { max = $3 } END { print max + 0 }' "$work/samples")
 growth=$((${rss_end:-0} - ${rss_warm:-0}))
 lost=$(grep -c 'the display stopped answering' "$work/crownpager.log" || true)
 recovered=$(grep -c 'the display answers again' "$work/crownpager.log" || true)
-leftover=$(pgrep -f "sleep 617|sleep 313|yes soak: a line" | wc -l || true)
+leftover=$(pgrep -f "sleep 61$token|sleep 31$token|yes soak $token:" | wc -l || true)
 
 echo "soak: $minutes min of crownpager run on the fake kernel ($(uname -m), $(nproc) cores)"
 echo "soak:   reloads $reloads, NACK bursts $bursts, adapter unplugged $unplugs times, button presses $presses"
