@@ -42,6 +42,8 @@ public final class PagerRun {
     private let live = LiveReadings()
     private let sampler = PageSampling()
     private let commands = CommandRunner()
+    /// GNU Unifont, opened when the pages first ask for a glyph misc-fixed lacks.
+    public var unicodeFonts = UnicodeFonts()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
     private let wallOffset =
         (WallClock.nanosecondsSinceEpoch() &- MonotonicClock.now().nanoseconds) % 86_400_000_000_000
@@ -123,6 +125,7 @@ public final class PagerRun {
         }
         var logged = Effects()
         logged.log = effects.log
+        logged.glyphsWanted = effects.glyphsWanted
         _ = try perform(logged, &engine, &loop, at: now)
         // The first page goes up before any input is read (its values read first).
         for _ in 0..<4 {
@@ -195,6 +198,12 @@ public final class PagerRun {
             if let glass = loop.glass, let terminal = loop.terminal {
                 loop.mirror.show(glass(loop.bus.base), engine: engine, terminal: terminal.terminal, at: now)
             }
+        }
+        if !effects.glyphsWanted.isEmpty,
+            let glyphs = unicodeFonts.glyphs(
+                for: effects.glyphsWanted, warn: { printError("crownpager: warning: \($0)") })
+        {
+            sent = try perform(engine.handle(.glyphs(glyphs), at: now), &engine, &loop, at: now) || sent
         }
         if effects.readsClock {
             sent = try perform(engine.handle(.clock(live.clock(at: now)), at: now), &engine, &loop, at: now) || sent

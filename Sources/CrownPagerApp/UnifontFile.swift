@@ -1,4 +1,7 @@
+import CrownVocabulary
 import LinuxHardware
+import PagerCore
+import PagerEngine
 import PagerGraphics
 
 /// Why GNU Unifont could not be used: what the operator needs to put it right.
@@ -77,18 +80,34 @@ public struct UnicodeFonts: Sendable {
         path = unifontPath
     }
 
+    /// Opens Unifont if not tried yet; `warn` hears why it cannot be, once.
+    private mutating func open(warn: (String) -> Void) {
+        guard case .untried = state else { return }
+        do throws(UnifontError) {
+            let file = try UnifontFile(path: path)
+            state = .loaded(file, HexGlyphCache(index: file.index))
+        } catch {
+            state = .unavailable
+            warn(error.description)
+        }
+    }
+
+    /// The answer to the engine's `Effects.glyphsWanted`: every Unifont glyph in use, once those
+    /// of `scalars` the file has are read; nil when none was added (or Unifont cannot be opened).
+    public mutating func glyphs(for scalars: [Unicode.Scalar], warn: (String) -> Void) -> BitmapFont? {
+        open(warn: warn)
+        guard case .loaded(let file, var cache) = state else { return nil }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        guard cache.cover(String(text), besides: [.fixed6x10], from: file) else { return nil }
+        state = .loaded(file, cache)
+        return cache.font
+    }
+
     /// The chain for drawing `texts` in `first`, having read the Unifont glyphs they need.
     public mutating func chain(for texts: [String], first: BitmapFont, warn: (String) -> Void) -> FontChain {
         let builtIn = first == .fixed6x10 ? [first] : [first, .fixed6x10]
-        if case .untried = state {
-            do throws(UnifontError) {
-                let file = try UnifontFile(path: path)
-                state = .loaded(file, HexGlyphCache(index: file.index))
-            } catch {
-                state = .unavailable
-                warn(error.description)
-            }
-        }
+        open(warn: warn)
         guard case .loaded(let file, var cache) = state else {
             return FontChain(first, fallbacks: Array(builtIn.dropFirst()))
         }
@@ -96,5 +115,32 @@ public struct UnicodeFonts: Sendable {
         for text in texts where cache.cover(text, besides: builtIn, from: file) { grew = true }
         if grew { state = .loaded(file, cache) }
         return FontChain(first, fallbacks: Array(builtIn.dropFirst()) + [cache.font])
+    }
+}
+
+/// A headless run's sampler that also answers the engine's glyph requests from GNU Unifont, as
+/// `run` does: `render` draws what a panel shows. Unifont's warnings are kept for the caller to print.
+public struct UnicodePageSampler<Base: PageSampler>: PageSampler {
+    /// The sampler answering the clock and the reads.
+    public var base: Base
+    /// Unifont, opened on the first request.
+    public var fonts: UnicodeFonts
+    /// Why Unifont could not be used, at most once.
+    public private(set) var warnings: [String] = []
+
+    /// `base`, with glyphs from `fonts`.
+    public init(_ base: Base, fonts: UnicodeFonts = UnicodeFonts()) {
+        self.base = base
+        self.fonts = fonts
+    }
+
+    public mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
+
+    public mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+        base.answer(read, at: instant)
+    }
+
+    public mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
+        fonts.glyphs(for: scalars) { warnings.append($0) }
     }
 }

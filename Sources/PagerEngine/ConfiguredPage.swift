@@ -10,15 +10,34 @@ import PagerGraphics
 /// A page may carry its body's lines wrapped for one width (`preparingLines(width:)`), so that
 /// frames draw them without wrapping the text again; two pages are equal when their title and
 /// body are, prepared or not.
+///
+/// A page may also carry fallback glyphs (GNU Unifont's, which the shell reads): when its title or
+/// text has characters misc-fixed lacks and they have, that text draws and wraps through a
+/// `FontChain` of misc-fixed and them, its lines as tall as the chain's. Otherwise, or without
+/// them, the page draws with misc-fixed alone, as before.
 public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// Shown at the top and in the title list.
-    public var title: String
+    public var title: String {
+        didSet { updateChain() }
+    }
     /// What is drawn under the title.
     public var body: Body {
-        didSet { prepared = nil }
+        didSet {
+            prepared = nil
+            updateChain()
+        }
+    }
+    /// Glyphs for characters misc-fixed lacks; like prepared lines, not part of what the page is.
+    public var fallbackGlyphs: BitmapFont? {
+        didSet {
+            prepared = nil
+            updateChain()
+        }
     }
     /// The body's lines wrapped for a width, made once for the frames to come.
     private var prepared: PreparedLines?
+    /// Misc-fixed and the fallback glyphs, when the page's text needs them; nil draws as before.
+    private var chain: FontChain?
 
     /// Lines of a body wrapped for one width.
     private struct PreparedLines: Sendable {
@@ -42,10 +61,12 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         case gauge(fraction: Double?, text: String, isDial: Bool)
     }
 
-    /// A page.
-    public init(title: String, body: Body) {
+    /// A page, with `fallbackGlyphs` for characters misc-fixed lacks.
+    public init(title: String, body: Body, fallbackGlyphs: BitmapFont? = nil) {
         self.title = title
         self.body = body
+        self.fallbackGlyphs = fallbackGlyphs
+        updateChain()
     }
 
     /// Title and body make the page; prepared lines only save work.
@@ -60,7 +81,52 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     static let font = BitmapFont.fixed6x10
-    static let headerHeight = font.lineHeight + 2
+
+    /// Whether the page's text draws through the fallback glyphs: some character of it is one
+    /// misc-fixed lacks and they have.
+    public var drawsWithFallbackGlyphs: Bool { chain != nil }
+
+    private mutating func updateChain() {
+        guard let glyphs = fallbackGlyphs else {
+            chain = nil
+            return
+        }
+        let needed = textContains { Self.font.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil }
+        chain = needed ? FontChain(Self.font, fallbacks: [glyphs]) : nil
+    }
+
+    /// Whether a character of the text drawn through the fallback glyphs (the title, the text,
+    /// the values, the output and its status) satisfies `predicate`; controls are skipped.
+    public func textContains(where predicate: (Unicode.Scalar) -> Bool) -> Bool {
+        func scan(_ text: String) -> Bool {
+            text.unicodeScalars.contains { !BitmapFont.isControl($0) && predicate($0) }
+        }
+        if scan(title) { return true }
+        switch body {
+        case .text(let text): return scan(text)
+        case .values(let values): return values.contains { scan($0.label) || scan($0.value) }
+        case .output(let lines, let status): return lines.contains(where: scan) || status.map(scan) == true
+        case .clock, .image, .gauge: return false
+        }
+    }
+
+    /// The height of a line of the title or the body's text.
+    private var lineHeight: Int { chain?.lineHeight ?? Self.font.lineHeight }
+    /// The title, the rule under it and a gap.
+    private var headerHeight: Int { lineHeight + 2 }
+
+    private func wrap(_ text: String, width: Int) -> [String] {
+        if let chain { return chain.wrap(text, width: width) }
+        return Self.font.wrap(text, width: width)
+    }
+
+    private func drawLine(_ text: String, at point: Point, into canvas: inout Bitmap) {
+        if let chain {
+            canvas.drawText(text, at: point, fonts: chain)
+        } else {
+            canvas.drawText(text, at: point, font: Self.font)
+        }
+    }
 
     /// The page with its body's lines wrapped for a content area `width` pixels wide, so that
     /// drawing and measuring it at that width wrap nothing (the frame loop allocates no lines).
@@ -78,9 +144,9 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     private func bodyLines(width: Int) -> [String] {
         if let prepared, prepared.width == width { return prepared.lines }
         switch body {
-        case .text(let text): return Self.font.wrap(text, width: width)
+        case .text(let text): return wrap(text, width: width)
         case .values(let values): return values.map { $0.label + " " + $0.value }
-        case .output(let lines, let status): return Self.wrapped(lines, status: status, width: width)
+        case .output(let lines, let status): return wrapped(lines, status: status, width: width)
         case .clock, .image, .gauge: return []
         }
     }
@@ -91,12 +157,13 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         switch body {
         case .text where prepared?.width == viewport.width, .output where prepared?.width == viewport.width:
             lines = prepared?.lines.count ?? 0
+        case .text(let text) where chain != nil: lines = wrap(text, width: viewport.width).count
         case .text(let text): lines = Self.font.lineCount(wrapping: text, width: viewport.width)
         case .values(let values): lines = values.count
-        case .output(let output, let status): lines = Self.wrapped(output, status: status, width: viewport.width).count
+        case .output(let output, let status): lines = wrapped(output, status: status, width: viewport.width).count
         case .clock, .image, .gauge: return viewport.height
         }
-        return max(viewport.height, Self.headerHeight + lines * Self.font.lineHeight)
+        return max(viewport.height, headerHeight + lines * lineHeight)
     }
 
     /// Draws the title, a rule under it, then the body.
@@ -106,10 +173,11 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         var top = 0
         // On a short panel a clock, a gauge, or an image taller than the room under the title
         // takes the whole screen: the indicator dot already says which page it is.
-        if !compact || !(isSingleScreenGraphic || imageHeight > canvas.height - Self.headerHeight) {
-            canvas.drawText(title, at: Point(x: 0, y: 0), font: font)
-            canvas.drawHorizontalLine(x: 0, y: font.lineHeight, length: min(canvas.width, font.width(of: title)))
-            top = Self.headerHeight
+        if !compact || !(isSingleScreenGraphic || imageHeight > canvas.height - headerHeight) {
+            drawLine(title, at: Point(x: 0, y: 0), into: &canvas)
+            let titleWidth = chain?.width(of: title) ?? font.width(of: title)
+            canvas.drawHorizontalLine(x: 0, y: lineHeight, length: min(canvas.width, titleWidth))
+            top = headerHeight
         }
         let area = Rect(x: 0, y: top, width: canvas.width, height: max(0, canvas.height - top))
         switch body {
@@ -140,8 +208,8 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// Output lines, then the status in brackets, wrapped to the width (a long status must not be cut).
-    static func wrapped(_ lines: [String], status: String?, width: Int) -> [String] {
-        (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : font.wrap($0, width: width) }
+    private func wrapped(_ lines: [String], status: String?, width: Int) -> [String] {
+        (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : wrap($0, width: width) }
     }
 
     private var imageHeight: Int {
@@ -159,8 +227,8 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     private func drawLines(_ lines: [String], into canvas: inout Bitmap, from top: Int) {
         var y = top
         for line in lines where y < canvas.height {
-            canvas.drawText(line, at: Point(x: 0, y: y), font: Self.font)
-            y += Self.font.lineHeight
+            drawLine(line, at: Point(x: 0, y: y), into: &canvas)
+            y += lineHeight
         }
     }
 }

@@ -45,6 +45,12 @@ public struct DeviceEngine {
     private let wallOffset: Int64
     /// Failed attempts before the recovery attempt whose outcome the shell has not reported yet.
     private var attemptInFlight: Int?
+    /// The fallback glyphs the shell gave (`.glyphs`), for characters misc-fixed lacks.
+    public private(set) var glyphs: BitmapFont?
+    /// Every character asked for with `Effects.glyphsWanted`, found or not: none is asked twice.
+    private var glyphsAsked: Set<UInt32> = []
+    /// Characters to ask for with the next effects.
+    private var glyphsPending: [Unicode.Scalar] = []
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     public init(
@@ -64,6 +70,7 @@ public struct DeviceEngine {
         saver = ScreenSaver(
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
+        askForGlyphs(in: session.pager.pages)
     }
 
     private static func session(
@@ -168,6 +175,10 @@ public struct DeviceEngine {
             }
         case .reload(let fresh, let freshStyle):
             reload(fresh, style: freshStyle, into: &effects)
+        case .glyphs(let font):
+            glyphs = font
+            book.glyphs = font
+            refreshPages(glyphsChanged: true)
         case .redraw:
             session.forgetGlass()
             pacer.invalidate()
@@ -179,7 +190,25 @@ public struct DeviceEngine {
                 effects.transfers = session.display.bus.take()
             }
         }
+        if !glyphsPending.isEmpty {
+            effects.glyphsWanted = glyphsPending
+            glyphsPending = []
+        }
         return effects
+    }
+
+    /// Queues for the next effects the characters of `pages` that neither misc-fixed nor the
+    /// glyphs held have, and that were never asked for.
+    private mutating func askForGlyphs(in pages: some Sequence<ConfiguredPage>) {
+        for page in pages {
+            _ = page.textContains { scalar in
+                guard BitmapFont.fixed6x10.glyph(for: scalar) == nil, glyphs?.glyph(for: scalar) == nil,
+                    glyphsAsked.insert(scalar.value).inserted
+                else { return false }
+                glyphsPending.append(scalar)
+                return false
+            }
+        }
     }
 
     /// What the pacer says at `instant`, with every deadline that is not input.
@@ -256,18 +285,22 @@ public struct DeviceEngine {
         refreshPages()
     }
 
-    private mutating func refreshPages() {
+    /// The pages made again from the book; with `glyphsChanged`, every page, as pages that draw
+    /// through other glyphs are equal all the same.
+    private mutating func refreshPages(glyphsChanged: Bool = false) {
         let pages = book.pages(clock: clock)
         let shown = session.pager.pages
-        guard pages != shown else { return }
+        guard glyphsChanged || pages != shown else { return }
         // Wrapped once here, for every frame until the next reading, rather than in each frame;
         // a page that did not change keeps its lines.
         let width = session.renderer.contentRect.width
-        session.replacePages(
-            pages.indices.map {
-                shown.indices.contains($0) && shown[$0] == pages[$0]
-                    ? shown[$0] : pages[$0].preparingLines(width: width)
-            })
+        // A page made afresh may bring characters to ask glyphs for (a reading's text).
+        let fresh = pages.indices.map { index in
+            if !glyphsChanged, shown.indices.contains(index), shown[index] == pages[index] { return shown[index] }
+            askForGlyphs(in: CollectionOfOne(pages[index]))
+            return pages[index].preparingLines(width: width)
+        }
+        session.replacePages(fresh)
         pacer.invalidate()
     }
 
@@ -286,7 +319,9 @@ public struct DeviceEngine {
         configuration = fresh
         style = freshStyle
         book = PageBook(specs: fresh.pages)
+        book.glyphs = glyphs
         let pages = book.pages(clock: clock)
+        askForGlyphs(in: pages)
         session = Self.session(
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)

@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerCore
+import PagerGraphics
 import SSD1306
 
 /// What happens to the device, as the shell tells the engine: each input comes with its instant
@@ -25,6 +26,9 @@ public enum EngineInput: Sendable {
     case displayFailed
     /// A new configuration (read, parsed and overridden by the shell) and its indicator style (images loaded).
     case reload(Configuration, style: PageIndicatorStyle)
+    /// The shell's answer to `Effects.glyphsWanted`: every fallback glyph it has found so far (not
+    /// only the last ones asked for); the pages draw the characters misc-fixed lacks with them.
+    case glyphs(BitmapFont)
     /// Send the whole frame again: the glass may not be what the engine thinks (`r` in a terminal).
     case redraw
     /// The run ends: blank the panel and switch it off, unless `persist`.
@@ -44,12 +48,17 @@ public struct Effects: Hashable, Sendable {
     public var stopsCommands = false
     /// Lines for the journal.
     public var log: [EngineLog] = []
+    /// Characters of the pages' titles and text that misc-fixed lacks and the glyphs held lack,
+    /// each asked for once: answer with `.glyphs` (nothing, when none can be had: they stay boxes).
+    public var glyphsWanted: [Unicode.Scalar] = []
 
     /// No effects.
     public init() {}
 
     /// Whether there is nothing to do.
-    public var isEmpty: Bool { transfers.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty }
+    public var isEmpty: Bool {
+        transfers.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
+    }
 }
 
 /// Something the operator should read in the journal; the shell words it (and adds the error it holds).

@@ -20,6 +20,14 @@ public protocol PageSampler {
     mutating func clock(at instant: Timestamp) -> ClockReading
     /// The answer to `read` at `instant`; a command's once it has ended.
     mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput
+    /// Every fallback glyph found so far, once `scalars` (`Effects.glyphsWanted`) are looked
+    /// for; nil when none of them was found. By default none is: they draw as boxes.
+    mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont?
+}
+
+extension PageSampler {
+    /// No glyphs: characters misc-fixed lacks draw as boxes.
+    public mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? { nil }
 }
 
 /// The fixed readings of `SampleReadings`: 10:09:30, a sample host; files and commands answer with a placeholder.
@@ -211,7 +219,7 @@ public struct VirtualShell {
     }
 
     /// Does what `effects` ask, as the run shell does: transfers into the emulator (then `.written`),
-    /// reads answered by `sampler`. Returns whether transfers went out.
+    /// reads and glyphs answered by `sampler`. Returns whether transfers went out.
     public mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
     ) -> Bool {
@@ -223,6 +231,9 @@ public struct VirtualShell {
             sentFrames.append((instant, effects.transfers.reduce(0) { $0 + $1.bytes.count }, effects.transfers.count))
             sent = true
             log += engine.handle(.written, at: instant).log
+        }
+        if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
+            sent = perform(engine.handle(.glyphs(glyphs), at: instant), at: instant, sampler: &sampler) || sent
         }
         if effects.readsClock {
             sent =

@@ -21,6 +21,8 @@ public struct PageBook: Sendable {
     public let specs: [PageSpec]
     /// The latest reading of each page.
     public var readings: [PageReading]
+    /// Glyphs for characters misc-fixed lacks, from the shell (`EngineInput.glyphs`), handed to every page.
+    public var glyphs: BitmapFont?
 
     /// A book of `specs`, nothing read yet.
     public init(specs: [PageSpec]) {
@@ -47,8 +49,14 @@ public struct PageBook: Sendable {
         specs.indices.map { page($0, clock: clock) }
     }
 
-    /// One page as it stands.
+    /// One page as it stands, with the book's glyphs.
     public func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
+        var page = bare(index, clock: clock)
+        if let glyphs { page.fallbackGlyphs = glyphs }
+        return page
+    }
+
+    private func bare(_ index: Int, clock: ClockReading) -> ConfiguredPage {
         let spec = specs[index]
         let reading = readings.indices.contains(index) ? readings[index] : .pending
         switch spec.kind {

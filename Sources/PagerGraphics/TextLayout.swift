@@ -77,7 +77,7 @@ extension BitmapFont {
     }
 
     /// Scalars that move nothing and draw nothing: C0 and C1 controls and DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

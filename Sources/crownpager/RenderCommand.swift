@@ -119,13 +119,18 @@ struct RenderCommand: ParsableCommand {
             }
         }
         let log: [EngineLog]
+        let unifontWarnings: [String]
+        // Characters misc-fixed lacks come from GNU Unifont, as in run.
         if frozen {
-            var sampler = SamplePageSampler()
+            var sampler = UnicodePageSampler(SamplePageSampler())
             log = renderer.run(parsed, start: .zero, sampler: &sampler, emit: emit)
+            unifontWarnings = sampler.warnings
         } else {
-            var sampler = LivePageSampler()
+            var sampler = UnicodePageSampler(LivePageSampler())
             log = renderer.run(parsed, start: LiveReadings().monotonicNow(), sampler: &sampler, emit: emit)
+            unifontWarnings = sampler.warnings
         }
+        for warning in unifontWarnings { printError("crownpager: warning: \(warning)") }
         for case .warning(let warning) in log { printError("crownpager: warning: \(warning)") }
         if let failure { throw fail(failure) }
         print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)")

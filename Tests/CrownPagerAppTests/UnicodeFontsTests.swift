@@ -1,5 +1,6 @@
 import CrownPagerApp
 import Foundation
+import PagerEngine
 import PagerGraphics
 import Testing
 
@@ -34,6 +35,27 @@ import Testing
         #expect(second.fonts.count == 2)
         // The replacement box: the first font's cell.
         #expect(second.advance(of: "컨") == BitmapFont.fixed5x8.cellWidth)
+    }
+
+    @Test func theEnginesGlyphRequestsAreAnsweredWithEveryGlyphSoFar() {
+        var sampler = UnicodePageSampler(SamplePageSampler(), fonts: UnicodeFonts(unifontPath: Self.subset))
+        let first = sampler.glyphs(for: Array("페이지".unicodeScalars))
+        // Nothing new: no answer, so the engine does not redraw for nothing.
+        let again = sampler.glyphs(for: Array("페이".unicodeScalars))
+        let second = sampler.glyphs(for: Array("컨트롤".unicodeScalars))
+        #expect(first?.glyphCount == 3)
+        #expect(again == nil)
+        #expect(second?.glyphCount == 6)
+        #expect(second?.glyph(for: "페") != nil)
+        #expect(sampler.warnings.isEmpty)
+
+        var missing = UnicodePageSampler(
+            SamplePageSampler(), fonts: UnicodeFonts(unifontPath: "/nonexistent/unifont.hex"))
+        let none = missing.glyphs(for: Array("페이지".unicodeScalars))
+        let stillNone = missing.glyphs(for: Array("컨트롤".unicodeScalars))
+        #expect(none == nil && stillNone == nil)
+        #expect(missing.warnings.count == 1)
+        #expect(missing.warnings.first?.contains("sudo apt install unifont") == true)
     }
 
     @Test func aFileThatIsNoHexFontSaysWhichLine() throws {
