@@ -152,7 +152,9 @@ let mixedBody = "워치OS에 대한 추가 고려사항은 없습니다. macOS�
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let index = try HexFontIndex(bytes: bytes)
         #expect(index.count > 50_000)
-        // Every Hangul syllable is there, 16 columns wide, and reads as the subset's copy.
+        // Every Hangul syllable is there, 16 columns wide. Their drawings change between Unifont
+        // releases (Debian 12 has 15.0, Debian 13 a later one), so the fixture's copies are
+        // compared by shape only: as many glyphs, as wide, each with ink.
         for code in UInt32(0xAC00)...0xD7A3 {
             guard let scalar = Unicode.Scalar(code) else { continue }
             #expect(index.location(of: scalar)?.wide == true)
@@ -162,7 +164,11 @@ let mixedBody = "워치OS에 대한 추가 고려사항은 없습니다. macOS�
         let expected = try HexFontIndex(bytes: subset).glyphs(for: hangul, from: HexBytes(subset))
         let real = index.glyphs(for: hangul, from: HexBytes(bytes))
         #expect(real.count == hangul.count)
-        #expect(real == expected, "the subset's glyphs must be the real file's")
+        let shapes = real.map { "\($0.scalar) \($0.advance)" }
+        let expectedShapes = expected.map { "\($0.scalar) \($0.advance)" }
+        let inked = real.filter { glyph in glyph.rows.contains { $0 != 0 } }.count
+        #expect(shapes == expectedShapes)
+        #expect(inked == real.count)
     }
 }
 
