@@ -170,14 +170,17 @@ for ((second = 1; second <= duration; second++)); do
   fi
   if ((second % unplug_every == 0 && !quiet)); then echo "i2c-remove 1" >&3 && unplugs=$((unplugs + 1)); fi
   if ((second % unplug_every == 5)) && ((second > 5)); then echo "i2c-add 1" >&3; fi
+  # A sample fails only once the program is gone, which the next turn finds and the checks report.
   if ((second % 5 == 0)); then sample "$second" || true; fi
 done
 alive=true
 kill -0 "$pid" 2>/dev/null || alive=false
-# A dead program reads no more edges: the knob would wait on a full FIFO.
+# A dead program reads no more edges: the knob would wait on a full FIFO. The knob's own status
+# says nothing (it is killed then): what it made is in $work/knob, checked below.
 $alive || kill "$knob_pid" 2>/dev/null || true
 wait "$knob_pid" || true
 sleep 1
+# As above: a dead program's sample fails, and "crownpager died" is the failure reported.
 sample "$duration" || true
 kill -TERM "$pid" 2>/dev/null || true
 status=0
