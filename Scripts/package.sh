@@ -83,7 +83,9 @@ say "built in $((SECONDS - started)) s"
 # What the binary needs from the system: its shared libraries, as Debian packages.
 needed="$(LC_ALL=C readelf -d "$work/crownpager" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')"
 glibc="$(LC_ALL=C readelf -V "$work/crownpager" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1)"
-glibcxx="$(LC_ALL=C readelf -V "$work/crownpager" | grep -o 'GLIBCXX_3\.4\.[0-9]*' | sed 's/GLIBCXX_3\.4\.//' | sort -n | tail -n 1)"
+# No GLIBCXX version at all when libstdc++ is linked statically (Package.swift): sed, unlike grep,
+# does not fail on finding nothing.
+glibcxx="$(LC_ALL=C readelf -V "$work/crownpager" | sed -n 's/.*GLIBCXX_3\.4\.\([0-9]*\).*/\1/p' | sort -n | tail -n 1)"
 # Packed relative relocations (DT_RELR, Package.swift) need the loader of glibc 2.36 or later.
 if LC_ALL=C readelf -V "$work/crownpager" | grep -q GLIBC_ABI_DT_RELR; then
   glibc="$(printf '%s\n' "${glibc:-2.31}" 2.36 | sort -V | tail -n 1)"
