@@ -75,7 +75,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["CrownVocabulary"]),
-        .target(name: "MockDisplay", dependencies: ["PagerGraphics", "PagerCore", "SSD1306"]),
+        .target(name: "MockDisplay", dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306"]),
         // A TOML 1.0 reader and checked configuration tables: standard library only.
         .target(name: "PagerConfig"),
         // <linux/input.h> for the evdev reader: header only, nothing to link.
@@ -140,7 +140,9 @@ let package = Package(
         .testTarget(
             name: "CrownInputTests", dependencies: ["CrownInput", "CrownVocabulary", "PagerCore", "TestSupport"]),
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
-        .testTarget(name: "MockDisplayTests", dependencies: ["MockDisplay", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(
+            name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
+            exclude: ["Goldens"]),
         .testTarget(
             name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "CrownVocabulary", "TestSupport", "FakeKernel"]),
         .testTarget(

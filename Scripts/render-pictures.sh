@@ -18,5 +18,10 @@ slide=("$tmp"/64/step-01-frame-*.png)
 cp "$tmp/64/step-01.png" Hardware/pictures/clock-128x64.png
 cp "${slide[$(( ${#slide[@]} / 3 ))]}" Hardware/pictures/slide-128x64.png
 cp "$tmp/32/step-00.png" Hardware/pictures/system-128x32.png
+# The README's animation: a slide, a scrub (six detents 50 ms apart: no animation, and past the
+# end it stops on the last page), then the title list (long press, two turns back, press).
+"$bin" render --config "$config" --gif Hardware/pictures/tour-128x64.gif --frozen --palette blue --scale 2 \
+    --crown "+1,@2s +1,@2.05s +1,@2.1s +1,@2.15s +1,@2.2s +1,@2.25s +1,@4s long-press,@5.5s -1,@6.1s -1,@6.7s press,@8.5s wait 1s" \
+    >/dev/null
 "$bin" wiring-diagram --out Hardware/pictures/wiring.png --scale 2
-echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring}.png"
+echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring}.png and tour-128x64.gif"

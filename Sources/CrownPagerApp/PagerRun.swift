@@ -28,6 +28,8 @@ public final class PagerRun {
     public let tracePath: String?
     /// Leave the last picture on the panel at exit.
     public let persist: Bool
+    /// Records the glass into an animated GIF (`--record`), if anywhere.
+    public var recorder: GlassRecorder?
     /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
     public var knob: Knob?
     /// How often to look for a knob's GPIO chip or input device that went away mid-run.
@@ -105,6 +107,12 @@ public final class PagerRun {
         try start(&engine, &loop, at: live.monotonicNow())
         var turn = RunTurn()
         while !turn.ended { turn = try step(&engine, &loop, at: live.monotonicNow()) }
+        // The recording ends on the last picture, not on the blank panel of the stop.
+        if let recorder {
+            do throws(CrownPagerError) { try recorder.finish(at: live.monotonicNow()) } catch {
+                printError("crownpager: warning: the recording may be incomplete: \(error)")
+            }
+        }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
         printError("crownpager: stopping: \(Self.describe(engine.crownTally))")
         do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
@@ -187,7 +195,7 @@ public final class PagerRun {
         var failure: Bus.Failure?
         if !effects.transfers.isEmpty {
             do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch { failure = error }
-            try appendTrace(loop.bus.drainTransfers())
+            try appendTrace(loop.bus.drainTransfers(), at: now)
             sent = true
         }
         for line in effects.log { report(line, failure: nil as Bus.Failure?) }
@@ -372,7 +380,9 @@ public final class PagerRun {
         }
     }
 
-    private func appendTrace(_ transfers: [I2CTransfer]) throws(CrownPagerError) {
+    /// Appends the transfers the panel accepted to the trace, and at `now` (when given) to the recording.
+    private func appendTrace(_ transfers: [I2CTransfer], at now: Timestamp? = nil) throws(CrownPagerError) {
+        if let now { recorder?.record(transfers, at: now) }
         if let tracePath, !transfers.isEmpty { try TraceFile.append(transfers, to: tracePath) }
     }
 

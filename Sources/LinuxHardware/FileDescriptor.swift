@@ -34,6 +34,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         static let append = OpenOptions(rawValue: O_APPEND)
         static let create = OpenOptions(rawValue: O_CREAT)
         static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
+        static let truncate = OpenOptions(rawValue: O_TRUNC)
         static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
     }
 

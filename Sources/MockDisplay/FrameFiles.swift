@@ -25,11 +25,26 @@ public struct OLEDPalette: Hashable, Sendable {
         ("white", .white), ("blue", .blue), ("yellow", .yellow),
     ]
 
-    /// The palette called `name` (case-insensitive ASCII), or nil.
+    /// The palette called `name` (case-insensitive ASCII), or lit in the colour `#RRGGBB` on black; nil for anything else.
     public init?(name: String) {
-        let lowered = String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-        guard let match = Self.named.first(where: { $0.name == lowered }) else { return nil }
+        if let lit = PNG.Color(hex: name) {
+            self.init(lit: lit)
+            return
+        }
+        guard let match = Self.named.first(where: { $0.name == Self.lowercased(name) }) else { return nil }
         self = match.palette
+    }
+
+    /// The unlit colour called `name`: `black`, or `#RRGGBB`; nil for anything else.
+    public static func unlitColor(named name: String) -> PNG.Color? {
+        Self.lowercased(name) == "black" ? .black : PNG.Color(hex: name)
+    }
+
+    /// What the command line accepts for a palette, for its help and errors.
+    public static let choices = named.map { $0.name }.joined(separator: ", ") + " or #RRGGBB"
+
+    private static func lowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 

@@ -23,6 +23,19 @@ public enum PNG {
         public static let white = Color(red: 255, green: 255, blue: 255)
         /// The pale blue of a blue OLED module.
         public static let oledBlue = Color(red: 0x7F, green: 0xD8, blue: 0xFF)
+
+        /// The colour written as `#RRGGBB` or `RRGGBB` (hex digits in either case); nil for anything else.
+        public init?(hex text: String) {
+            var digits = Substring(text)
+            if digits.hasPrefix("#") { digits = digits.dropFirst() }
+            // Hex digits only: UInt32(_:radix:) would also take a sign.
+            let isHexDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0 & 0xDF) }
+            guard digits.utf8.count == 6, digits.utf8.allSatisfy(isHexDigit), let value = UInt32(digits, radix: 16)
+            else { return nil }
+            self.init(
+                red: UInt8(truncatingIfNeeded: value >> 16), green: UInt8(truncatingIfNeeded: value >> 8),
+                blue: UInt8(truncatingIfNeeded: value))
+        }
     }
 
     /// PNG bytes of `bitmap`, each pixel drawn as a `scale` x `scale` square.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import CrownVocabulary
+import MockDisplay
 import PagerCore
 import PagerEngine
 import SSD1306
@@ -32,6 +33,39 @@ struct DisplayOptions: ParsableArguments {
     /// The panel given, else a 128x64 SSD1306.
     var resolvedPanel: SSD1306Panel? {
         panel == nil ? .ssd1306_128x64 : chosenPanel
+    }
+}
+
+/// How pictures of the glass look: render's PNG files, and the GIFs of render and run.
+struct PictureOptions: ParsableArguments {
+    @Option(help: "Each pixel as a square this many pixels wide (1 to 16); unset, 4 for render, 2 for run --record.")
+    var scale: Int?
+
+    @Option(help: "The lit pixels' colour: \(OLEDPalette.choices).")
+    var palette: String = "white"
+
+    @Option(help: ArgumentHelp("The unlit pixels' colour: black or #RRGGBB.", valueName: "colour"))
+    var unlit: String = "black"
+
+    func validate() throws {
+        if let scale, !(1...16).contains(scale) {
+            throw ValidationError("--scale must be between 1 and 16, not \(scale)")
+        }
+        guard OLEDPalette(name: palette) != nil else {
+            throw ValidationError("unknown palette '\(palette)': choose one of \(OLEDPalette.choices)")
+        }
+        guard OLEDPalette.unlitColor(named: unlit) != nil else {
+            throw ValidationError("unknown colour '\(unlit)' for --unlit: black or #RRGGBB, such as #101010")
+        }
+    }
+
+    /// The colours chosen (validated first, so never nil in `run()`).
+    var chosenPalette: OLEDPalette? {
+        guard var chosen = OLEDPalette(name: palette), let dark = OLEDPalette.unlitColor(named: unlit) else {
+            return nil
+        }
+        chosen.dark = dark
+        return chosen
     }
 }
 

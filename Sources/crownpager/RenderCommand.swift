@@ -10,19 +10,26 @@ import SSD1306
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Write the glass after each crown step, and the frames of each transition, as PBM and PNG files.",
+        abstract:
+            "Write the glass after each crown step, and the frames of each transition, as PBM and PNG files or an animated GIF.",
         discussion: """
             Frames go through the SSD1306 encoder into the emulator, so the files show the glass, \
             exactly as the panel would. Crown steps: +N/-N detents, press, long-press, hold <time>, \
             wait <time>, and @<time> <step> for a step at an absolute time; separated by commas \
-            (--crown) or lines (--script, where # starts a comment).
+            (--crown) or lines (--script, where # starts a comment). --gif writes the same frames \
+            as one animated GIF at their real times (at most 50 pictures a second, the last held a \
+            second), looping.
             """)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
 
     @Option(help: ArgumentHelp("The folder the frames go to; created if missing.", valueName: "dir"))
-    var out: String
+    var out: String?
+
+    @Option(
+        help: ArgumentHelp("Write the frames as an animated GIF to this file, at their real times.", valueName: "file"))
+    var gif: String?
 
     // Unconditional: the next word is the steps even when it starts with a dash, so that
     // `--crown -1` is a turn back and not an unknown option -1.
@@ -36,11 +43,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Frames per second while something moves (1 to 240); run paces at 60.")
     var fps: Int = 60
 
-    @Option(help: "Each pixel of a PNG as a square this many pixels wide (1 to 16).")
-    var scale: Int = 4
-
-    @Option(help: "PNG colours: \(OLEDPalette.named.map(\.name).joined(separator: ", ")).")
-    var palette: String = "white"
+    @OptionGroup(title: "Pictures") var picture: PictureOptions
 
     @Option(
         help: ArgumentHelp(
@@ -63,15 +66,12 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--pages shows the demo pages: leave out --config")
         }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240, not \(fps)") }
-        guard (1...16).contains(scale) else { throw ValidationError("--scale must be between 1 and 16, not \(scale)") }
-        guard OLEDPalette(name: palette) != nil else {
-            throw ValidationError(
-                "unknown palette '\(palette)': choose one of \(OLEDPalette.named.map(\.name).joined(separator: ", "))")
-        }
+        guard out != nil || gif != nil else { throw ValidationError("say where the frames go: --out, --gif or both") }
     }
 
     func run() throws {
-        guard let colours = OLEDPalette(name: palette) else { throw ExitCode.validationFailure }
+        guard let colours = picture.chosenPalette else { throw ExitCode.validationFailure }
+        let scale = picture.scale ?? 4
         let scriptText: String
         if let script {
             scriptText = try readTextFile(script, what: "crown script")
@@ -99,9 +99,17 @@ struct RenderCommand: ParsableCommand {
         if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace, created: out) } }
         // Frames go to files as they come, the trace grows as it goes: memory stays flat however
         // long the script runs (a timed page's progress draws a frame every 1/60 s).
-        let output = FrameOutput(directory: out, png: !noPNG, scale: scale, palette: colours)
-        try report { try output.write([]) }  // the folder first: the trace may go into it
+        let output = out.map { FrameOutput(directory: $0, png: !noPNG, scale: scale, palette: colours) }
+        if let output { try report { try output.write([]) } }  // the folder first: the trace or GIF may go into it
         if let trace = display.trace { try report { try TraceFile.write([], to: trace) } }
+        let panel = configuration.display.panel
+        var recorder: GlassRecorder?
+        if let gif {
+            try report {
+                recorder = try GlassRecorder(
+                    path: gif, panel: panel, address: configuration.display.address, scale: scale, palette: colours)
+            }
+        }
         var written = 0
         var transferCount = 0
         var failure: CrownPagerError?
@@ -109,7 +117,9 @@ struct RenderCommand: ParsableCommand {
             do throws(CrownPagerError) {
                 if let trace = display.trace { try TraceFile.append(transfers, to: trace) }
                 transferCount += transfers.count
-                guard !stepsOnly || !frame.name.contains("-frame-") else { return true }
+                // The GIF shows every frame at its time, whatever --steps-only leaves out of the folder.
+                recorder?.record(glass: frame.glass, at: .zero + frame.time)
+                guard let output, !stepsOnly || !frame.name.contains("-frame-") else { return true }
                 try output.write([frame])
                 written += 1
                 return true
@@ -133,7 +143,11 @@ struct RenderCommand: ParsableCommand {
         for warning in unifontWarnings { printError("crownpager: warning: \(warning)") }
         for case .warning(let warning) in log { printError("crownpager: warning: \(warning)") }
         if let failure { throw fail(failure) }
-        print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)")
+        if let recorder, let gif {
+            try report { try recorder.finish(at: .zero + parsed.duration) }
+            print("wrote \(recorder.counts.written) pictures of the glass to \(gif)")
+        }
+        if let out { print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)") }
         if let trace = display.trace { print("wrote \(transferCount) I2C transfers to \(trace)") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownInput
 import CrownPagerApp
+import MockDisplay
 import PagerCore
 import PagerEngine
 
@@ -51,6 +52,14 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Draw in this terminal against the emulator, whatever the configuration's display bus says.")
     var mock = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Record the glass (the mock's or a real panel's) as an animated GIF into this file, at real times.",
+            valueName: "file"))
+    var record: String?
+
+    @OptionGroup(title: "Recording (--record)") var picture: PictureOptions
+
     func validate() throws {
         guard [gpio.chip != nil, evdev != nil, keyboard].filter({ $0 }).count <= 1 else {
             throw ValidationError("say where the crown is once: --chip, --evdev or --keyboard")
@@ -86,6 +95,14 @@ struct RunCommand: ParsableCommand {
         let run = PagerRun(
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)
+        if let record, let palette = picture.chosenPalette {
+            let display = overrides.applied(to: configuration).display
+            try report {
+                run.recorder = try GlassRecorder(
+                    path: record, panel: display.panel, address: display.address, scale: picture.scale ?? 2,
+                    palette: palette)
+            }
+        }
         var endedBy: Int32?
         try report {
             run.knob = try openCrown(
