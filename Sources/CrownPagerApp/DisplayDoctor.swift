@@ -58,7 +58,10 @@ public struct DisplayDoctor {
         let guess = status.likelyController
         switch guess {
         case .sh1106?: say("\u{2713} the status byte suggests an SH1106 (a 1.3-inch module): use --panel sh1106-128x64")
-        case .ssd1306?: say("\u{2713} the status byte suggests an SSD1306")
+        case .ssd1306?, .ssd1309?:
+            say(
+                "\u{2713} the status byte suggests an SSD1306 (or an SSD1309, which answers alike: a 2.42-inch "
+                    + "module is one; use --panel ssd1309-128x64)")
         case nil: say("\u{00B7} the status byte does not say which controller this is")
         }
         say("  (a hint only: neither datasheet documents those bits; the test pattern decides)")
@@ -88,6 +91,8 @@ public struct DisplayDoctor {
             "  - an edge of the border missing, or noise down one side: try --panel \(other)",
             "  - every other line lit, or the picture squashed or doubled: try --panel 128x32 (or 128x64)",
             "  - the filled square bottom right, text upside down: add --rotate \(settings.rotation == .normal ? 180 : 0)",
+            "  - nothing lit on a 2.42-inch module: an SSD1309 needs --panel ssd1309-128x64, and a pulse on its RES pin "
+                + "after power-up (Hardware/README.md)",
             "Configuration: \(configuration)",
         ]
     }

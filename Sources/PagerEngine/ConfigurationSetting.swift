@@ -107,7 +107,8 @@ extension ConfigurationSetting {
     static let displayPanel = ConfigurationSetting(
         "display.panel", .choice(SSD1306Panel.all.map { $0.name } + ["ssd1306-128x64", "ssd1306-128x32"]),
         default: "\"128x64\"", flag: SettingFlag("--panel"), reloadable: false,
-        "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, or the 1.3\" sh1106-128x64"
+        "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, the 1.3\" "
+            + "sh1106-128x64, or the 2.42\" ssd1309-128x64"
     )
     static let displayBus = ConfigurationSetting(
         "display.bus",

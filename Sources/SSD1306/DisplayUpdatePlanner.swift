@@ -30,15 +30,13 @@ public struct DisplayWindow: Hashable, Sendable {
 public enum DisplayUpdatePlanner {
     /// Bytes on the wire for one window, address bytes included.
     public static func cost(of window: DisplayWindow, controller: SSD1306Controller) -> Int {
-        switch controller {
-        case .ssd1306: return 10 + window.byteCount
-        case .sh1106: return window.pages.count * (7 + window.columns.count)
-        }
+        controller.hasHorizontalAddressing
+            ? 10 + window.byteCount : window.pages.count * (7 + window.columns.count)
     }
 
     /// Bytes a window costs beyond its data: the gap two spans may bridge for free or better.
     static func overhead(_ controller: SSD1306Controller) -> Int {
-        controller == .ssd1306 ? 10 : 7
+        controller.hasHorizontalAddressing ? 10 : 7
     }
 
     /// The windows that bring RAM from `old` to `new` (same size); empty when nothing changed.

@@ -133,7 +133,8 @@ public enum SSD1306Command: Hashable, Sendable {
             return [0xD5, (clamp(frequency, 0, 15) << 4) | (clamp(ratio, 1, 16) - 1)]
         case .setPrechargePeriod(let phase1, let phase2):
             return [0xD9, (clamp(phase2, 1, 15) << 4) | clamp(phase1, 1, 15)]
-        case .setVCOMHDeselectLevel(let level): return [0xDB, level & 0x70]
+        // The SSD1306 reads A[6:4], the SSD1309 A[5:2] (its reset 34h); bits 7, 1 and 0 are reserved in both.
+        case .setVCOMHDeselectLevel(let level): return [0xDB, level & 0x7C]
         case .nop: return [0xE3]
         case .setChargePump(let enabled): return [0x8D, enabled ? 0x14 : 0x10]
         case .setFadeOutAndBlinking(let mode, let interval): return [0x23, mode.rawValue | clamp(interval, 0, 15)]

@@ -1,31 +1,42 @@
-/// The controller chip behind the glass: the SSD1306, or the SH1106 that 1.3" modules carry.
+/// The controller chip behind the glass: the SSD1306, the SH1106 that 1.3" modules carry, or
+/// the SSD1309 of 2.42" modules.
 ///
 /// They share most commands, so an SSD1306 driver half-works on an SH1106, which is why
 /// 1.3" panels so often show garbage: the SH1106 (Sino Wealth datasheet v2.3) has 132 columns
 /// of RAM, no horizontal or vertical addressing (20h, 21h and 22h mean nothing to it), no
-/// charge pump command (8Dh; it has a DC-DC converter, ADh 8Ah/8Bh) and no scrolling.
+/// charge pump command (8Dh; it has a DC-DC converter, ADh 8Ah/8Bh) and no scrolling. The
+/// SSD1309 (Solomon Systech, rev 1.1) speaks the SSD1306's commands and addressing modes, but has
+/// no charge pump: its panel voltage comes from outside (a boost converter on the module), so
+/// the glass lights without 8Dh 14h, and it adds a command lock (FDh).
 public enum SSD1306Controller: Hashable, Sendable {
     /// Solomon Systech SSD1306: 128 x 64 RAM, three addressing modes, charge pump.
     case ssd1306
     /// Sino Wealth SH1106: 132 x 64 RAM, page addressing only, DC-DC converter.
     case sh1106
+    /// Solomon Systech SSD1309: 128 x 64 RAM, three addressing modes, external panel supply.
+    case ssd1309
 
     /// Columns of display RAM.
     public var ramWidth: Int {
         switch self {
-        case .ssd1306: return 128
+        case .ssd1306, .ssd1309: return 128
         case .sh1106: return 132
         }
     }
 
     /// Whether a window (21h, 22h) can be filled in one data transaction.
-    public var hasHorizontalAddressing: Bool { self == .ssd1306 }
+    public var hasHorizontalAddressing: Bool { self != .sh1106 }
+
+    /// Whether the panel supply comes from a charge pump the controller must switch on (8Dh 14h);
+    /// the SH1106's converter (ADh) counts. The SSD1309's comes from outside the chip.
+    public var hasInternalPanelSupply: Bool { self != .ssd1309 }
 
     /// A short name, as the configuration spells it.
     public var name: String {
         switch self {
         case .ssd1306: return "SSD1306"
         case .sh1106: return "SH1106"
+        case .ssd1309: return "SSD1309"
         }
     }
 }

@@ -31,6 +31,8 @@ extension SSD1306Emulator {
             case ramWriteWhileScrolling
             /// A scroll set up while a scroll runs, which the datasheet prohibits (2Fh).
             case scrollSetupWhileScrolling(command: UInt8)
+            /// A command to an SSD1309 locked by FDh 16h; ignored until FDh 12h.
+            case commandWhileLocked(UInt8)
         }
     }
 }
@@ -55,6 +57,8 @@ extension SSD1306Emulator.Diagnostic: CustomStringConvertible {
         case .ramWriteWhileScrolling: return "display RAM written while scrolling; send Deactivate Scroll (2Eh) first"
         case .scrollSetupWhileScrolling(let command):
             return "scroll setup \(I2CTrace.hex(command)) while scrolling; send Deactivate Scroll (2Eh) first"
+        case .commandWhileLocked(let command):
+            return "command \(I2CTrace.hex(command)) ignored: the SSD1309's commands are locked; send FDh 12h to unlock"
         }
     }
 }

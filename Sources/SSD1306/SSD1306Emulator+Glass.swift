@@ -43,7 +43,8 @@ extension SSD1306Emulator {
     public var glass: Bitmap {
         var glass = Bitmap(width: panel.width, height: panel.height)
         let r = registers
-        guard r.isDisplayOn, r.isChargePumpEnabled else { return glass }
+        // Dark without a panel supply: the pump (or the SH1106's converter) off; an SSD1309's comes from outside.
+        guard r.isDisplayOn, r.isChargePumpEnabled || !controller.hasInternalPanelSupply else { return glass }
         let last = controller.ramWidth - 1  // the highest SEG and RAM column
         for y in 0..<panel.height {
             let row = Self.row(onPin: glassRowPins[y], r.comPinsConfiguration)

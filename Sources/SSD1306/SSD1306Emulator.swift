@@ -53,6 +53,12 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             registers.displayClock = 0x50
             registers.columnEnd = 131
         }
+        if panel.controller == .ssd1309 {
+            // SSD1309 rev 1.1 reset values that differ: clock 70h (Fosc 0111b, its revision
+            // history's correction), VCOMH 34h.
+            registers.displayClock = 0x70
+            registers.vcomhDeselectLevel = 0x34
+        }
     }
 
     /// A controller just powered up on `panel`: registers at reset, and GDDRAM holding whatever
@@ -174,6 +180,11 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             note(.unknownCommand(byte), at: offset)
             return
         }
+        if registers.isCommandLocked, byte != 0xFD {
+            // A locked SSD1309 answers nothing but the unlock (FDh 12h).
+            note(.commandWhileLocked(byte), at: offset)
+            return
+        }
         if needed == 0 {
             execute(byte, [], at: offset)
         } else {
@@ -247,6 +258,12 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         case 0xD9: r.prechargePeriod = a[0]
         case 0xDA: r.comPinsConfiguration = COMPinsConfiguration(byte: a[0])
         case 0xDB: r.vcomhDeselectLevel = a[0]
+        case 0xFD where controller == .ssd1309:
+            guard a[0] & 0xFB == 0x12 else {
+                note(.invalidArgument(command: opcode, argument: a[0]), at: offset)
+                return
+            }
+            r.isCommandLocked = a[0] & 0x04 != 0
         default: break  // E3h NOP, SH1106 30h-33h (pump voltage), E0h/EEh (read-modify-write): no glass effect.
         }
         registers = r
@@ -268,6 +285,14 @@ public struct SSD1306Emulator: I2CBus, Sendable {
 extension SSD1306Command {
     /// How many argument bytes follow `opcode` on `controller`; nil for a byte that is no command of it.
     public static func argumentCount(opcode: UInt8, controller: SSD1306Controller) -> Int? {
+        if controller == .ssd1309 {
+            // The SSD1306's table, without the SSD1306B's IREF (ADh), with the command lock (FDh).
+            switch opcode {
+            case 0xAD: return nil
+            case 0xFD: return 1
+            default: return argumentCount(opcode: opcode)
+            }
+        }
         guard controller == .sh1106 else { return argumentCount(opcode: opcode) }
         // SH1106 v2.3 command table: no addressing modes, scrolling, fade, zoom or charge pump.
         switch opcode {

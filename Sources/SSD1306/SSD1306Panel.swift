@@ -14,6 +14,7 @@ import PagerGraphics
 ///     72x40           SSD1306     40   alternative 12h    28...99 (+ IREF)    CFh
 ///     64x48           SSD1306     48   alternative 12h    32...95             CFh
 ///     sh1106-128x64   SH1106      64   alternative 12h    2...129 of 132      80h
+///     ssd1309-128x64  SSD1309     64   alternative 12h    0...127             7Fh
 public struct SSD1306Panel: Hashable, Sendable {
     /// A short name, e.g. `128x64` or `sh1106-128x64`.
     public let name: String
@@ -88,9 +89,15 @@ public struct SSD1306Panel: Hashable, Sendable {
         unchecked: "sh1106-128x64", controller: .sh1106, width: 128, height: 64,
         comPinsConfiguration: .alternative, columnOffset: 2, contrast: 0x80, iref: nil)
 
+    /// The 2.42" (and some 1.54") module: an SSD1309 with its own panel supply, 128 x 64.
+    public static let ssd1309_128x64 = SSD1306Panel(
+        unchecked: "ssd1309-128x64", controller: .ssd1309, width: 128, height: 64,
+        comPinsConfiguration: .alternative, columnOffset: 0, contrast: 0x7F, iref: nil)
+
     /// Every panel in the table.
     public static let all: [SSD1306Panel] = [
         .ssd1306_128x64, .ssd1306_128x32, .ssd1306_96x16, .ssd1306_72x40, .ssd1306_64x48, .sh1106_128x64,
+        .ssd1309_128x64,
     ]
 
     /// The number of 8-row pages the glass covers.
@@ -127,7 +134,11 @@ public struct SSD1306Panel: Hashable, Sendable {
         let upright = settings.rotation == .normal
         var commands: [SSD1306Command] = [
             .displayOn(false),  // AEh: sleep while configuring, so nothing half-set flashes.
-            .setDisplayClock(divideRatio: 1, oscillatorFrequency: 8),  // D5h 80h: the reset clock, stated.
+            // D5h 80h: the SSD1306's reset clock, stated; the SSD1309 resets to 70h and the Linux
+            // ssd130x driver runs it at A0h, as u8g2 does.
+            controller == .ssd1309
+                ? .setDisplayClock(divideRatio: 1, oscillatorFrequency: 10)
+                : .setDisplayClock(divideRatio: 1, oscillatorFrequency: 8),
             .setMultiplexRatio(rows: UInt8(height)),  // A8h: scan exactly the glass's rows.
             .setDisplayOffset(0),  // D3h 00h: no vertical shift.
             .setDisplayStartLine(0),  // 40h: RAM row 0 on display row 0.
@@ -141,6 +152,11 @@ public struct SSD1306Panel: Hashable, Sendable {
             commands.append(.setMemoryAddressingMode(.horizontal))  // 20h 00h: one window write fills a frame.
         case .sh1106:
             commands.append(.setDCDC(true))  // ADh 8Bh: the SH1106's converter, its charge pump.
+        case .ssd1309:
+            // 8Dh 10h: no pump; the module's boost converter feeds the panel (the Linux ssd130x
+            // driver sends the same to an SSD1309).
+            commands.append(.setChargePump(false))
+            commands.append(.setMemoryAddressingMode(.horizontal))  // 20h 00h: as on the SSD1306.
         }
         commands += [
             .setSegmentRemap(upright),  // A1h: modules mount the glass so the last column is SEG0 (A0h: rotated).
@@ -149,6 +165,12 @@ public struct SSD1306Panel: Hashable, Sendable {
         ]
         if let brightness = settings.brightness {
             commands += brightness.commands  // 81h, D9h, DBh together: a dimming that shows.
+        } else if controller == .ssd1309 {
+            commands += [
+                .setContrast(contrast),  // 81h 7Fh: the SSD1309's reset contrast.
+                .setPrechargePeriod(phase1: 2, phase2: 2),  // D9h 22h: the external-supply setting.
+                .setVCOMHDeselectLevel(0x34),  // DBh 34h: the SSD1309's reset level, as ssd130x sends it.
+            ]
         } else {
             commands += [
                 .setContrast(contrast),  // 81h: brightness.
@@ -161,7 +183,7 @@ public struct SSD1306Panel: Hashable, Sendable {
             .entireDisplayOn(false),  // A4h: show RAM.
             .inverseDisplay(settings.isInverted),  // A6h: a 1 bit is a lit pixel (A7h: inverted).
         ]
-        if controller == .ssd1306 {
+        if controller.hasHorizontalAddressing {
             commands.append(.deactivateScroll)  // 2Eh: a scroll left running would move our frames.
         }
         return commands  // still asleep (AEh): AFh follows the first frame.
@@ -171,6 +193,10 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// off. Nothing that changes the picture may come before AEh: with A7h (inverse) a blanked
     /// RAM shows all white (section 10.1.10).
     public var powerOffSequence: [SSD1306Command] {
-        [.displayOn(false), controller == .ssd1306 ? .setChargePump(false) : .setDCDC(false)]
+        switch controller {
+        case .ssd1306: return [.displayOn(false), .setChargePump(false)]
+        case .sh1106: return [.displayOn(false), .setDCDC(false)]
+        case .ssd1309: return [.displayOn(false)]  // the module's converter is not the controller's to switch
+        }
     }
 }

@@ -10,6 +10,8 @@ public struct SSD1306Registers: Hashable, Sendable {
     public var isDisplayOn = false
     /// The internal charge pump is enabled (8Dh 14h); reset disabled (8Dh 10h).
     public var isChargePumpEnabled = false
+    /// The SSD1309's command lock (FDh 16h): every command but FDh is ignored; reset unlocked (FDh 12h).
+    public var isCommandLocked = false
 
     /// How the RAM pointer advances (20h); reset page addressing.
     public var addressingMode = AddressingMode.page

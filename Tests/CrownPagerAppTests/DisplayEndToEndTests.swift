@@ -184,6 +184,27 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         expectGolden(DisplayTestPattern.render(.ssd1306_128x32), named: "doctor_test_pattern_128x32")
     }
 
+    @Test func doctorDrawsTheTestPatternOnAnSSD1309() throws {
+        let fake = try FakeBusRun()
+        // Modules seen answer an SSD1306's status (06h when off): the doctor cannot tell them apart.
+        let (status, output, error) = try fake.run(
+            ["doctor", "display", "--i2c-bus", "1", "--panel", "ssd1309-128x64"], devices: "1:0x3c:0x46")
+        #expect(status == 0, "\(error)")
+        for line in [
+            "a display answers at 0x3c: status byte 0x46, display off",
+            "(or an SSD1309, which answers alike", "drew the test pattern for ssd1309-128x64",
+            "Configuration: crownpager run --i2c-bus 1 --address 0x3c --panel ssd1309-128x64",
+        ] {
+            #expect(output.contains(line), "\(line)")
+        }
+        var emulator = SSD1306Emulator(panel: .ssd1309_128x64)
+        emulator.replay(try fake.transfers())
+        let pattern = DisplayTestPattern.render(.ssd1309_128x64)
+        #expect(emulator.glass == pattern)
+        #expect(emulator.diagnostics.isEmpty)
+        expectGolden(pattern, named: "doctor_test_pattern_ssd1309-128x64")
+    }
+
     @Test func doctorWithNothingOnTheBusSaysWhatToCheck() throws {
         let fake = try FakeBusRun()
         let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x50")

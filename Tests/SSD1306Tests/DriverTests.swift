@@ -47,6 +47,15 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
             0x81, 0x80, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6,
         ]
     ),
+    (
+        // No pump (8Dh 10h: its panel supply is external), the Linux ssd130x driver's clock (D5h A0h),
+        // external-supply precharge (D9h 22h) and the SSD1309's VCOMH (DBh 34h).
+        .ssd1309_128x64,
+        [
+            0x00, 0xAE, 0xD5, 0xA0, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x10, 0x20, 0x00, 0xA1, 0xC8,
+            0xDA, 0x12, 0x81, 0x7F, 0xD9, 0x22, 0xDB, 0x34, 0xA4, 0xA6, 0x2E,
+        ]
+    ),
 ]
 
 @Test func initializationIsOneCommandTransactionPerPanel() {
@@ -95,8 +104,8 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
             var driver = recordingDriver(panel)
             driver.initialize()
             driver.writeFrame(frame)
-            // An SSD1306 takes the frame in one data transaction; an SH1106 one page at a time.
-            let lastData = panel.controller == .ssd1306 ? panel.width * panel.pageCount : panel.width
+            // An SSD1306 or SSD1309 takes the frame in one data transaction; an SH1106 one page at a time.
+            let lastData = panel.controller.hasHorizontalAddressing ? panel.width * panel.pageCount : panel.width
             // Then Display On (AFh): the first frame after init is in RAM.
             #expect(driver.bus.transfers.dropLast().last?.bytes.count == 1 + lastData)
             #expect(driver.bus.transfers.last?.bytes == [0x00, 0xAF])
