@@ -33,7 +33,7 @@ func runEngineBenchmarks() {
     print("")
     print("bus speeds: the same pages, the bus modelled at each clock; the pacer learns it from the writes' times")
     print(
-        "workload            bus_hz    real bus  frames    bytes  largest  slide interval  learnt     on busy bus  first byte mean/p99   glass mean/p99"
+        "workload            bus_hz    real bus  frames    bytes  largest  slide interval  learnt   on busy bus (waited)  first byte mean/p99   glass mean/p99"
     )
     for (name, detents) in [("slides", single), ("spin", spin)] {
         for (configured, real, timed) in [
@@ -82,8 +82,9 @@ struct EngineFigures {
     var slideIntervals: [Int64] = []
     /// The clock the pacer learnt, at the end.
     var learntHertz = 0
-    /// Frames written while the modelled bus still carried the one before.
+    /// Frames written while the modelled bus still carried the one before, and how long they waited all told.
     var writesOnBusyBus = 0
+    var waitedForBus = TimeSpan.zero
 
     /// The bus-speed table's line.
     func busLine(configured: Int, real: Int) -> String {
@@ -93,7 +94,8 @@ struct EngineFigures {
         return name.padding(16) + hertzName(configured).leftPadding(10) + hertzName(real).leftPadding(12)
             + String(frames).leftPadding(8) + String(bytes).leftPadding(9) + String(largestFrame).leftPadding(9)
             + interval.leftPadding(16) + hertzName(learntHertz / 1000 * 1000).leftPadding(10)
-            + String(writesOnBusyBus).leftPadding(14) + stats(firstByte).leftPadding(22) + stats(glass).leftPadding(17)
+            + (String(writesOnBusyBus) + " (" + fixed1(Double(waitedForBus.nanoseconds) / 1e6) + " ms)").leftPadding(16)
+            + stats(firstByte).leftPadding(22) + stats(glass).leftPadding(17)
     }
 
     func stats(_ values: [Int64]) -> String {
@@ -190,6 +192,7 @@ func measure(
     }
     figures.learntHertz = shell.engine.pacer.busRate.hertz
     figures.writesOnBusyBus = shell.writesOnBusyBus
+    figures.waitedForBus = shell.waitedForBus
     return figures
 }
 

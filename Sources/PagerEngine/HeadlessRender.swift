@@ -203,6 +203,8 @@ public struct VirtualShell {
     /// and switching off are written outside the frame loop, as the run shell writes them: they
     /// are not paced and not counted.)
     public private(set) var writesOnBusyBus = 0
+    /// How long those writes waited, all told, for the bus to carry the ones before.
+    public private(set) var waitedForBus = TimeSpan.zero
     /// Whether the effects being done are not frames (`.start`, `.reload`, `.stop`).
     private var outsideFrameLoop = false
     private var lastTurn: Timestamp?
@@ -255,7 +257,10 @@ public struct VirtualShell {
             let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
             let took = FramePacer.busTime(bytes: bytes, transactions: effects.transfers.count, hertz: busHertz)
             if !outsideFrameLoop {
-                if instant < busFreeAt { writesOnBusyBus += 1 }
+                if instant < busFreeAt {
+                    writesOnBusyBus += 1
+                    waitedForBus = waitedForBus + (busFreeAt - instant)
+                }
                 busFreeAt = max(busFreeAt, instant) + took
             }
             sentFrames.append((instant, bytes, effects.transfers.count, took))
