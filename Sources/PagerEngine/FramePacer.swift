@@ -23,7 +23,8 @@ public struct FramePacer: Hashable, Sendable {
     public var maximumStretch = 4
     /// The bus's speed, learnt from the writes.
     public private(set) var busRate: BusRateEstimate
-    /// When the bus finishes carrying the last transfers handed out.
+    /// When the bus finishes carrying the last frame: by the learnt rate until the shell reports
+    /// its write, then by the time the write took.
     public private(set) var busFreeAt = Timestamp.zero
     /// When the last frame was drawn.
     public private(set) var lastFrameAt: Timestamp?
@@ -73,7 +74,7 @@ public struct FramePacer: Hashable, Sendable {
 
     /// The time between a slide's frames: the smallest whole number of `animationInterval`s
     /// (at most `maximumStretch`) in which the bus, at the learnt rate, carries the largest of
-    /// the last few frames. Fewer, larger steps on a slow bus, at an even pace, rather than
+    /// the last 12 frames drawn while something moved. Fewer, larger steps on a slow bus, at an even pace, rather than
     /// frames that each wait for the bus and land at uneven times.
     public var frameInterval: TimeSpan {
         let busTime = busRate.time(bits: recentFrameBits.max() ?? 0)
