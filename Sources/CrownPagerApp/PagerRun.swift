@@ -87,7 +87,8 @@ public final class PagerRun {
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             announce(busPath, keys: terminal != nil)
-            var loop = PagerRunLoop(bus: bus, glass: nil, signals: signals, terminal: terminal)
+            var loop = PagerRunLoop(
+                bus: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         }
     }
@@ -193,8 +194,11 @@ public final class PagerRun {
         var sent = false
         if effects.stopsCommands { commands.stopAll() }
         var failure: Bus.Failure?
+        var took = TimeSpan.zero
         if !effects.transfers.isEmpty {
-            do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch { failure = error }
+            do throws(Bus.Failure) {
+                took = try loop.write(effects.transfers, modelledAt: engine.configuration.display.busHertz)
+            } catch { failure = error }
             try appendTrace(loop.bus.drainTransfers(), at: now)
             sent = true
         }
@@ -202,7 +206,7 @@ public final class PagerRun {
         if let failure {
             for line in engine.handle(.displayFailed, at: now).log { report(line, failure: failure) }
         } else if sent {
-            _ = try perform(engine.handle(.written, at: now), &engine, &loop, at: now)
+            _ = try perform(engine.handle(.written(took: took), at: now), &engine, &loop, at: now)
             if let glass = loop.glass, let terminal = loop.terminal {
                 loop.mirror.show(glass(loop.bus.base), engine: engine, terminal: terminal.terminal, at: now)
             }

@@ -1,3 +1,4 @@
+import CrownVocabulary
 import LinuxHardware
 import MockDisplay
 import PagerEngine
@@ -19,13 +20,35 @@ struct PagerRunLoop<Bus: I2CBus> {
     var mirror = GlassMirror()
     /// What the last sleep found readable and no turn has read yet; nil: ask poll(2) again.
     var ready: InputReadiness?
+    /// The monotonic clock, read around the writes to a real panel; nil for an emulated one,
+    /// whose writes take no time: its bus time is modelled at the configuration's clock.
+    let stopwatch: (() -> Timestamp)?
 
-    /// The loop's memory at the start of a run.
-    init(bus: Bus, glass: ((Bus) -> Bitmap)?, signals: TerminationSignals?, terminal: TerminalCrownSource?) {
+    /// The loop's memory at the start of a run; `stopwatch` times the writes of a real panel.
+    init(
+        bus: Bus, glass: ((Bus) -> Bitmap)?, signals: TerminationSignals?, terminal: TerminalCrownSource?,
+        stopwatch: (() -> Timestamp)? = nil
+    ) {
         self.bus = TracingBus(bus)
         self.glass = glass
         self.signals = signals
         self.terminal = terminal
+        self.stopwatch = stopwatch
+    }
+
+    /// Writes `transfers` in order and returns how long that took, for the engine's
+    /// `.written(took:)`: on a real panel the time around the write(2) calls, which block until
+    /// the bus has carried the bytes (and include the kernel's own time, as they should: the
+    /// pacer paces what a write really costs); on the emulator the bus time at `hertz`.
+    mutating func write(_ transfers: [I2CTransfer], modelledAt hertz: Int) throws(Bus.Failure) -> TimeSpan {
+        guard let stopwatch else {
+            try bus.replay(transfers)
+            return FramePacer.busTime(
+                bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: hertz)
+        }
+        let started = stopwatch()
+        try bus.replay(transfers)
+        return stopwatch() - started
     }
 
     /// The input descriptors in the order poll(2) gets them: the signals, the keys, the knob.

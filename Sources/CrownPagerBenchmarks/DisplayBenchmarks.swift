@@ -24,6 +24,8 @@ struct BusLoad {
 /// What the page slide of one panel sent, frame by frame.
 struct SlideFigures {
     var panel: SSD1306Panel
+    /// Which slide: the first after the start, or the one back, over RAM the driver knows.
+    var slide = "first"
     var frames: [BusLoad] = []  // each frame: bytes after the address byte, and transactions
     var fullFrame = BusLoad()  // one full frame as luma.oled sends it (and our driver's writeFrame)
 
@@ -32,7 +34,7 @@ struct SlideFigures {
         let largest = frames.max { $0.bytes < $1.bytes } ?? BusLoad()
         let luma = fullFrame.bytes * frames.count
         let percent = luma == 0 ? 0 : Double(bytes) * 100 / Double(luma)
-        return pad(panel.name, 14) + leftPad(String(frames.count), 7) + leftPad(String(bytes), 8)
+        return pad(panel.name, 14) + pad(slide, 7) + leftPad(String(frames.count), 7) + leftPad(String(bytes), 8)
             + leftPad(String(largest.bytes), 9) + leftPad(fixed1(largest.milliseconds(at: 400_000)) + " ms", 10)
             + leftPad(String(luma), 9) + leftPad(fixed1(percent) + " %", 9)
     }
@@ -46,8 +48,8 @@ func runDisplayBenchmarks() {
     print("workload                panel          method    transactions    bytes   100 kHz   400 kHz     1 MHz")
     var slides: [SlideFigures] = []
     for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .sh1106_128x64] {
-        let (loads, slide) = workloads(panel)
-        slides.append(slide)
+        let (loads, panelSlides) = workloads(panel)
+        slides += panelSlides
         for (name, partial, full) in loads {
             for (method, load) in [("partial", partial), ("full", full)] {
                 print(
@@ -61,13 +63,14 @@ func runDisplayBenchmarks() {
     print("")
     print("Page slide, frame by frame, against luma.oled: a full frame every frame (SSD1306: 00h 21h 0 127")
     print("22h 0 p, then 40h and the data; SH1106: 00h B0h+p 02h 10h, then 40h and 128 bytes, per page)")
-    print("panel          frames   bytes  largest  400 kHz     luma  of luma")
+    print("(first: the first slide after the start; back: the slide back to the first page, later)")
+    print("panel          slide   frames   bytes  largest  400 kHz     luma  of luma")
     for slide in slides { print(slide.line) }
 }
 
 /// A page slide (the engine's 60 frames a second), a clock tick and an idle second, through the
 /// engine `run` drives, each against a full frame for every frame the engine sent.
-private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], SlideFigures) {
+private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], [SlideFigures]) {
     var configuration = Configuration.demo()
     configuration.display.panel = panel
     configuration.display.bus = nil
@@ -103,12 +106,18 @@ private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], 
     // The clock page's second turns over.
     let (tick, _, _) = load([], from: .milliseconds(900), until: .milliseconds(1500))
     results.append(("clock tick", tick, fullFrame))
-    // An idle second on a page that does not change: back to the welcome page, then a second of nothing.
-    // (The automatic indicator plate fades out first, after the turn.)
-    _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(5000))
+    // An idle second on a page that does not change: back to the welcome page (a slide over RAM
+    // the driver knows), then a second of nothing. (The automatic indicator plate fades out first.)
+    let backBefore = shell.sentFrames.count
+    _ = load([.rotated(detents: -1, at: .milliseconds(1500))], from: .milliseconds(1500), until: .milliseconds(2300))
+    let back = SlideFigures(
+        panel: panel, slide: "back",
+        frames: shell.sentFrames[backBefore...].map { BusLoad(transactions: $0.transactions, bytes: $0.bytes) },
+        fullFrame: fullFrame)
+    _ = load([], from: .milliseconds(2300), until: .milliseconds(5000))
     let (still, _, _) = load([], from: .milliseconds(5000), until: .milliseconds(6000))
     results.append(("idle second", still, fullFrame))
-    return (results, figures)
+    return (results, [figures, back])
 }
 
 /// The sample readings, with the clock's second following the run's time.

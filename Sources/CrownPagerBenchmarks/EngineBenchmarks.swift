@@ -8,6 +8,8 @@ import SSD1306
 /// feeds it (every pending detent first, then a tick) on a virtual clock, its transfers written
 /// into the emulator. The bus is modelled at the configuration's clock (400 kHz): a frame's
 /// transfers take their bus time, and the engine sends no frame before the last one is through.
+/// Then the same at 100 kHz, 400 kHz and 1 MHz, and with `bus_hz` at 400 kHz on a 100 kHz bus:
+/// the shell reports each write's modelled time and the pacer learns the rate from it.
 ///
 /// - latency: detent to the first frame on the bus that shows it (its first byte, and its last
 ///   byte, when the glass has it), counting only detents that moved a page;
@@ -28,6 +30,27 @@ func runEngineBenchmarks() {
     ] {
         print(measure(name, detents: detents, acceleration: acceleration).line)
     }
+    print("")
+    print("bus speeds: the same pages, the bus modelled at each clock; the pacer learns it from the writes' times")
+    print(
+        "workload            bus_hz    real bus  frames    bytes  largest  slide interval  learnt   on busy bus (waited)  first byte mean/p99   glass mean/p99"
+    )
+    for (name, detents) in [("slides", single), ("spin", spin)] {
+        for (configured, real, timed) in [
+            (100_000, 100_000, true), (400_000, 400_000, true), (1_000_000, 1_000_000, true),
+            (400_000, 100_000, true), (400_000, 100_000, false),
+        ] {
+            let figures = measure(
+                timed ? name : name + ", untimed", detents: detents, acceleration: false, busHertz: configured,
+                realBusHertz: real, timesWrites: timed)
+            print(figures.busLine(configured: configured, real: real))
+        }
+    }
+}
+
+/// A clock in kHz or MHz.
+func hertzName(_ hertz: Int) -> String {
+    hertz >= 1_000_000 && hertz % 1_000_000 == 0 ? "\(hertz / 1_000_000) MHz" : "\(hertz / 1000) kHz"
 }
 
 /// Decodes the built-in fonts (their first use) and says how long each took.
@@ -55,15 +78,35 @@ struct EngineFigures {
     var firstByte: [Int64] = []
     var glass: [Int64] = []
     var renderNanoseconds: [Int64] = []
+    /// The pacer's frame interval at each frame drawn while a slide moved.
+    var slideIntervals: [Int64] = []
+    /// The clock the pacer learnt, at the end.
+    var learntHertz = 0
+    /// Frames written while the modelled bus still carried the one before, and how long they waited all told.
+    var writesOnBusyBus = 0
+    var waitedForBus = TimeSpan.zero
+
+    /// The bus-speed table's line.
+    func busLine(configured: Int, real: Int) -> String {
+        let interval =
+            slideIntervals.isEmpty
+            ? "-" : fixed1(Double(slideIntervals.sorted()[slideIntervals.count / 2]) / 1e6) + " ms"
+        return name.padding(16) + hertzName(configured).leftPadding(10) + hertzName(real).leftPadding(12)
+            + String(frames).leftPadding(8) + String(bytes).leftPadding(9) + String(largestFrame).leftPadding(9)
+            + interval.leftPadding(16) + hertzName(learntHertz / 1000 * 1000).leftPadding(10)
+            + (String(writesOnBusyBus) + " (" + fixed1(Double(waitedForBus.nanoseconds) / 1e6) + " ms)").leftPadding(16)
+            + stats(firstByte).leftPadding(22) + stats(glass).leftPadding(17)
+    }
+
+    func stats(_ values: [Int64]) -> String {
+        guard !values.isEmpty else { return "-" }
+        let sorted = values.sorted()
+        let mean = Double(values.reduce(0, +)) / Double(values.count) / 1e6
+        let p99 = Double(sorted[min(sorted.count - 1, (sorted.count * 99) / 100)]) / 1e6
+        return fixed2(mean) + "/" + fixed2(p99) + " ms"
+    }
 
     var line: String {
-        func stats(_ values: [Int64]) -> String {
-            guard !values.isEmpty else { return "-" }
-            let sorted = values.sorted()
-            let mean = Double(values.reduce(0, +)) / Double(values.count) / 1e6
-            let p99 = Double(sorted[min(sorted.count - 1, (sorted.count * 99) / 100)]) / 1e6
-            return fixed2(mean) + "/" + fixed2(p99) + " ms"
-        }
         let render =
             renderNanoseconds.isEmpty
             ? "-" : fixed2(Double(renderNanoseconds.reduce(0, +)) / Double(renderNanoseconds.count) / 1000) + " us"
@@ -75,17 +118,23 @@ struct EngineFigures {
     }
 }
 
-/// 400 text pages (a spin never reaches the end), the built-in display and crown, `detents` turned at their instants.
-func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> EngineFigures {
+/// 400 text pages (a spin never reaches the end), the built-in display and crown, `detents`
+/// turned at their instants; `bus_hz` is `busHertz`, the modelled bus runs at `realBusHertz`.
+func measure(
+    _ name: String, detents: [Timestamp], acceleration: Bool, busHertz: Int = 400_000, realBusHertz: Int? = nil,
+    timesWrites: Bool = true
+) -> EngineFigures {
     var configuration = Configuration.builtIn
     configuration.display.bus = nil
+    configuration.display.busHertz = busHertz
     configuration.crown.acceleration = acceleration
     configuration.pages = (1...400).map {
         // Short enough to fit: a taller page would scroll its content before paging.
         PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 12)))
     }
     var sampler = SamplePageSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
+    var shell = startedShell(configuration, sampler: &sampler, busHertz: realBusHertz)
+    shell.timesWrites = timesWrites
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
     figures.fullFrameBytes = fullFrameLoad(configuration.display.panel).bytes
@@ -109,6 +158,9 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
             if shell.engine.session.pager.currentPage != before { moved.append(event.timestamp) }
         }
         // The tick alone is timed: the engine renders and encodes; the emulator's share is the panel's.
+        let moving = shell.engine.session.isAnimating(at: now)
+        let interval = shell.engine.pacer.frameInterval
+        let busFree = shell.busFreeAt
         let started = clock.now
         let effects = shell.engine.handle(.tick, at: now)
         let elapsed = started.duration(to: clock.now)
@@ -123,10 +175,13 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
             figures.bytes += frameBytes
             // The first frame after the start is the whole glass, before any detent: not the turns' cost.
             if next > 0 { figures.largestFrame = max(figures.largestFrame, frameBytes) }
-            let busTime = shell.engine.pacer.busFreeAt - now
+            if moving { figures.slideIntervals.append(interval.nanoseconds) }
+            // On the modelled bus: the first byte when the bus is free (at once, unless a frame
+            // came too early), the last when the modelled bus has carried it.
+            let firstByte = max(now, busFree)
             for detent in waiting {
-                figures.firstByte.append((now - detent).nanoseconds)
-                figures.glass.append((now + busTime - detent).nanoseconds)
+                figures.firstByte.append((firstByte - detent).nanoseconds)
+                figures.glass.append((shell.busFreeAt - detent).nanoseconds)
             }
             waiting = []
         }
@@ -135,15 +190,21 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         else { break }
         now = wake
     }
+    figures.learntHertz = shell.engine.pacer.busRate.hertz
+    figures.writesOnBusyBus = shell.writesOnBusyBus
+    figures.waitedForBus = shell.waitedForBus
     return figures
 }
 
-/// A virtual shell around the engine for `configuration` (its panel and address), started at time zero.
-func startedShell<Sampler: PageSampler>(_ configuration: Configuration, sampler: inout Sampler) -> VirtualShell {
+/// A virtual shell around the engine for `configuration` (its panel and address), started at
+/// time zero, its bus modelled at `busHertz` (by default the configuration's).
+func startedShell<Sampler: PageSampler>(
+    _ configuration: Configuration, sampler: inout Sampler, busHertz: Int? = nil
+) -> VirtualShell {
     var shell = VirtualShell(
         engine: DeviceEngine(
             configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address)
+        panel: configuration.display.panel, address: configuration.display.address, busHertz: busHertz)
     shell.feed(.start, at: .zero, sampler: &sampler)
     return shell
 }

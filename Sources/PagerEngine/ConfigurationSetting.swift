@@ -136,7 +136,7 @@ extension ConfigurationSetting {
         "Then switch off (OLEDs burn in); the first detent only wakes it")
     static let displayBusHertz = ConfigurationSetting(
         "display.bus_hz", .integer(10_000...3_400_000), default: "400000",
-        "The bus clock set by dtparam=i2c_arm_baudrate in config.txt, for pacing frames")
+        "The bus clock set by dtparam=i2c_arm_baudrate in config.txt; pacing starts from it, then learns the real one")
 
     /// `[crown]`: the knob.
     static let crownSource = ConfigurationSetting(

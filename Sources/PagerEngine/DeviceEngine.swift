@@ -154,7 +154,8 @@ public struct DeviceEngine {
         case .commandFinished(let page, let output, let status):
             guard book.specs.indices.contains(page) else { break }
             apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
-        case .written:
+        case .written(let took):
+            pacer.written(took: took)
             if let attempts = attemptInFlight {
                 attemptInFlight = nil
                 health.recordSuccess()
@@ -164,6 +165,7 @@ public struct DeviceEngine {
                 effects.log.append(.displayRecovered(attempts: attempts))
             }
         case .displayFailed:
+            pacer.writeFailed()
             session.forgetGlass()
             pacer.invalidate()
             let retryAt = health.recordFailure(at: now)
@@ -270,9 +272,11 @@ public struct DeviceEngine {
             screen = wanted
         }
         // A slide is drawn where it stands a frame interval on, when this frame is on the glass.
-        if screen != .off { session.present(at: now, lookahead: pacer.animationInterval) }
+        let moving = screen != .off && session.isAnimating(at: now)
+        if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
         let transfers = session.display.bus.take()
-        pacer.frameSent(bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now)
+        pacer.frameSent(
+            bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now, moving: moving)
         // The queue's array itself when nothing came before it in this tick: no copy.
         if effects.transfers.isEmpty { effects.transfers = transfers } else { effects.transfers += transfers }
     }
@@ -325,7 +329,9 @@ public struct DeviceEngine {
         session = Self.session(
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
-        pacer = FramePacer(busHertz: fresh.display.busHertz, animationInterval: pacer.animationInterval)
+        // The bus has not changed: what its writes taught the pacer stays.
+        pacer.configure(busHertz: fresh.display.busHertz)
+        pacer.invalidate()
         saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))

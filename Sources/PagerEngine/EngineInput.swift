@@ -20,8 +20,10 @@ public enum EngineInput: Sendable {
     case fileRead(page: Int, FileSample)
     /// A page's command ended: its output, and nil or why it failed (`exit status 3`, `timed out`).
     case commandFinished(page: Int, output: String, status: String?)
-    /// The transfers of the last effects all went out.
-    case written
+    /// The transfers of the last effects all went out, and writing them took `took`: measured
+    /// around the write(2) calls on a real bus, the modelled bus time where the bus is emulated.
+    /// The pacer learns the bus's real speed from it.
+    case written(took: TimeSpan)
     /// Writing the last effects' transfers failed: the panel stopped answering.
     case displayFailed
     /// A new configuration (read, parsed and overridden by the shell) and its indicator style (images loaded).
@@ -38,7 +40,7 @@ public enum EngineInput: Sendable {
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
 /// commands to stop, lines for the journal.
 public struct Effects: Hashable, Sendable {
-    /// I2C transfers to write to the display, in order. Report the outcome with `.written` or `.displayFailed`.
+    /// I2C transfers to write to the display, in order. Report the outcome with `.written(took:)` or `.displayFailed`.
     public var transfers: [I2CTransfer] = []
     /// Page values to read; sampled values and files are answered at once, commands when they end.
     public var reads: [PageRead] = []

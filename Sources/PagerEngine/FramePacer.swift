@@ -9,23 +9,45 @@ import PagerCore
 ///   only once the bus has carried the previous one: frames never queue. While the bus is
 ///   busy, newer input updates the pager and the next frame shows the newest state, so the
 ///   frame that waits is always the latest (no backlog, no growing latency).
+/// - The bus's speed is learnt from how long the shell's writes took (`written(took:)`), so a
+///   wrong `display.bus_hz` or a slow bus still paces right. While a slide runs, frames come
+///   every `frameInterval`: 60 a second where the bus carries the recent frames in that time,
+///   fewer and larger steps (30, 20, 15 a second) where it does not.
 /// - With nothing changed, no animation and no deadline, the loop sleeps until input.
 public struct FramePacer: Hashable, Sendable {
-    /// The bus clock, in hertz.
-    public var busHertz: Int
-    /// Frames while a slide or bounce is under way come at most this often (about 60 a second).
+    /// The bus clock the configuration names, in hertz: where `busRate` starts.
+    public private(set) var busHertz: Int
+    /// The shortest frame interval while a slide or bounce is under way (about 60 a second).
     public var animationInterval: TimeSpan
-    /// When the bus finishes carrying the last frame.
+    /// A slide's frames come at most this many `animationInterval`s apart, however slow the bus.
+    public var maximumStretch = 4
+    /// The bus's speed, learnt from the writes.
+    public private(set) var busRate: BusRateEstimate
+    /// When the bus finishes carrying the last frame: by the learnt rate until the shell reports
+    /// its write, then by the time the write took.
     public private(set) var busFreeAt = Timestamp.zero
     /// When the last frame was drawn.
     public private(set) var lastFrameAt: Timestamp?
+    /// The instant the last frame showed a slide at (its lookahead's end): no later frame shows an earlier one.
+    public private(set) var lastSampleAt: Timestamp?
     /// Whether something visible changed since the last frame.
     public private(set) var needsFrame = true
+    /// Bits of the last frames sent, the newest at `recentNext - 1`; what the frame interval is chosen for.
+    private var recentFrameBits: [Int]
+    private var recentNext = 0
+    /// Bits of the last frame, until the shell reports its write, and when it was drawn.
+    private var pendingBits = 0
+    private var pendingStart = Timestamp.zero
+
+    /// Frames remembered for the frame interval.
+    static let recentFrames = 12
 
     /// A pacer for a bus clocked at `busHertz`.
     public init(busHertz: Int = 400_000, animationInterval: TimeSpan = FramePacer.sixtyHertz) {
         self.busHertz = max(1, busHertz)
         self.animationInterval = animationInterval
+        busRate = BusRateEstimate(hertz: self.busHertz)
+        recentFrameBits = Array(repeating: 0, count: Self.recentFrames)
     }
 
     /// A frame interval of 60 a second: what `run` paces a slide at.
@@ -44,31 +66,86 @@ public struct FramePacer: Hashable, Sendable {
     /// Something on the glass is to change: a turn, a refreshed value, the screen waking.
     public mutating func invalidate() { needsFrame = true }
 
-    /// The decision at `now`, given pending input, whether an animation runs, and the next deadline of timers and refreshes.
-    public func decide(at now: Timestamp, inputPending: Bool, animating: Bool, nextDeadline: Timestamp?) -> Decision {
-        if inputPending { return .handleInput }
-        var frameDue: Timestamp?
-        if needsFrame {
-            frameDue = busFreeAt
-        } else if animating {
-            frameDue = max(busFreeAt, (lastFrameAt ?? now) + animationInterval)
-        }
-        if let frameDue, now >= frameDue { return .drawFrame }
-        if let deadline = nextDeadline, deadline <= now { return .drawFrame }
-        let wake = [frameDue, nextDeadline].compactMap { $0 }.min()
-        return .wait(until: wake)
+    /// A new configuration's bus clock; what the writes taught stays (the bus itself has not changed).
+    public mutating func configure(busHertz: Int) {
+        self.busHertz = max(1, busHertz)
+        if busRate.writesMeasured == 0 { busRate = BusRateEstimate(hertz: self.busHertz) }
     }
 
-    /// Records a frame drawn at `now` whose update put `bytes` in `transactions` on the bus.
-    public mutating func frameSent(bytes: Int, transactions: Int, at now: Timestamp) {
+    /// The time between a slide's frames: the smallest whole number of `animationInterval`s
+    /// (at most `maximumStretch`) in which the bus, at the learnt rate, carries the largest of
+    /// the last 12 frames drawn while something moved. Fewer, larger steps on a slow bus, at an even pace, rather than
+    /// frames that each wait for the bus and land at uneven times.
+    public var frameInterval: TimeSpan {
+        let busTime = busRate.time(bits: recentFrameBits.max() ?? 0)
+        var steps: Int64 = 1
+        while steps < Int64(maximumStretch), animationInterval * steps < busTime { steps += 1 }
+        return animationInterval * steps
+    }
+
+    /// How far ahead of `now` a frame drawn now shows a slide: when it is on the glass, a frame
+    /// interval on, and never short of where the last frame showed it (no step backwards when
+    /// the interval shrinks).
+    public func lookahead(at now: Timestamp) -> TimeSpan {
+        let interval = frameInterval
+        guard let lastSampleAt, lastSampleAt - now > interval else { return interval }
+        return lastSampleAt - now
+    }
+
+    /// The decision at `now`, given pending input, whether an animation runs, and the next
+    /// deadline of timers and refreshes. No frame is drawn before the bus is free, whatever is due.
+    public func decide(at now: Timestamp, inputPending: Bool, animating: Bool, nextDeadline: Timestamp?) -> Decision {
+        if inputPending { return .handleInput }
+        var due: Timestamp?
+        if needsFrame {
+            due = busFreeAt
+        } else if animating {
+            due = max(busFreeAt, (lastFrameAt ?? now) + frameInterval)
+        }
+        if let nextDeadline {
+            let deadline = max(nextDeadline, busFreeAt)
+            due = min(due ?? deadline, deadline)
+        }
+        if let due, now >= due { return .drawFrame }
+        return .wait(until: due)
+    }
+
+    /// Records a frame drawn at `now` whose update put `bytes` in `transactions` on the bus; it
+    /// showed a slide `lookahead(at: now)` on. A frame of a slide (`moving`) counts towards the
+    /// frame interval; a whole frame after a start or a still one does not.
+    public mutating func frameSent(bytes: Int, transactions: Int, at now: Timestamp, moving: Bool = true) {
+        lastSampleAt = now + lookahead(at: now)
         needsFrame = false
         lastFrameAt = now
-        busFreeAt = now + Self.busTime(bytes: bytes, transactions: transactions, hertz: busHertz)
+        if moving, bytes > 0 {
+            recentFrameBits[recentNext] = Self.bits(bytes: bytes, transactions: transactions)
+            recentNext = (recentNext + 1) % Self.recentFrames
+        }
+        pendingBits = Self.bits(bytes: bytes, transactions: transactions)
+        pendingStart = now
+        busFreeAt = now + busRate.time(bits: pendingBits)
     }
+
+    /// The shell wrote the frame last drawn, and the bus took `took` over it: the rate learns
+    /// from it, and the bus is free `took` after the frame was drawn. Transfers that are not a
+    /// frame (the initialisation, switching off) teach nothing: the shell writes them outside
+    /// the frame loop, and they are not paced.
+    public mutating func written(took: TimeSpan) {
+        guard pendingBits > 0 else { return }
+        busRate.record(bits: pendingBits, took: took)
+        busFreeAt = pendingStart + max(took, .zero)
+        pendingBits = 0
+    }
+
+    /// Writing the transfers last handed out failed: their time teaches nothing.
+    public mutating func writeFailed() { pendingBits = 0 }
+
+    /// Bits on the wire: 9 per byte (8 and the ACK), and start, address byte and stop per transaction.
+    public static func bits(bytes: Int, transactions: Int) -> Int { bytes * 9 + transactions * (1 + 9 + 1) }
 
     /// Bus time: 9 bits per byte (8 and the ACK), and start, address byte and stop per transaction.
     public static func busTime(bytes: Int, transactions: Int, hertz: Int) -> TimeSpan {
-        let bits = Int64(bytes) * 9 + Int64(transactions) * (1 + 9 + 1)
+        let bits = Int64(bits(bytes: bytes, transactions: transactions))
         return TimeSpan(nanoseconds: bits * 1_000_000_000 / Int64(max(1, hertz)))
     }
 }

@@ -187,15 +187,35 @@ public struct VirtualShell {
     public private(set) var transfers: [I2CTransfer] = []
     /// Every log line, oldest first.
     public private(set) var log: [EngineLog] = []
-    /// When each frame went out, and how many bytes it took.
-    public private(set) var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int)] = []
+    /// When each frame went out, how many bytes it took, and its time on the modelled bus.
+    public private(set) var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
+    /// The modelled bus's clock: each write takes its bus time at this rate, and the engine is
+    /// told so (`.written(took:)`). It may differ from the configuration's `bus_hz`, as a real bus may.
+    public var busHertz: Int
+    /// Whether `.written(took:)` carries each write's time on the modelled bus, as the run shell
+    /// times its writes; when false it carries the time at the configuration's `bus_hz`, as a
+    /// shell that did not time them would (for the benchmark's comparison).
+    public var timesWrites = true
+    /// When the modelled bus has carried everything written.
+    public private(set) var busFreeAt = Timestamp.zero
+    /// Frames written while the modelled bus still carried the one before: a backlog a blocking
+    /// write(2) would have waited out. The engine's pacing keeps it at zero. (The initialisation
+    /// and switching off are written outside the frame loop, as the run shell writes them: they
+    /// are not paced and not counted.)
+    public private(set) var writesOnBusyBus = 0
+    /// How long those writes waited, all told, for the bus to carry the ones before.
+    public private(set) var waitedForBus = TimeSpan.zero
+    /// Whether the effects being done are not frames (`.start`, `.reload`, `.stop`).
+    private var outsideFrameLoop = false
     private var lastTurn: Timestamp?
     private var ticksAtLastTurn = 0
 
-    /// A shell for `engine` with an emulated `panel` at `address`.
-    public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress) {
+    /// A shell for `engine` with an emulated `panel` at `address`, its bus modelled at `busHertz`
+    /// (by default the configuration's `bus_hz`).
+    public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress, busHertz: Int? = nil) {
         self.engine = engine
         emulator = SSD1306Emulator(panel: panel, address: address)
+        self.busHertz = max(1, busHertz ?? engine.configuration.display.busHertz)
     }
 
     /// What the panel shows.
@@ -215,10 +235,16 @@ public struct VirtualShell {
     public mutating func feed<Sampler: PageSampler>(_ input: EngineInput, at instant: Timestamp, sampler: inout Sampler)
         -> Bool
     {
-        perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
+        switch input {
+        case .start, .reload, .stop: outsideFrameLoop = true
+        default: break
+        }
+        defer { outsideFrameLoop = false }
+        return perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
     }
 
-    /// Does what `effects` ask, as the run shell does: transfers into the emulator (then `.written`),
+    /// Does what `effects` ask, as the run shell does: transfers into the emulator (then
+    /// `.written(took:)` with their time on the modelled bus),
     /// reads and glyphs answered by `sampler`. Returns whether transfers went out.
     public mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
@@ -228,9 +254,24 @@ public struct VirtualShell {
         if !effects.transfers.isEmpty {
             emulator.replay(effects.transfers)
             transfers += effects.transfers
-            sentFrames.append((instant, effects.transfers.reduce(0) { $0 + $1.bytes.count }, effects.transfers.count))
+            let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
+            let took = FramePacer.busTime(bytes: bytes, transactions: effects.transfers.count, hertz: busHertz)
+            if !outsideFrameLoop {
+                if instant < busFreeAt {
+                    writesOnBusyBus += 1
+                    waitedForBus = waitedForBus + (busFreeAt - instant)
+                }
+                busFreeAt = max(busFreeAt, instant) + took
+            }
+            sentFrames.append((instant, bytes, effects.transfers.count, took))
             sent = true
-            log += engine.handle(.written, at: instant).log
+            let reported =
+                timesWrites
+                ? took
+                : FramePacer.busTime(
+                    bytes: bytes, transactions: effects.transfers.count,
+                    hertz: engine.configuration.display.busHertz)
+            log += engine.handle(.written(took: reported), at: instant).log
         }
         if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
             sent = perform(engine.handle(.glyphs(glyphs), at: instant), at: instant, sampler: &sampler) || sent

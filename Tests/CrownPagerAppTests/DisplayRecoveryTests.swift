@@ -144,7 +144,10 @@ final class PanelShell {
             errors.append(error)
             return (false, effects.log + engine.handle(.displayFailed, at: now).log)
         }
-        return (true, effects.log + engine.handle(.written, at: now).log)
+        let took = FramePacer.busTime(
+            bytes: effects.transfers.reduce(0) { $0 + $1.bytes.count }, transactions: effects.transfers.count,
+            hertz: 400_000)
+        return (true, effects.log + engine.handle(.written(took: took), at: now).log)
     }
 
     /// Initialises the panel; whether it answered.

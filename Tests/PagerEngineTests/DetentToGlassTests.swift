@@ -6,52 +6,11 @@ import SSD1306
 import Testing
 
 /// From a detent to the glass through the engine the shells drive, on a virtual clock and the
-/// engine's own model of a 400 kHz bus: every pending detent first, then a tick, as `run` does.
+/// engine's own model of a 400 kHz bus: every pending detent first, then a tick, as `run` does
+/// (`ModelledBusRun`).
 @Suite struct DetentToGlassTests {
-    /// What a run of `detents` measured: each page-moving detent's time to the end of the first
-    /// frame after it on the bus, and the content position of every frame sent.
-    struct Run {
-        var glass: [TimeSpan] = []
-        var positions: [Int] = []
-        /// Frames after which the emulator's glass was not the frame the renderer drew.
-        var glassMismatches = 0
-        var shell: VirtualShell
-    }
-
-    static func run(detents: [Timestamp], until end: Timestamp) -> Run {
-        let configuration = DeviceEngineTests.configuration(pages: 60)
-        var shell = VirtualShell(
-            engine: DeviceEngine(
-                configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-            panel: configuration.display.panel, address: configuration.display.address)
-        var sampler = SamplePageSampler()
-        shell.feed(.start, at: .zero, sampler: &sampler)
-        var run = Run(shell: shell)
-        var waiting: [Timestamp] = []
-        var now = Timestamp.zero
-        var next = 0
-        while now <= end {
-            while next < detents.count, detents[next] <= now {
-                let before = run.shell.engine.session.pager.currentPage
-                run.shell.feed(.crown(.rotated(detents: 1, at: detents[next])), at: now, sampler: &sampler)
-                if run.shell.engine.session.pager.currentPage != before { waiting.append(detents[next]) }
-                next += 1
-            }
-            let effects = run.shell.engine.handle(.tick, at: now)
-            if run.shell.perform(effects, at: now, sampler: &sampler) {
-                let onGlass = run.shell.engine.pacer.busFreeAt
-                run.glass += waiting.map { onGlass - $0 }
-                waiting = []
-                run.positions.append(run.shell.engine.session.lastContentPosition ?? -1)
-                if run.shell.glass != run.shell.engine.session.lastFrame { run.glassMismatches += 1 }
-            }
-            guard
-                let wake = run.shell.wake(after: now, nextInput: next < detents.count ? detents[next] : nil),
-                wake <= end
-            else { break }
-            now = wake
-        }
-        return run
+    static func run(detents: [Timestamp], until end: Timestamp) -> ModelledBusRun {
+        ModelledBusRun(DeviceEngineTests.configuration(pages: 60), detents: detents, until: end)
     }
 
     @Test func aSingleDetentsFirstFrameHasAlreadyMovedAndIsOnTheGlassWithin10Milliseconds() {

@@ -1,0 +1,38 @@
+import CrownVocabulary
+import PagerEngine
+import SSD1306
+import Testing
+
+@testable import CrownPagerApp
+
+/// The run shell tells the engine how long each write took: the stopwatch around the writes on a
+/// real panel, the modelled bus time on the emulator.
+@Suite struct WriteTimingTests {
+    static let transfers = [
+        I2CTransfer(address: .ssd1306Primary, bytes: [0x00, 0x21, 0, 127, 0x22, 0, 7]),
+        I2CTransfer(address: .ssd1306Primary, bytes: [0x40] + Array(repeating: 0xFF, count: 1024)),
+    ]
+
+    @Test func aRealPanelsWriteIsTimedByTheStopwatchAroundIt() throws {
+        // A stopwatch that moves 3 ms a reading: the write's time is the span between its two readings.
+        final class Ticks: @unchecked Sendable { var now = Timestamp.milliseconds(1000) }
+        let ticks = Ticks()
+        var loop = PagerRunLoop(
+            bus: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil,
+            stopwatch: {
+                ticks.now = ticks.now + .milliseconds(3)
+                return ticks.now
+            })
+        let took = try loop.write(Self.transfers, modelledAt: 400_000)
+        #expect(took == .milliseconds(3))
+        let written = loop.bus.drainTransfers()
+        #expect(written == Self.transfers)
+    }
+
+    @Test func theEmulatorsWriteTakesItsModelledBusTime() throws {
+        var loop = PagerRunLoop(bus: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil)
+        let took = try loop.write(Self.transfers, modelledAt: 100_000)
+        // 1032 bytes of 9 bits and two transactions of 11: 93.1 ms at 100 kHz.
+        #expect(took == TimeSpan(nanoseconds: (1032 * 9 + 2 * 11) * 10_000))
+    }
+}
