@@ -215,10 +215,21 @@ import Testing
             let content = PagerRenderer(size: panel.size).contentRect
             return page.layout(in: content.size, viewport: content.size).texts.map(\.text)
         }
+        func timeFace(_ panel: SSD1306Panel) -> PageLayout.Face? {
+            let content = PagerRenderer(size: panel.size).contentRect
+            return page.layout(in: content.size, viewport: content.size).texts.first { $0.text == "10:09:30" }?.face
+        }
         #expect(texts(.ssd1306_128x64) == ["Clock in the kitche\u{2026}", "10:09:30", "Sat 21 Nov 2026"])
+        #expect(texts(.ssd1306_128x32) == ["10:09:30", "Sat 21 Nov 2026"])
         #expect(texts(.ssd1306_72x40) == ["10:09:30", "Sat 21 Nov"])
         #expect(texts(.ssd1306_64x48) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
         #expect(texts(.ssd1306_96x16) == ["10:09:30"])
+        #expect(timeFace(.ssd1306_128x64) == .large && timeFace(.ssd1306_128x32) == .large)
+        #expect(timeFace(.ssd1306_72x40) == .body && timeFace(.ssd1306_64x48) == .body)
+        #expect(timeFace(.ssd1306_96x16) == .body)
+        // Only where no face fits the time whole do the seconds go, with their separator.
+        let narrow = page.layout(in: Size(width: 32, height: 16), viewport: Size(width: 32, height: 16))
+        #expect(narrow.texts.map(\.text) == ["10:09"])
     }
 
     @Test func secondsGoWithTheirSeparator() throws {
