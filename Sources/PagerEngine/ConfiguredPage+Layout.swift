@@ -142,7 +142,10 @@ extension ConfiguredPage {
         let faces: [PageLayout.Face] = area.height >= 40 ? [.large, .body, .small] : [.body, .small]
         let gap = 3
         let thinnest = 3
-        guard let (shown, face) = gaugeFace(text, faces: faces, in: area, below: gap + thinnest) else { return }
+        guard let (shown, face) = gaugeFace(text, faces: faces, in: area, below: gap + thinnest) else {
+            layOutNumberAlone(text, in: area, into: &layout)
+            return
+        }
         let textHeight = face.font.lineHeight
         let barHeight = max(thinnest, min(12, area.height - textHeight - gap - 1))
         let top = area.y + max(0, (area.height - textHeight - barHeight - gap) / 2)
@@ -158,6 +161,7 @@ extension ConfiguredPage {
         let smallest = 4
         // The number sits 3 rows under the centre; the half circle needs its radius and a row above.
         guard let (shown, face) = gaugeFace(text, faces: [.body, .small], in: area, below: smallest + 4) else {
+            layOutNumberAlone(text, in: area, into: &layout)
             return
         }
         let lineHeight = face.font.lineHeight
@@ -170,5 +174,15 @@ extension ConfiguredPage {
         layout.add(
             shown, in: Rect(x: area.x, y: centre.y + 3, width: area.width, height: lineHeight), face: face,
             width: measure(shown, face: face), alignment: .center)
+    }
+
+    /// A gauge with no room for its bar or dial (8 rows: the bottom indicator on a 16-row
+    /// panel): the number alone, centred, in the largest face that fits.
+    private func layOutNumberAlone(_ text: String, in area: Rect, into layout: inout PageLayout) {
+        guard let (shown, face) = gaugeFace(text, faces: [.body, .small], in: area, below: 0) else { return }
+        let height = face.font.lineHeight
+        layout.add(
+            shown, in: Rect(x: area.x, y: area.y + (area.height - height) / 2, width: area.width, height: height),
+            face: face, width: measure(shown, face: face), alignment: .center)
     }
 }

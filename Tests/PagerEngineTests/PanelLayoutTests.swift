@@ -232,6 +232,21 @@ import Testing
         #expect(narrow.texts.map(\.text) == ["10:09"])
     }
 
+    /// With the bottom indicator a 16-row panel leaves 8 rows: a gauge shows its number alone.
+    @Test func aGaugeWithNoRoomForItsBarShowsItsNumber() {
+        let renderer = PagerRenderer(
+            size: SSD1306Panel.ssd1306_96x16.size, indicatorStyle: PageIndicatorStyle(crownSide: .bottom))
+        let content = renderer.contentRect
+        #expect(content.height == 8)
+        for isDial in [false, true] {
+            let page = ConfiguredPage(title: "CPU", body: .gauge(fraction: 0.5, text: "48.3\u{B0}C", isDial: isDial))
+            let layout = page.layout(in: content.size, viewport: content.size)
+            #expect(layout.texts.map(\.text) == ["48.3\u{B0}C"])
+            #expect(layout.texts.first?.face == .small)
+            #expect(layout.graphics.isEmpty)
+        }
+    }
+
     @Test func secondsGoWithTheirSeparator() throws {
         #expect(try ClockFormat.parse("%H:%M:%S").get().withoutSeconds?.pattern == "%H:%M")
         #expect(try ClockFormat.parse("%I:%M:%S %p").get().withoutSeconds?.pattern == "%I:%M %p")
