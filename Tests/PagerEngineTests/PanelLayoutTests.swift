@@ -229,7 +229,8 @@ import Testing
         #expect(timeFace(.ssd1306_96x16) == .body)
         // Only where no face fits the time whole do the seconds go, with their separator.
         let narrow = page.layout(in: Size(width: 32, height: 16), viewport: Size(width: 32, height: 16))
-        #expect(narrow.texts.map(\.text) == ["10:09"])
+        let narrowTexts = narrow.texts.map { $0.text }
+        #expect(narrowTexts == ["10:09"])
     }
 
     /// With the bottom indicator a 16-row panel leaves 8 rows: a gauge shows its number alone.
@@ -241,7 +242,8 @@ import Testing
         for isDial in [false, true] {
             let page = ConfiguredPage(title: "CPU", body: .gauge(fraction: 0.5, text: "48.3\u{B0}C", isDial: isDial))
             let layout = page.layout(in: content.size, viewport: content.size)
-            #expect(layout.texts.map(\.text) == ["48.3\u{B0}C"])
+            let texts = layout.texts.map { $0.text }
+            #expect(texts == ["48.3\u{B0}C"])
             #expect(layout.texts.first?.face == .small)
             #expect(layout.graphics.isEmpty)
         }
