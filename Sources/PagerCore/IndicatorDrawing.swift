@@ -20,60 +20,112 @@ public struct IndicatorDecoration: Hashable, Sendable {
 extension Bitmap {
     /// Draws the page indicator: the current page solid, the others hollow, on the plate when it shows.
     ///
-    /// On the solid plate the indicators are cut out of it (dark on lit): a 1-bit panel has no
-    /// translucency, and inverting keeps the contrast the plate is there to give.
+    /// A 1-bit panel has no translucency, so on the solid plate the indicators are cut out of it
+    /// in dark, and what is lit still reads as solid: the current dot is a dark ring around lit
+    /// plate, the others dark discs. (Cutting the same shapes as off the plate, a dark disc for
+    /// the current page and dark rings for the others, made every other dot look lit and the
+    /// current one look like the only hollow one.)
     public mutating func drawPageIndicator(
         _ dots: [IndicatorDot], images: PageIndicatorImages = PageIndicatorImages(),
         decoration: IndicatorDecoration = IndicatorDecoration(), strip: Rect
     ) {
         guard let first = dots.first, let last = dots.last else { return }
         let plateRect = Self.plateRect(first: first.bounds, last: last.bounds, strip: strip, vertical: first.isVertical)
-        let radius = min(3, (min(plateRect.width, plateRect.height) - 1) / 2)
-        switch decoration.plate {
-        case .hidden: break
-        case .fading: strokeRoundedRect(plateRect, radius: radius)
-        case .shown: fillRoundedRect(plateRect, radius: radius)
-        }
-        let ink: Ink = decoration.plate == .shown ? .off : .on
+        drawPlate(decoration.plate, in: plateRect)
+        let onPlate = decoration.plate == .shown
         for dot in dots {
+            let radius = (dot.diameter - 1) / 2
             if dot.isShrunk {
-                strokeCircle(center: dot.center, radius: (dot.diameter - 1) / 2, ink: ink)
+                drawRing(center: dot.center, radius: radius, onPlate: onPlate)
             } else if dot.isCurrent, dot.stretch > 0 {
-                drawCapsule(dot, fraction: decoration.capsuleFraction ?? 0, ink: ink)
+                drawCapsule(dot, fraction: decoration.capsuleFraction ?? 0, onPlate: onPlate)
             } else if let image = dot.isCurrent
                 ? images.currentPageIndicatorImage(forPage: dot.page) : images.indicatorImage(forPage: dot.page)
             {
-                let glyph = dot.isCurrent ? image.bitmap : image.outline
+                // On the plate the outline cut in dark leaves the solid shape lit, and the
+                // solid shape cut in dark reads as empty.
+                let solid = dot.isCurrent != onPlate
+                let glyph = solid ? image.bitmap : image.outline
                 blit(
                     glyph, at: Point(x: dot.center.x - (glyph.width - 1) / 2, y: dot.center.y - (glyph.height - 1) / 2),
-                    ink: ink)
+                    ink: onPlate ? .off : .on)
             } else if dot.isCurrent, let progress = decoration.progress {
-                drawProgressDot(dot, progress: progress, ink: ink)
+                drawProgressDot(dot, progress: progress, onPlate: onPlate)
             } else if dot.isCurrent {
-                fillCircle(center: dot.center, radius: (dot.diameter - 1) / 2, ink: ink)
+                if onPlate {
+                    strokeCircle(center: dot.center, radius: radius, ink: .off)
+                } else {
+                    fillCircle(center: dot.center, radius: radius)
+                }
             } else {
-                strokeCircle(center: dot.center, radius: (dot.diameter - 1) / 2, ink: ink)
+                drawRing(center: dot.center, radius: radius, onPlate: onPlate)
             }
         }
     }
 
-    /// A stretched current dot: a hollow capsule with a solid dot inside at the position in the page.
-    private mutating func drawCapsule(_ dot: IndicatorDot, fraction: Double, ink: Ink) {
+    /// A hollow dot: a lit ring, or on the plate a dark disc.
+    private mutating func drawRing(center: Point, radius: Int, onPlate: Bool) {
+        if onPlate {
+            fillCircle(center: center, radius: radius, ink: .off)
+        } else {
+            strokeCircle(center: center, radius: radius)
+        }
+    }
+
+    /// Draws the position bar that stands for the dots where too few fit: the track hollow and
+    /// the thumb solid, or on the plate the track cut out dark around the lit thumb.
+    public mutating func drawPositionBar(
+        _ bar: IndicatorPositionBar, decoration: IndicatorDecoration = IndicatorDecoration(), strip: Rect
+    ) {
+        let plateRect = Self.plateRect(first: bar.track, last: bar.track, strip: strip, vertical: bar.isVertical)
+        drawPlate(decoration.plate, in: plateRect)
+        let radius = (min(bar.track.width, bar.track.height) - 1) / 2
+        if decoration.plate == .shown {
+            fillRoundedRect(bar.track, radius: radius, ink: .off)
+        } else {
+            strokeRoundedRect(bar.track, radius: radius)
+        }
+        fillRect(bar.thumb)
+    }
+
+    /// The plate behind the indicator: an outline while it fades, solid while it shows.
+    private mutating func drawPlate(_ plate: BackgroundPlate, in rect: Rect) {
+        let radius = min(3, (min(rect.width, rect.height) - 1) / 2)
+        switch plate {
+        case .hidden: break
+        case .fading: strokeRoundedRect(rect, radius: radius)
+        case .shown: fillRoundedRect(rect, radius: radius)
+        }
+    }
+
+    /// A stretched current dot: a hollow capsule with a solid dot inside at the position in the
+    /// page; on the plate a dark capsule with a lit dot a pixel smaller inside.
+    private mutating func drawCapsule(_ dot: IndicatorDot, fraction: Double, onPlate: Bool) {
         let bounds = dot.bounds
         let radius = (dot.diameter - 1) / 2
-        strokeRoundedRect(bounds, radius: radius, ink: ink)
         let travel = Int((min(max(fraction, 0), 1) * Double(dot.stretch)).rounded())
         let knob =
             dot.isVertical
             ? Rect(x: bounds.x, y: bounds.y + travel, width: dot.diameter, height: dot.diameter)
             : Rect(x: bounds.x + travel, y: bounds.y, width: dot.diameter, height: dot.diameter)
-        fillRoundedRect(knob, radius: radius, ink: ink)
+        if onPlate {
+            fillRoundedRect(bounds, radius: radius, ink: .off)
+            fillRoundedRect(knob.insetBy(1), radius: max(0, radius - 1))
+        } else {
+            strokeRoundedRect(bounds, radius: radius)
+            fillRoundedRect(knob, radius: radius)
+        }
     }
 
-    /// A hollow dot that fills from the bottom (or the left) as the timed page's time passes.
-    private mutating func drawProgressDot(_ dot: IndicatorDot, progress: Double, ink: Ink) {
+    /// A hollow dot that fills from the bottom (or the left) as the timed page's time passes;
+    /// on the plate a dark disc whose inside turns lit.
+    private mutating func drawProgressDot(_ dot: IndicatorDot, progress: Double, onPlate: Bool) {
         let radius = (dot.diameter - 1) / 2
-        strokeCircle(center: dot.center, radius: radius, ink: ink)
+        if onPlate {
+            fillCircle(center: dot.center, radius: radius, ink: .off)
+        } else {
+            strokeCircle(center: dot.center, radius: radius)
+        }
         let filled = Int((min(max(progress, 0), 1) * Double(dot.diameter)).rounded(.down))
         guard filled > 0 else { return }
         let bounds = dot.bounds
@@ -82,7 +134,7 @@ extension Bitmap {
             dot.isVertical
             ? Rect(x: bounds.x, y: bounds.maxY - filled, width: bounds.width, height: filled).intersection(saved)
             : Rect(x: bounds.x, y: bounds.y, width: filled, height: bounds.height).intersection(saved)
-        fillCircle(center: dot.center, radius: radius, ink: ink)
+        fillCircle(center: dot.center, radius: onPlate ? max(0, radius - 1) : radius)
         clip = saved
     }
 

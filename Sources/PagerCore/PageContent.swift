@@ -21,6 +21,10 @@ public protocol PageContent {
 
     /// Draws the page as it looks at `instant` into `canvas`, which is `contentHeight(in:)` tall.
     func draw(into canvas: inout Bitmap, at instant: Timestamp)
+
+    /// Draws the page for a screen showing `viewport` of it: a page taller than the screen keeps
+    /// the rightmost `PagerRenderer.moreMarkGutter` columns free for the "more" mark.
+    func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp)
 }
 
 extension PageContent {
@@ -30,4 +34,8 @@ extension PageContent {
     public var hasPressAction: Bool { false }
     /// The pager's page duration applies.
     public var duration: TimeSpan? { nil }
+    /// Draws as `draw(into:at:)` does.
+    public func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp) {
+        draw(into: &canvas, at: instant)
+    }
 }

@@ -25,23 +25,47 @@ public struct PageOverview: Hashable, Sendable {
     }
 }
 
+/// One row of the page-title list as laid out: its number and title, cut to the row with an
+/// ellipsis when too long, and the row's box.
+public struct OverviewRow: Hashable, Sendable {
+    /// The page the row stands for.
+    public var page: Int
+    /// "3 Title" as drawn.
+    public var text: String
+    /// The row: the full width of the list, a line high.
+    public var box: Rect
+    /// Where the text's glyphs go: a pixel in from the left, as wide as the text.
+    public var ink: Rect
+}
+
+extension PageOverview {
+    /// The rows that show in `area`, one title each, each cut to fit with the font's ellipsis.
+    public func rows(titles: [String], in area: Rect, font: BitmapFont) -> [OverviewRow] {
+        let count = max(1, area.height / font.lineHeight)
+        let first = firstVisibleRow(rows: count)
+        var rows: [OverviewRow] = []
+        for row in 0..<count {
+            let page = first + row
+            guard page < titles.count else { break }
+            let box = Rect(x: area.x, y: area.y + row * font.lineHeight, width: area.width, height: font.lineHeight)
+            let text = font.fitting("\(page + 1) \(titles[page])", width: max(0, area.width - 1))
+            let ink = Rect(x: box.x + 1, y: box.y, width: font.width(of: text), height: font.lineHeight)
+            rows.append(OverviewRow(page: page, text: text, box: box, ink: ink))
+        }
+        return rows
+    }
+}
+
 extension Bitmap {
     /// Draws the page-title list into `area`: one title per line, the selection highlighted.
     public mutating func drawPageOverview(_ overview: PageOverview, titles: [String], in area: Rect, font: BitmapFont) {
-        let rows = max(1, area.height / font.lineHeight)
-        let first = overview.firstVisibleRow(rows: rows)
         let saved = clip
         clip = area.intersection(saved)
         fillRect(area, ink: .off)
-        for row in 0..<rows {
-            let page = first + row
-            guard page < titles.count else { break }
-            let line = Rect(x: area.x, y: area.y + row * font.lineHeight, width: area.width, height: font.lineHeight)
-            let selected = page == overview.selection
-            if selected { fillRect(line) }
-            drawText(
-                "\(page + 1) \(titles[page])", at: Point(x: line.x + 1, y: line.y), font: font,
-                ink: selected ? .off : .on)
+        for row in overview.rows(titles: titles, in: area, font: font) {
+            let selected = row.page == overview.selection
+            if selected { fillRect(row.box) }
+            drawText(row.text, at: row.ink.origin, font: font, ink: selected ? .off : .on)
         }
         clip = saved
     }

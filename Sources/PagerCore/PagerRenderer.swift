@@ -12,6 +12,12 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The font of the page-title list.
     public var overviewFont: BitmapFont = .fixed6x10
 
+    /// The title list's font: `overviewFont`, or misc-fixed 5x8 where a line of it is taller
+    /// than the content area (the bottom indicator on a 16-row panel leaves 8 rows).
+    public var overviewFontThatFits: BitmapFont {
+        contentRect.height < overviewFont.lineHeight ? .fixed5x8 : overviewFont
+    }
+
     /// A renderer for frames of `size`.
     public init(size: Size, indicatorStyle: PageIndicatorStyle = PageIndicatorStyle()) {
         self.size = size
@@ -97,7 +103,8 @@ public struct PagerRenderer: Hashable, Sendable {
         let pager = controller.pager
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
-            frame.drawPageOverview(overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFont)
+            frame.drawPageOverview(
+                overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFontThatFits)
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
             return
         }
@@ -180,9 +187,26 @@ public struct PagerRenderer: Hashable, Sendable {
         into frame: inout Bitmap
     ) {
         let strip = indicatorColumn
-        let dots = PageIndicatorLayout.dots(
-            numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle, currentStretch: stretch)
-        frame.drawPageIndicator(dots, images: indicatorStyle.images, decoration: decoration, strip: strip)
+        switch indicatorShape(pages: pages, current: current, stretch: stretch) {
+        case .dots(let dots):
+            frame.drawPageIndicator(dots, images: indicatorStyle.images, decoration: decoration, strip: strip)
+        case .positionBar(let bar):
+            frame.drawPositionBar(bar, decoration: decoration, strip: strip)
+        }
+    }
+
+    /// What the indicator is made of for `pages` with `current` shown: dots as Apple lays them
+    /// out where a window of them fits, else the position bar.
+    public func indicatorShape(pages: Int, current: Int, stretch: Int = 0) -> IndicatorShape {
+        let strip = indicatorColumn
+        if let bar = IndicatorPositionBar.layout(
+            numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle)
+        {
+            return .positionBar(bar)
+        }
+        return .dots(
+            PageIndicatorLayout.dots(
+                numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle, currentStretch: stretch))
     }
 
     /// Draws the page at the current position, or the two pages a slide is between.
@@ -224,11 +248,56 @@ public struct PagerRenderer: Hashable, Sendable {
         // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
         let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
         canvas.reset(to: Size(width: content.width, height: height))
-        page.draw(into: &canvas, at: instant)
+        page.draw(into: &canvas, viewport: content.size, at: instant)
         let origin =
             indicatorStyle.crownSide.isVertical
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
         frame.blit(canvas, at: origin, opaque: true)
+        if let mark = moreMark(pageHeight: height, scrolled: scrolled) {
+            frame.drawMoreMark(mark.offsetBy(dx: origin.x - content.x, dy: origin.y - content.y + scrolled))
+        }
+    }
+
+    /// Columns a page taller than the screen keeps free on its right for the "more" mark.
+    public static let moreMarkGutter = 6
+
+    /// Where the "more" mark goes when a page `pageHeight` tall, scrolled by `scrolled` rows, has
+    /// lines below the screen: a small down-pointing triangle in the bottom-right corner of the
+    /// content area, inside the gutter the page keeps free. Nil when the rest of the page shows.
+    public func moreMark(pageHeight: Int, scrolled: Int) -> Rect? {
+        let content = contentRect
+        guard pageHeight - scrolled > content.height, content.width > Self.moreMarkGutter, content.height >= 4 else {
+            return nil
+        }
+        let width = Self.moreMarkGutter - 1
+        return Rect(x: content.maxX - width, y: content.maxY - 4, width: width, height: 3)
+    }
+}
+
+/// The page indicator as laid out: Apple's dots, or the position bar where too few dots fit.
+public enum IndicatorShape: Hashable, Sendable {
+    /// Dots, the current one solid.
+    case dots([IndicatorDot])
+    /// A track with a thumb at the current page's position.
+    case positionBar(IndicatorPositionBar)
+
+    /// The pixels each part of the indicator covers.
+    public var bounds: [Rect] {
+        switch self {
+        case .dots(let dots): return dots.map(\.bounds)
+        case .positionBar(let bar): return [bar.track]
+        }
+    }
+}
+
+extension Bitmap {
+    /// The "more" mark in `rect`: a triangle pointing down, as wide as the rect, a row less each row down.
+    mutating func drawMoreMark(_ rect: Rect) {
+        for row in 0..<rect.height {
+            let inset = row
+            guard rect.width - 2 * inset > 0 else { break }
+            drawHorizontalLine(x: rect.x + inset, y: rect.y + row, length: rect.width - 2 * inset)
+        }
     }
 }

@@ -33,6 +33,29 @@ public struct ClockFormat: Hashable, Sendable {
         zip(pattern, pattern.dropFirst()).contains { $0 == "%" && $1 == "S" }
     }
 
+    /// The format without its seconds: `%S` and the separator before it (`%H:%M:%S` gives
+    /// `%H:%M`), so a narrow panel never shows a dangling ":"; nil when it shows no seconds.
+    public var withoutSeconds: ClockFormat? {
+        guard showsSeconds else { return nil }
+        var kept: [Character] = []
+        var characters = pattern.makeIterator()
+        while let character = characters.next() {
+            guard character == "%", let directive = characters.next() else {
+                kept.append(character)
+                continue
+            }
+            if directive == "S" {
+                if let last = kept.last, ":.".contains(last) { kept.removeLast() }
+                continue
+            }
+            kept += [character, directive]
+        }
+        return ClockFormat(pattern: String(kept))
+    }
+
+    /// Shorter dates to fall back on, in order, where a date does not fit the panel.
+    public static let shorterDates: [ClockFormat] = ["%a %e %b", "%e %b", "%e"].map(ClockFormat.init(pattern:))
+
     /// The reading in this format.
     public func format(_ reading: ClockReading) -> String {
         let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

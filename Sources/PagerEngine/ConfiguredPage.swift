@@ -37,20 +37,23 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// The body's lines wrapped for a width, made once for the frames to come.
     private var prepared: PreparedLines?
     /// Misc-fixed and the fallback glyphs, when the page's text needs them; nil draws as before.
-    private var chain: FontChain?
+    var chain: FontChain?
 
-    /// Lines of a body wrapped for one width.
+    /// Lines of a body wrapped for one width, and for that width less the "more" gutter (a page
+    /// taller than the screen keeps it free for the renderer's mark).
     private struct PreparedLines: Sendable {
         var width: Int
         var lines: [String]
+        var narrowLines: [String]
     }
 
     /// What a page shows.
     public enum Body: Hashable, Sendable {
         /// Wrapped text; the page grows taller than the screen when needed.
         case text(String)
-        /// The time, large, and the date under it.
-        case clock(time: String, date: String)
+        /// The time, as large as fits, and the date under it; the shorter forms stand in, in
+        /// order, where the panel is too narrow: times without seconds, then dates in fewer words.
+        case clock(time: String, date: String, shorterTimes: [String] = [], shorterDates: [String] = [])
         /// `label value` lines.
         case values([ValueLine])
         /// Lines of output and, under them, a status such as "timed out after 2s".
@@ -111,16 +114,16 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// The height of a line of the title or the body's text.
-    private var lineHeight: Int { chain?.lineHeight ?? Self.font.lineHeight }
+    var lineHeight: Int { chain?.lineHeight ?? Self.font.lineHeight }
     /// The title, the rule under it and a gap.
-    private var headerHeight: Int { lineHeight + 2 }
+    var headerHeight: Int { lineHeight + 2 }
 
     private func wrap(_ text: String, width: Int) -> [String] {
         if let chain { return chain.wrap(text, width: width) }
         return Self.font.wrap(text, width: width)
     }
 
-    private func drawLine(_ text: String, at point: Point, into canvas: inout Bitmap) {
+    func drawLine(_ text: String, at point: Point, into canvas: inout Bitmap) {
         if let chain {
             canvas.drawText(text, at: point, fonts: chain)
         } else {
@@ -134,76 +137,114 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     public func preparingLines(width: Int) -> ConfiguredPage {
         var page = self
         switch body {
-        case .text, .values, .output: page.prepared = PreparedLines(width: width, lines: bodyLines(width: width))
+        case .text, .values, .output:
+            page.prepared = PreparedLines(
+                width: width, lines: bodyLines(width: width),
+                narrowLines: bodyLines(width: width - PagerRenderer.moreMarkGutter))
         case .clock, .image, .gauge: page.prepared = nil
         }
         return page
     }
 
-    /// The lines under the title at `width`: prepared, or made now.
-    private func bodyLines(width: Int) -> [String] {
+    /// The lines under the title at `width`, each at most that wide: prepared, or made now.
+    func bodyLines(width: Int) -> [String] {
         if let prepared, prepared.width == width { return prepared.lines }
+        if let prepared, prepared.width - PagerRenderer.moreMarkGutter == width { return prepared.narrowLines }
         switch body {
         case .text(let text): return wrap(text, width: width)
-        case .values(let values): return values.map { $0.label + " " + $0.value }
+        case .values(let values): return values.map { fit($0.label + " " + $0.value, width: width) }
         case .output(let lines, let status): return wrapped(lines, status: status, width: width)
         case .clock, .image, .gauge: return []
         }
     }
 
-    /// One screen, or as tall as the text, values or output need.
-    public func contentHeight(in viewport: Size) -> Int {
-        let lines: Int
+    /// The number of lines under the title at `width`, wrapping nothing when prepared.
+    private func lineCount(width: Int) -> Int {
         switch body {
-        case .text where prepared?.width == viewport.width, .output where prepared?.width == viewport.width:
-            lines = prepared?.lines.count ?? 0
-        case .text(let text) where chain != nil: lines = wrap(text, width: viewport.width).count
-        case .text(let text): lines = Self.font.lineCount(wrapping: text, width: viewport.width)
-        case .values(let values): lines = values.count
-        case .output(let output, let status): lines = wrapped(output, status: status, width: viewport.width).count
-        case .clock, .image, .gauge: return viewport.height
+        case .text where prepared == nil && chain == nil:
+            if case .text(let text) = body { return Self.font.lineCount(wrapping: text, width: width) }
+            return 0
+        case .text, .values, .output: return bodyLines(width: width).count
+        case .clock, .image, .gauge: return 0
         }
+    }
+
+    /// Whether the page's lines at the screen's width run below the screen: then it scrolls,
+    /// and its lines keep the "more" gutter free.
+    func isTall(in viewport: Size) -> Bool {
+        switch body {
+        case .text, .values, .output:
+            return headerHeight + lineCount(width: viewport.width) * lineHeight > viewport.height
+        case .clock, .image, .gauge: return false
+        }
+    }
+
+    /// One screen, or as tall as the text, values or output need (wrapped clear of the "more" gutter).
+    public func contentHeight(in viewport: Size) -> Int {
+        guard isTall(in: viewport) else { return viewport.height }
+        let lines = lineCount(width: max(1, viewport.width - PagerRenderer.moreMarkGutter))
         return max(viewport.height, headerHeight + lines * lineHeight)
     }
 
-    /// Draws the title, a rule under it, then the body.
+    /// Draws the page as if the screen showed it whole.
     public func draw(into canvas: inout Bitmap, at instant: Timestamp) {
-        let font = Self.font
-        let compact = canvas.height < 48
-        var top = 0
-        // On a short panel a clock, a gauge, or an image taller than the room under the title
-        // takes the whole screen: the indicator dot already says which page it is.
-        if !compact || !(isSingleScreenGraphic || imageHeight > canvas.height - headerHeight) {
-            drawLine(title, at: Point(x: 0, y: 0), into: &canvas)
-            let titleWidth = chain?.width(of: title) ?? font.width(of: title)
-            canvas.drawHorizontalLine(x: 0, y: lineHeight, length: min(canvas.width, titleWidth))
-            top = headerHeight
-        }
-        let area = Rect(x: 0, y: top, width: canvas.width, height: max(0, canvas.height - top))
+        draw(into: &canvas, viewport: canvas.size, at: instant)
+    }
+
+    /// Draws the title, a rule under it, then the body, as `layout(in:viewport:)` places them.
+    public func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp) {
         switch body {
         case .text, .values, .output:
-            drawLines(bodyLines(width: canvas.width), into: &canvas, from: top)
-        case .clock(let time, let date):
-            let big = BitmapFont.fixed10x20
-            let timeTop = area.y + max(0, (area.height - big.lineHeight - font.lineHeight - 2) / 2)
-            canvas.drawText(
-                time, in: Rect(x: 0, y: timeTop, width: canvas.width, height: big.lineHeight), font: big,
-                alignment: .center)
-            canvas.drawText(
-                date, in: Rect(x: 0, y: timeTop + big.lineHeight + 2, width: canvas.width, height: font.lineHeight),
-                font: font, alignment: .center)
-        case .image(let bitmap):
-            // Centred, and clipped to the area so a large image never covers the title.
-            canvas.clip = area
-            canvas.blit(
-                bitmap, at: Point(x: (canvas.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2))
-            canvas.clip = canvas.bounds
-        case .gauge(let fraction, let text, let isDial):
-            if isDial {
-                GaugeDrawing.dial(fraction: fraction, text: text, in: area, canvas: &canvas)
-            } else {
-                GaugeDrawing.bar(fraction: fraction, text: text, in: area, canvas: &canvas)
+            // Lines are drawn straight from the (prepared) lines, where the layout puts them,
+            // so that a frame allocates nothing.
+            let header = header(width: canvas.width, viewport: viewport)
+            if let title = header.title { drawText(title, into: &canvas) }
+            if let rule = header.rule { canvas.fillRect(rule) }
+            let width = isTall(in: viewport) ? canvas.width - PagerRenderer.moreMarkGutter : canvas.width
+            var y = header.bottom
+            for line in bodyLines(width: max(1, width)) where y < canvas.height {
+                drawLine(line, at: Point(x: 0, y: y), into: &canvas)
+                y += lineHeight
             }
+        case .clock, .image, .gauge:
+            let layout = layout(in: canvas.size, viewport: viewport)
+            for graphic in layout.graphics {
+                switch graphic.kind {
+                case .rule: canvas.fillRect(graphic.box)
+                case .bar, .dial, .image: drawGraphic(graphic.box, into: &canvas)
+                }
+            }
+            for text in layout.texts { drawText(text, into: &canvas) }
+        }
+    }
+
+    /// Draws one laid-out line of text.
+    private func drawText(_ text: PageLayout.Text, into canvas: inout Bitmap) {
+        if text.face == .body {
+            drawLine(text.text, at: text.ink.origin, into: &canvas)
+        } else {
+            canvas.drawText(text.text, at: text.ink.origin, font: text.face.font)
+        }
+    }
+
+    /// Draws the body's picture, bar or dial into `box`.
+    private func drawGraphic(_ box: Rect, into canvas: inout Bitmap) {
+        switch body {
+        case .image(let bitmap):
+            // Centred on the box, and clipped to it so a large image never covers the title.
+            let saved = canvas.clip
+            canvas.clip = box.intersection(saved)
+            canvas.blit(
+                bitmap,
+                at: Point(x: box.x + (box.width - bitmap.width) / 2, y: box.y + (box.height - bitmap.height) / 2))
+            canvas.clip = saved
+        case .gauge(let fraction, _, let isDial):
+            if isDial {
+                GaugeDrawing.dial(fraction: fraction, in: box, canvas: &canvas)
+            } else {
+                GaugeDrawing.bar(fraction: fraction, in: box, canvas: &canvas)
+            }
+        case .text, .values, .output, .clock: break
         }
     }
 
@@ -212,23 +253,15 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         (lines + (status.map { ["[\($0)]"] } ?? [])).flatMap { $0.isEmpty ? [""] : wrap($0, width: width) }
     }
 
-    private var imageHeight: Int {
+    var imageHeight: Int {
         if case .image(let bitmap) = body { return bitmap.height }
         return 0
     }
 
-    private var isSingleScreenGraphic: Bool {
+    var isSingleScreenGraphic: Bool {
         switch body {
         case .clock, .gauge: return true
         default: return false
-        }
-    }
-
-    private func drawLines(_ lines: [String], into canvas: inout Bitmap, from top: Int) {
-        var y = top
-        for line in lines where y < canvas.height {
-            drawLine(line, at: Point(x: 0, y: y), into: &canvas)
-            y += lineHeight
         }
     }
 }
@@ -249,27 +282,20 @@ public struct ValueLine: Hashable, Sendable {
 
 /// Bars and dials for gauge pages.
 enum GaugeDrawing {
-    static func bar(fraction: Double?, text: String, in area: Rect, canvas: inout Bitmap) {
-        let font = BitmapFont.fixed10x20
-        let textHeight = area.height >= 40 ? font.lineHeight : BitmapFont.fixed6x10.lineHeight
-        let textFont = area.height >= 40 ? font : BitmapFont.fixed6x10
-        let barHeight = max(4, min(12, area.height - textHeight - 4))
-        let top = area.y + max(0, (area.height - textHeight - barHeight - 3) / 2)
-        canvas.drawText(
-            text, in: Rect(x: 0, y: top, width: area.width, height: textHeight), font: textFont, alignment: .center)
-        let bar = Rect(x: 2, y: top + textHeight + 3, width: area.width - 4, height: barHeight)
-        canvas.strokeRect(bar)
+    /// The bar's outline and its filled part, in `box`.
+    static func bar(fraction: Double?, in box: Rect, canvas: inout Bitmap) {
+        canvas.strokeRect(box)
         // A fraction that is no number (an infinite reading, an empty range) draws as unknown.
         if let fraction, fraction.isFinite {
-            let filled = Int(Double(bar.width - 2) * min(max(fraction, 0), 1))
-            canvas.fillRect(Rect(x: bar.x + 1, y: bar.y + 1, width: filled, height: bar.height - 2))
+            let filled = Int(Double(box.width - 2) * min(max(fraction, 0), 1))
+            canvas.fillRect(Rect(x: box.x + 1, y: box.y + 1, width: filled, height: box.height - 2))
         }
     }
 
-    static func dial(fraction: Double?, text: String, in area: Rect, canvas: inout Bitmap) {
-        let font = BitmapFont.fixed6x10
-        let radius = max(4, min(area.width / 2 - 2, area.height - font.lineHeight - 4))
-        let centre = Point(x: area.x + area.width / 2, y: area.y + radius + 1)
+    /// The dial's upper half circle and its needle, in `box` (twice as wide as tall, less a pixel).
+    static func dial(fraction: Double?, in box: Rect, canvas: inout Bitmap) {
+        let radius = (box.width - 1) / 2
+        let centre = Point(x: box.x + radius, y: box.y + radius)
         // The upper half circle, from 180 degrees (empty) to 0 (full), drawn as points.
         let steps = radius * 4
         for step in 0...steps {
@@ -285,9 +311,6 @@ enum GaugeDrawing {
                 y: centre.y - Int((Double(radius - 2) * sine(angle)).rounded()))
             canvas.drawLine(from: centre, to: tip)
         }
-        canvas.drawText(
-            text, in: Rect(x: 0, y: centre.y + 3, width: area.width, height: font.lineHeight), font: font,
-            alignment: .center)
     }
 
     /// Taylor series, so the pure drawing needs no libm (good to a pixel on a 64-pixel dial).

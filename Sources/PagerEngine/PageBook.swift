@@ -65,7 +65,18 @@ public struct PageBook: Sendable {
         case .image(let image):
             return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
         case .clock(let time, let date):
-            return ConfiguredPage(title: spec.title, body: .clock(time: time.format(clock), date: date.format(clock)))
+            let full = date.format(clock)
+            var shorterDates: [String] = []
+            for format in ClockFormat.shorterDates {
+                let shorter = format.format(clock)
+                if shorter.count < (shorterDates.last ?? full).count { shorterDates.append(shorter) }
+            }
+            return ConfiguredPage(
+                title: spec.title,
+                body: .clock(
+                    time: time.format(clock), date: full,
+                    shorterTimes: time.withoutSeconds.map { [$0.format(clock)] } ?? [],
+                    shorterDates: full.isEmpty ? [] : shorterDates))
         case .system:
             if case .values(let lines) = reading { return ConfiguredPage(title: spec.title, body: .values(lines)) }
             return ConfiguredPage(title: spec.title, body: .values([]))

@@ -15,7 +15,10 @@ struct BarsPage: PageContent {
     func contentHeight(in viewport: Size) -> Int { viewport.height + extraHeight }
 
     func draw(into canvas: inout Bitmap, at instant: Timestamp) {
-        canvas.strokeRoundedRect(canvas.bounds.insetBy(1), radius: 4)
+        // A tall page keeps the "more" gutter free, as PageContent asks.
+        var frame = canvas.bounds
+        if extraHeight > 0 { frame.width -= PagerRenderer.moreMarkGutter }
+        canvas.strokeRoundedRect(frame.insetBy(1), radius: 4)
         for bar in 0...min(index, 15) {
             canvas.fillRect(Rect(x: 6 + bar * 6, y: 6, width: 4, height: canvas.height - 12))
         }

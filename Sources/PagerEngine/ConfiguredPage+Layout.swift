@@ -1,0 +1,188 @@
+import PagerCore
+import PagerGraphics
+
+extension ConfiguredPage {
+    /// The title line, the rule under it and where the body starts.
+    struct Header {
+        var title: PageLayout.Text?
+        var rule: Rect?
+        var bottom: Int
+    }
+
+    /// The width of `text` in `face` (the body through the fallback glyphs when the page has them).
+    func measure(_ text: String, face: PageLayout.Face = .body) -> Int {
+        if face == .body, let chain { return chain.width(of: text) }
+        return face.font.width(of: text)
+    }
+
+    /// `text` cut with an ellipsis to fit `width` in `face`; whole when it fits.
+    func fit(_ text: String, width: Int, face: PageLayout.Face = .body) -> String {
+        if face == .body, let chain { return chain.fitting(text, width: width) }
+        return face.font.fitting(text, width: width)
+    }
+
+    /// The title and its rule, unless the screen is short and the body a clock, a gauge or a
+    /// picture taller than the room under the title: that takes the whole screen, and the
+    /// indicator already says which page it is.
+    func header(width: Int, viewport: Size) -> Header {
+        let compact = viewport.height < 48
+        if compact && (isSingleScreenGraphic || imageHeight > viewport.height - headerHeight) {
+            return Header(title: nil, rule: nil, bottom: 0)
+        }
+        let shown = fit(title, width: width)
+        let shownWidth = measure(shown)
+        var layout = PageLayout(size: Size(width: width, height: lineHeight))
+        layout.add(
+            shown, in: Rect(x: 0, y: 0, width: width, height: lineHeight), face: .body, width: shownWidth,
+            alignment: .leading)
+        let rule = Rect(x: 0, y: lineHeight, width: min(width, shownWidth), height: 1)
+        return Header(title: layout.texts.first, rule: rule, bottom: headerHeight)
+    }
+
+    /// Where everything on the page goes in a canvas of `size` (the content area's width, the
+    /// page's height) when the screen shows `viewport`: what `draw(into:viewport:at:)` draws.
+    public func layout(in size: Size, viewport: Size) -> PageLayout {
+        var layout = PageLayout(size: size)
+        let header = header(width: size.width, viewport: viewport)
+        if let title = header.title { layout.texts.append(title) }
+        if let rule = header.rule { layout.graphics.append(PageLayout.Graphic(kind: .rule, box: rule)) }
+        let area = Rect(x: 0, y: header.bottom, width: size.width, height: max(0, size.height - header.bottom))
+        switch body {
+        case .text, .values, .output:
+            let tall = isTall(in: viewport)
+            layout.moreGutter = tall ? PagerRenderer.moreMarkGutter : 0
+            let width = max(1, size.width - layout.moreGutter)
+            var y = area.y
+            for line in bodyLines(width: width) where y < size.height {
+                layout.add(
+                    line, in: Rect(x: 0, y: y, width: width, height: lineHeight), face: .body,
+                    width: measure(line), alignment: .leading)
+                y += lineHeight
+            }
+        case .clock(let time, let date, let shorterTimes, let shorterDates):
+            layOutClock(
+                times: [time] + shorterTimes, dates: date.isEmpty ? [] : [date] + shorterDates, in: area,
+                into: &layout)
+        case .image(let bitmap):
+            let picture = Rect(
+                x: (size.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2,
+                width: bitmap.width, height: bitmap.height)
+            layout.graphics.append(PageLayout.Graphic(kind: .image, box: picture.intersection(area)))
+        case .gauge(_, let text, let isDial):
+            if isDial {
+                layOutDial(text: text, in: area, into: &layout)
+            } else {
+                layOutBar(text: text, in: area, into: &layout)
+            }
+        }
+        return layout
+    }
+
+    /// The time in the largest face it fits whole, seconds dropped only when it fits in none;
+    /// under it, when there is room, the longest date that fits, 6x10 before 5x8. A date that
+    /// needs a smaller time face wins over the larger face without a date.
+    private func layOutClock(times: [String], dates: [String], in area: Rect, into layout: inout PageLayout) {
+        let gap = 2
+        var timeOnly: (String, PageLayout.Face)?
+        for time in times {
+            for face in PageLayout.Face.allCases
+            where measure(time, face: face) <= area.width && face.font.lineHeight <= area.height {
+                if timeOnly == nil { timeOnly = (time, face) }
+                let room = area.height - face.font.lineHeight - gap
+                for dateFace in [PageLayout.Face.body, .small] where dateFace.font.lineHeight <= room {
+                    for date in dates where measure(date, face: dateFace) <= area.width {
+                        placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area, into: &layout)
+                        return
+                    }
+                }
+            }
+        }
+        if let timeOnly {
+            placeClock(time: timeOnly, date: nil, gap: gap, in: area, into: &layout)
+        } else if let last = times.last {
+            // Nothing fits whole (a panel narrower than any face): the time cut, in the smallest face.
+            let face = PageLayout.Face.small
+            let shown = fit(last, width: area.width, face: face)
+            placeClock(time: (shown, face), date: nil, gap: gap, in: area, into: &layout)
+        }
+    }
+
+    /// The time, and the date under it, centred in `area` together.
+    private func placeClock(
+        time: (String, PageLayout.Face), date: (String, PageLayout.Face)?, gap: Int, in area: Rect,
+        into layout: inout PageLayout
+    ) {
+        let timeHeight = time.1.font.lineHeight
+        let height = timeHeight + (date.map { gap + $0.1.font.lineHeight } ?? 0)
+        let top = area.y + max(0, (area.height - height) / 2)
+        layout.add(
+            time.0, in: Rect(x: area.x, y: top, width: area.width, height: timeHeight), face: time.1,
+            width: measure(time.0, face: time.1), alignment: .center)
+        if let date {
+            layout.add(
+                date.0,
+                in: Rect(x: area.x, y: top + timeHeight + gap, width: area.width, height: date.1.font.lineHeight),
+                face: date.1, width: measure(date.0, face: date.1), alignment: .center)
+        }
+    }
+
+    /// The face for a gauge's text: the first of `faces` it fits whole in with `below` rows to
+    /// spare, else the last that leaves them, the text cut; nil when no face leaves them.
+    private func gaugeFace(_ text: String, faces: [PageLayout.Face], in area: Rect, below: Int) -> (
+        String, PageLayout.Face
+    )? {
+        let roomy = faces.filter { area.height - $0.font.lineHeight >= below }
+        if let face = roomy.first(where: { measure(text, face: $0) <= area.width }) { return (text, face) }
+        guard let face = roomy.last else { return nil }
+        return (fit(text, width: area.width, face: face), face)
+    }
+
+    /// A bar gauge: the number over a bar, both centred; 10x20 where the area is 40 rows or more.
+    private func layOutBar(text: String, in area: Rect, into layout: inout PageLayout) {
+        let faces: [PageLayout.Face] = area.height >= 40 ? [.large, .body, .small] : [.body, .small]
+        let gap = 3
+        let thinnest = 3
+        guard let (shown, face) = gaugeFace(text, faces: faces, in: area, below: gap + thinnest) else {
+            layOutNumberAlone(text, in: area, into: &layout)
+            return
+        }
+        let textHeight = face.font.lineHeight
+        let barHeight = max(thinnest, min(12, area.height - textHeight - gap - 1))
+        let top = area.y + max(0, (area.height - textHeight - barHeight - gap) / 2)
+        layout.add(
+            shown, in: Rect(x: area.x, y: top, width: area.width, height: textHeight), face: face,
+            width: measure(shown, face: face), alignment: .center)
+        let bar = Rect(x: area.x + 2, y: top + textHeight + gap, width: max(0, area.width - 4), height: barHeight)
+        layout.graphics.append(PageLayout.Graphic(kind: .bar, box: bar))
+    }
+
+    /// A dial gauge: the upper half of a circle with its needle, the number under its centre.
+    private func layOutDial(text: String, in area: Rect, into layout: inout PageLayout) {
+        let smallest = 4
+        // The number sits 3 rows under the centre; the half circle needs its radius and a row above.
+        guard let (shown, face) = gaugeFace(text, faces: [.body, .small], in: area, below: smallest + 4) else {
+            layOutNumberAlone(text, in: area, into: &layout)
+            return
+        }
+        let lineHeight = face.font.lineHeight
+        let radius = max(smallest, min(area.width / 2 - 2, area.height - lineHeight - 4))
+        let centre = Point(x: area.x + area.width / 2, y: area.y + radius + 1)
+        layout.graphics.append(
+            PageLayout.Graphic(
+                kind: .dial,
+                box: Rect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius + 1, height: radius + 1)))
+        layout.add(
+            shown, in: Rect(x: area.x, y: centre.y + 3, width: area.width, height: lineHeight), face: face,
+            width: measure(shown, face: face), alignment: .center)
+    }
+
+    /// A gauge with no room for its bar or dial (8 rows: the bottom indicator on a 16-row
+    /// panel): the number alone, centred, in the largest face that fits.
+    private func layOutNumberAlone(_ text: String, in area: Rect, into layout: inout PageLayout) {
+        guard let (shown, face) = gaugeFace(text, faces: [.body, .small], in: area, below: 0) else { return }
+        let height = face.font.lineHeight
+        layout.add(
+            shown, in: Rect(x: area.x, y: area.y + (area.height - height) / 2, width: area.width, height: height),
+            face: face, width: measure(shown, face: face), alignment: .center)
+    }
+}

@@ -1,0 +1,75 @@
+import PagerCore
+import PagerGraphics
+
+/// Where a configured page draws what it shows: a box for each line of text and for each
+/// graphic, in the page's own coordinates. The page draws from it, and tests check it: every
+/// text's ink inside its box, every box inside the page.
+public struct PageLayout: Hashable, Sendable {
+    /// The fonts a page draws text in.
+    public enum Face: Hashable, Sendable, CaseIterable {
+        /// misc-fixed 10x20, for a clock's time and a gauge's number where there is room.
+        case large
+        /// misc-fixed 6x10 (with the fallback glyphs when the page has them): titles and lines.
+        case body
+        /// misc-fixed 5x8, where 6x10 does not fit.
+        case small
+
+        /// The bitmap font of the face (the body's first font when it draws through a chain).
+        public var font: BitmapFont {
+            switch self {
+            case .large: return .fixed10x20
+            case .body: return .fixed6x10
+            case .small: return .fixed5x8
+            }
+        }
+    }
+
+    /// One line of text and the box it is given.
+    public struct Text: Hashable, Sendable {
+        /// The text as drawn: already cut, with an ellipsis, when the whole did not fit.
+        public var text: String
+        /// The box the line is given.
+        public var box: Rect
+        /// The pixels the line's glyphs take: its measured width, aligned in the box, a line high.
+        public var ink: Rect
+        /// The font it is drawn in.
+        public var face: Face
+    }
+
+    /// What a graphic is, for tests and messages.
+    public enum GraphicKind: Hashable, Sendable {
+        /// The rule under the title.
+        case rule
+        /// A gauge's bar, a dial's half circle, a picture.
+        case bar, dial, image
+    }
+
+    /// One graphic and the box it is drawn in.
+    public struct Graphic: Hashable, Sendable {
+        /// What it is.
+        public var kind: GraphicKind
+        /// The pixels it may touch.
+        public var box: Rect
+    }
+
+    /// The size of the page: the content area's width, and as tall as the page.
+    public var size: Size
+    /// Every line of text, top to bottom.
+    public var texts: [Text] = []
+    /// Every graphic.
+    public var graphics: [Graphic] = []
+    /// Columns kept free on the right for the renderer's "more" mark (`PagerRenderer.moreMark`).
+    public var moreGutter: Int = 0
+
+    /// Adds `text` in `box`, in `face`, measured by `measure`, aligned.
+    mutating func add(_ text: String, in box: Rect, face: Face, width: Int, alignment: TextAlignment) {
+        let left: Int
+        switch alignment {
+        case .leading: left = box.x
+        case .center: left = box.x + (box.width - width) / 2
+        case .trailing: left = box.x + box.width - width
+        }
+        texts.append(
+            Text(text: text, box: box, ink: Rect(x: left, y: box.y, width: width, height: box.height), face: face))
+    }
+}
