@@ -2,12 +2,14 @@
 //
 //   swift run -c release crownpager-bench            every benchmark
 //   swift run -c release crownpager-bench display    only the display's
+//   swift run -c release crownpager-bench tear       tearing: refreshes that show two frames
 //   swift run -c release crownpager-bench engine     the production path: latency, frames, bytes
 //   swift run -c release crownpager-bench crown      only the crown's
 //   swift run -c release crownpager-bench image      only the PNG decoder
 //   swift run -c release crownpager-bench luma       the workloads Scripts/bench-vs-luma.sh compares
 let selected = CommandLine.arguments.dropFirst().first
 if selected == nil || selected == "display" { runDisplayBenchmarks() }
+if selected == nil || selected == "tear" { runTearBenchmarks() }
 if selected == nil || selected == "engine" { runEngineBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
 if selected == nil || selected == "image" { runImageBenchmarks() }
