@@ -71,12 +71,8 @@ func runDisplayBenchmarks() {
 /// A page slide (the engine's 60 frames a second), a clock tick and an idle second, through the
 /// engine `run` drives, each against a full frame for every frame the engine sent.
 private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], [SlideFigures]) {
-    var configuration = Configuration.demo()
-    configuration.display.panel = panel
-    configuration.display.bus = nil
     var sampler = TickingSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
-    shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
+    var shell = demoShell(panel, sampler: &sampler)
     let fullFrame = fullFrameLoad(panel)
     var results: [(String, BusLoad, BusLoad)] = []
 
@@ -118,6 +114,16 @@ private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], 
     let (still, _, _) = load([], from: .milliseconds(5000), until: .milliseconds(6000))
     results.append(("idle second", still, fullFrame))
     return (results, [figures, back])
+}
+
+/// The demo pages on `panel` (no hardware), started and settled on the first page for 50 ms.
+func demoShell(_ panel: SSD1306Panel, sampler: inout TickingSampler) -> VirtualShell {
+    var configuration = Configuration.demo()
+    configuration.display.panel = panel
+    configuration.display.bus = nil
+    var shell = startedShell(configuration, sampler: &sampler)
+    shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
+    return shell
 }
 
 /// The sample readings, with the clock's second following the run's time.

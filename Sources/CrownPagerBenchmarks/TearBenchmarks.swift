@@ -29,12 +29,8 @@ func runTearBenchmarks() {
 /// A slide from the welcome page to the clock through the engine `run` drives: the emulator as it
 /// stood before, and each frame's transfers with the instant the engine sent them.
 private func recordedSlide(_ panel: SSD1306Panel) -> (start: SSD1306Emulator, frames: [(Int64, [I2CTransfer])]) {
-    var configuration = Configuration.demo()
-    configuration.display.panel = panel
-    configuration.display.bus = nil
     var sampler = TickingSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
-    shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
+    var shell = demoShell(panel, sampler: &sampler)
     let start = shell.emulator
     _ = shell.takeTransfers()
     var frames: [(Int64, [I2CTransfer])] = []
