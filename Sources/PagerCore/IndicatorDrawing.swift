@@ -6,14 +6,14 @@ public struct IndicatorDecoration: Hashable, Sendable {
     public var plate: BackgroundPlate
     /// For a tall current page: how far down it the screen is (0 to 1), shown inside the capsule.
     public var capsuleFraction: Double?
-    /// For a timed page: how much of its time has passed (0 to 1), shown filling the current dot.
-    public var progress: Double?
+    /// For a timed page: the timer's look on the current dot (filling, or paused).
+    public var timer: TimerLook?
 
     /// A decoration; none by default.
-    public init(plate: BackgroundPlate = .hidden, capsuleFraction: Double? = nil, progress: Double? = nil) {
+    public init(plate: BackgroundPlate = .hidden, capsuleFraction: Double? = nil, timer: TimerLook? = nil) {
         self.plate = plate
         self.capsuleFraction = capsuleFraction
-        self.progress = progress
+        self.timer = timer
     }
 }
 
@@ -40,6 +40,8 @@ extension Bitmap {
                 strokeCircle(center: dot.center, radius: (dot.diameter - 1) / 2, ink: ink)
             } else if dot.isCurrent, dot.stretch > 0 {
                 drawCapsule(dot, fraction: decoration.capsuleFraction ?? 0, ink: ink)
+            } else if dot.isCurrent, let look = decoration.timer {
+                drawTimerDot(dot, look: look, image: images.currentPageIndicatorImage(forPage: dot.page), ink: ink)
             } else if let image = dot.isCurrent
                 ? images.currentPageIndicatorImage(forPage: dot.page) : images.indicatorImage(forPage: dot.page)
             {
@@ -47,8 +49,6 @@ extension Bitmap {
                 blit(
                     glyph, at: Point(x: dot.center.x - (glyph.width - 1) / 2, y: dot.center.y - (glyph.height - 1) / 2),
                     ink: ink)
-            } else if dot.isCurrent, let progress = decoration.progress {
-                drawProgressDot(dot, progress: progress, ink: ink)
             } else if dot.isCurrent {
                 fillCircle(center: dot.center, radius: (dot.diameter - 1) / 2, ink: ink)
             } else {
@@ -68,22 +68,6 @@ extension Bitmap {
             ? Rect(x: bounds.x, y: bounds.y + travel, width: dot.diameter, height: dot.diameter)
             : Rect(x: bounds.x + travel, y: bounds.y, width: dot.diameter, height: dot.diameter)
         fillRoundedRect(knob, radius: radius, ink: ink)
-    }
-
-    /// A hollow dot that fills from the bottom (or the left) as the timed page's time passes.
-    private mutating func drawProgressDot(_ dot: IndicatorDot, progress: Double, ink: Ink) {
-        let radius = (dot.diameter - 1) / 2
-        strokeCircle(center: dot.center, radius: radius, ink: ink)
-        let filled = Int((min(max(progress, 0), 1) * Double(dot.diameter)).rounded(.down))
-        guard filled > 0 else { return }
-        let bounds = dot.bounds
-        let saved = clip
-        clip =
-            dot.isVertical
-            ? Rect(x: bounds.x, y: bounds.maxY - filled, width: bounds.width, height: filled).intersection(saved)
-            : Rect(x: bounds.x, y: bounds.y, width: filled, height: bounds.height).intersection(saved)
-        fillCircle(center: dot.center, radius: radius, ink: ink)
-        clip = saved
     }
 
     /// The plate: the strip's full thickness, two pixels beyond the end indicators, inside the strip.

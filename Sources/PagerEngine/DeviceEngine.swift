@@ -119,6 +119,8 @@ public struct DeviceEngine {
         var effects = Effects()
         guard !isStopped else { return effects }
         now = max(now, instant)
+        // While timed pages move on by themselves the panel stays bright: idle time starts when they stop.
+        if holdsScreen { _ = saver.activity(at: now) }
         switch input {
         case .start:
             session.start()
@@ -211,6 +213,12 @@ public struct DeviceEngine {
         }
     }
 
+    /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
+    /// and `timer.dims_while_advancing` is off.
+    public var holdsScreen: Bool {
+        !configuration.timer.dimsWhileAdvancing && session.controller.isAutoAdvancing
+    }
+
     /// What the pacer says at `instant`, with every deadline that is not input.
     private func decision(at instant: Timestamp) -> FramePacer.Decision {
         // Deadlines after the last frame, not after now: one that passed while the shell slept
@@ -218,7 +226,7 @@ public struct DeviceEngine {
         let after = min(instant, pacer.lastFrameAt ?? instant)
         let deadline = [
             schedule.nextDeadline(near: shownPages), session.nextDeadline(after: after),
-            saver.nextDeadline(after: after),
+            holdsScreen ? nil : saver.nextDeadline(after: after),
         ].compactMap { $0 }.min()
         return pacer.decide(
             at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
