@@ -264,6 +264,8 @@ public struct DeviceEngine {
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
     private mutating func drawFrame(into effects: inout Effects) {
         session.advance(to: now)
+        // A timer that resumed just now lights a dimmed panel in this frame, not the next.
+        if holdsScreen { _ = saver.activity(at: now) }
         let wanted = saver.state(at: now)
         if wanted != screen {
             let display = configuration.display

@@ -129,6 +129,15 @@ private struct NoFiles: FileReading {
         #expect(engine.screen == .off && engine.nextDeadline == nil)
     }
 
+    @Test func aResumingTimerBrightensTheDimmedPanelAtOnce() {
+        var engine = IdleDeadlineTests.started(
+            Self.configuration(resumeAfter: .seconds(3), dimAfter: .seconds(2), offAfter: .seconds(60)))
+        _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
+        let wakes = Self.run(&engine, until: .milliseconds(3500))
+        #expect(wakes.contains { $0.0 == .milliseconds(2500) && $0.1 == .dimmed })
+        #expect(wakes.last?.0 == .milliseconds(3500) && wakes.last?.1 == .bright)
+    }
+
     @Test func aTimerThatNeverResumesLetsTheSaverDim() {
         var engine = IdleDeadlineTests.started(
             Self.configuration(resumeAfter: nil, dimAfter: .seconds(2), offAfter: .seconds(4)))
@@ -184,7 +193,8 @@ private struct NoFiles: FileReading {
             configuration.timer
                 == TimerSection(
                     duration: .seconds(2), resumeAfter: .seconds(5), loops: false, dimsWhileAdvancing: true))
-        #expect(configuration.pages.map(\.duration) == [.after(.milliseconds(500)), .automatic, .never])
+        let durations = configuration.pages.map { $0.duration }
+        #expect(durations == [.after(.milliseconds(500)), .automatic, .never])
         let pager = configuration.pagerConfiguration
         #expect(pager.pageDuration == .seconds(2) && pager.timerResumeDelay == .seconds(5))
         #expect(!pager.resetsToInitialPageAfterEnd)
