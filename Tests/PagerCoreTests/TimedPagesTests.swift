@@ -321,4 +321,14 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
         #expect(minimal.map { $0.1 } == automatic.map { $0.1 })
         #expect(Set(prominent.map { PBM.plain($0.1) }).count == 4)
     }
+
+    @Test(arguments: sizes)
+    func theLooksDifferInARowAtTheBottomToo(size: Size) {
+        let style = PageIndicatorStyle(crownSide: .bottom)
+        let renderer = PagerRenderer(size: size, indicatorStyle: style)
+        let strips = Self.looks(size: size, style: style).map { Self.strip($0.1, renderer) }
+        #expect(Set(strips.map { PBM.plain($0) }).count == 4)
+        let (plain, _) = barsController(4, current: 3, size: size, style: style)
+        #expect(strips[3] == Self.strip(renderer.render(plain, at: .zero), renderer))
+    }
 }
