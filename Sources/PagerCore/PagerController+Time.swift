@@ -16,14 +16,17 @@ extension PagerController {
 
     /// The next instant after `instant` at which `advance(to:)` may report something, or a
     /// frame may look different without input (the plate fading, the timer's dot filling).
-    public func nextDeadline(after instant: Timestamp) -> Timestamp? {
+    /// Without `showsIndicator` (a dark panel) the dot's steps are left out: only what happens counts.
+    public func nextDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
         var deadlines: [Timestamp] = []
         if let crown = interpreter.nextDeadline { deadlines.append(crown) }
         if style.backgroundStyle == .automatic, let last = lastInteraction {
             deadlines.append(last + configuration.backgroundLinger)
             deadlines.append(last + configuration.backgroundLinger + configuration.backgroundFade)
         }
-        if let timerDeadline = timerDeadline(after: instant) { deadlines.append(timerDeadline) }
+        if let timerDeadline = timerDeadline(after: instant, showsIndicator: showsIndicator) {
+            deadlines.append(timerDeadline)
+        }
         return deadlines.filter { $0 > instant }.min()
     }
 

@@ -62,9 +62,10 @@ extension PagerController {
         return events
     }
 
-    /// The timer's next deadline after `instant`: the dot's next step or the page's end while
-    /// running, the resume while paused; nothing once finished or while the title list is open.
-    public func timerDeadline(after instant: Timestamp) -> Timestamp? {
+    /// The timer's next deadline after `instant`: the dot's next step (unless the indicator does
+    /// not show) or the page's end while running, the resume while paused; nothing once finished
+    /// or while the title list is open.
+    public func timerDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
         guard overview == nil else { return nil }
         switch timer.phase {
         case .paused: return timerResumeInstant
@@ -72,7 +73,8 @@ extension PagerController {
         case .running:
             guard let duration = currentPageDuration, let due = timer.deadline(duration: duration) else { return nil }
             // A capsule (a tall page) or a hidden indicator shows no steps: only the end matters then.
-            let showsSteps = !scroll.isScrollable && !(style.hidesForSinglePage && pager.numberOfPages == 1)
+            let showsSteps =
+                showsIndicator && !scroll.isScrollable && !(style.hidesForSinglePage && pager.numberOfPages == 1)
             guard showsSteps else { return due }
             return timer.stepDeadline(after: instant, duration: duration, steps: timerSteps) ?? due
         }

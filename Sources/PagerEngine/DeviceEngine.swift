@@ -224,8 +224,10 @@ public struct DeviceEngine {
         // Deadlines after the last frame, not after now: one that passed while the shell slept
         // (the plate fading, a long press, the screen saver) is due now, not skipped.
         let after = min(instant, pacer.lastFrameAt ?? instant)
+        // A dark panel shows no dot: the timer wakes it for its pages, not for the dot's steps.
+        let pagerDeadline = session.controller.nextDeadline(after: after, showsIndicator: screen != .off)
         let deadline = [
-            schedule.nextDeadline(near: shownPages), session.nextDeadline(after: after),
+            schedule.nextDeadline(near: shownPages), pagerDeadline,
             holdsScreen ? nil : saver.nextDeadline(after: after),
         ].compactMap { $0 }.min()
         return pacer.decide(

@@ -115,6 +115,11 @@ private struct NoFiles: FileReading {
         #expect(!engine.holdsScreen)
         #expect(wakes.contains { $0.0 == .milliseconds(2000) && $0.1 == .dimmed })
         #expect(wakes.contains { $0.0 == .milliseconds(4000) && $0.1 == .off })
+        // Dark, the pages move on unseen: a wake for each page, none for the dot's steps.
+        let dark = Self.run(&engine, until: .milliseconds(9000))
+        #expect(
+            dark.map { $0.0 }.filter { $0 > .milliseconds(5000) } == [6000, 7000, 8000, 9000].map { .milliseconds($0) })
+        #expect(engine.session.pager.currentPage == 0 && engine.screen == .off)
     }
 
     @Test func onceTheLastPageFinishesTheSaverCountsFromTheEnd() {
