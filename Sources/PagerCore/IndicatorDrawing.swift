@@ -6,14 +6,14 @@ public struct IndicatorDecoration: Hashable, Sendable {
     public var plate: BackgroundPlate
     /// For a tall current page: how far down it the screen is (0 to 1), shown inside the capsule.
     public var capsuleFraction: Double?
-    /// For a timed page: how much of its time has passed (0 to 1), shown filling the current dot.
-    public var progress: Double?
+    /// For a timed page: the timer's look on the current dot (filling, or paused).
+    public var timer: TimerLook?
 
     /// A decoration; none by default.
-    public init(plate: BackgroundPlate = .hidden, capsuleFraction: Double? = nil, progress: Double? = nil) {
+    public init(plate: BackgroundPlate = .hidden, capsuleFraction: Double? = nil, timer: TimerLook? = nil) {
         self.plate = plate
         self.capsuleFraction = capsuleFraction
-        self.progress = progress
+        self.timer = timer
     }
 }
 
@@ -39,6 +39,9 @@ extension Bitmap {
                 drawRing(center: dot.center, radius: radius, onPlate: onPlate)
             } else if dot.isCurrent, dot.stretch > 0 {
                 drawCapsule(dot, fraction: decoration.capsuleFraction ?? 0, onPlate: onPlate)
+            } else if dot.isCurrent, let look = decoration.timer {
+                drawTimerDot(
+                    dot, look: look, image: images.currentPageIndicatorImage(forPage: dot.page), ink: onPlate ? .off : .on)
             } else if let image = dot.isCurrent
                 ? images.currentPageIndicatorImage(forPage: dot.page) : images.indicatorImage(forPage: dot.page)
             {
@@ -49,8 +52,6 @@ extension Bitmap {
                 blit(
                     glyph, at: Point(x: dot.center.x - (glyph.width - 1) / 2, y: dot.center.y - (glyph.height - 1) / 2),
                     ink: onPlate ? .off : .on)
-            } else if dot.isCurrent, let progress = decoration.progress {
-                drawProgressDot(dot, progress: progress, onPlate: onPlate)
             } else if dot.isCurrent {
                 if onPlate {
                     strokeCircle(center: dot.center, radius: radius, ink: .off)
@@ -115,27 +116,6 @@ extension Bitmap {
             strokeRoundedRect(bounds, radius: radius)
             fillRoundedRect(knob, radius: radius)
         }
-    }
-
-    /// A hollow dot that fills from the bottom (or the left) as the timed page's time passes;
-    /// on the plate a dark disc whose inside turns lit.
-    private mutating func drawProgressDot(_ dot: IndicatorDot, progress: Double, onPlate: Bool) {
-        let radius = (dot.diameter - 1) / 2
-        if onPlate {
-            fillCircle(center: dot.center, radius: radius, ink: .off)
-        } else {
-            strokeCircle(center: dot.center, radius: radius)
-        }
-        let filled = Int((min(max(progress, 0), 1) * Double(dot.diameter)).rounded(.down))
-        guard filled > 0 else { return }
-        let bounds = dot.bounds
-        let saved = clip
-        clip =
-            dot.isVertical
-            ? Rect(x: bounds.x, y: bounds.maxY - filled, width: bounds.width, height: filled).intersection(saved)
-            : Rect(x: bounds.x, y: bounds.y, width: filled, height: bounds.height).intersection(saved)
-        fillCircle(center: dot.center, radius: onPlate ? max(0, radius - 1) : radius)
-        clip = saved
     }
 
     /// The plate: the strip's full thickness, two pixels beyond the end indicators, inside the strip.

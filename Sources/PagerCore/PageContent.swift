@@ -16,8 +16,8 @@ public protocol PageContent {
     /// Whether a short press of the crown does something on this page; if not, it returns to the first page.
     var hasPressAction: Bool { get }
 
-    /// How long the page stays before the pager moves on by itself; nil uses the pager's setting.
-    var duration: TimeSpan? { get }
+    /// How long the page stays before the pager moves on by itself (UIKit's `setDuration(_:forPage:)`).
+    var duration: PageDuration { get }
 
     /// Draws the page as it looks at `instant` into `canvas`, which is `contentHeight(in:)` tall.
     func draw(into canvas: inout Bitmap, at instant: Timestamp)
@@ -33,9 +33,19 @@ extension PageContent {
     /// No action of its own.
     public var hasPressAction: Bool { false }
     /// The pager's page duration applies.
-    public var duration: TimeSpan? { nil }
+    public var duration: PageDuration { .automatic }
     /// Draws as `draw(into:at:)` does.
     public func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp) {
         draw(into: &canvas, at: instant)
     }
+}
+
+/// How long one page stays before the pager moves on by itself.
+public enum PageDuration: Hashable, Sendable {
+    /// The pager's duration (`PagerConfiguration.pageDuration`), if it has one.
+    case automatic
+    /// The page stays until the crown moves it, whatever the pager's duration.
+    case never
+    /// The page's own duration, instead of the pager's.
+    case after(TimeSpan)
 }

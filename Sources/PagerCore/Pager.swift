@@ -8,8 +8,16 @@ public struct PagerConfiguration: Hashable, Sendable {
     public var slideDuration: TimeSpan
     /// The indicator shows the pages but the crown does not move them (the visionOS note).
     public var isDisplayOnly: Bool
-    /// How long each page stays before the pager moves on by itself; nil (the default) never moves on.
+    /// How long each page stays before the pager moves on by itself (UIKit's `preferredDuration`);
+    /// nil (the default) never moves on. A page's own `PageContent.duration` wins.
     public var pageDuration: TimeSpan?
+    /// How long after the last turn or press a paused timer starts again, with the page's full
+    /// time; nil: a paused timer stays paused.
+    public var timerResumeDelay: TimeSpan?
+    /// After the last timed page, go back to the first (UIKit's `resetsToInitialPageAfterEnd`);
+    /// otherwise the timer stops on the last page. On by default: a rotation of status pages
+    /// loops (UIKit's default is off).
+    public var resetsToInitialPageAfterEnd: Bool
     /// Pixels a tall page scrolls per page-detent; nil scrolls half a screen.
     public var scrollStep: Int?
     /// How long the automatic background plate stays after the last interaction.
@@ -21,7 +29,8 @@ public struct PagerConfiguration: Hashable, Sendable {
     public init(
         wrapsAround: Bool = false, slideDuration: TimeSpan = .milliseconds(240), isDisplayOnly: Bool = false,
         pageDuration: TimeSpan? = nil, scrollStep: Int? = nil, backgroundLinger: TimeSpan = .milliseconds(1000),
-        backgroundFade: TimeSpan = .milliseconds(250)
+        backgroundFade: TimeSpan = .milliseconds(250), timerResumeDelay: TimeSpan? = .milliseconds(10_000),
+        resetsToInitialPageAfterEnd: Bool = true
     ) {
         self.wrapsAround = wrapsAround
         self.slideDuration = slideDuration
@@ -30,6 +39,8 @@ public struct PagerConfiguration: Hashable, Sendable {
         self.scrollStep = scrollStep.map { max(1, $0) }
         self.backgroundLinger = backgroundLinger
         self.backgroundFade = backgroundFade
+        self.timerResumeDelay = timerResumeDelay.map { max($0, .zero) }
+        self.resetsToInitialPageAfterEnd = resetsToInitialPageAfterEnd
     }
 }
 

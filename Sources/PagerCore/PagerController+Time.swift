@@ -9,37 +9,23 @@ extension PagerController {
             backgroundHiddenReported = true
             events.append(.backgroundHidden(at: hidden))
         }
-        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration),
-            instant >= due
-        {
-            // After the last page the timer starts again at the first (UIKit's resetsToInitialPageAfterEnd).
-            let next = currentPage + 1 < pager.numberOfPages ? currentPage + 1 : 0
-            _ = show(next, at: due, animated: true, interaction: .none)
-            timer.restart(at: due)
-            events.append(.autoAdvanced(to: currentPage, at: due))
-        }
+        if overview == nil { events += advanceTimer(to: instant) }
         settle(at: instant)
         return events
     }
 
     /// The next instant after `instant` at which `advance(to:)` may report something, or a
     /// frame may look different without input (the plate fading, the timer's dot filling).
-    public func nextDeadline(after instant: Timestamp) -> Timestamp? {
+    /// Without `showsIndicator` (a dark panel) the dot's steps are left out: only what happens counts.
+    public func nextDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
         var deadlines: [Timestamp] = []
         if let crown = interpreter.nextDeadline { deadlines.append(crown) }
         if style.backgroundStyle == .automatic, let last = lastInteraction {
             deadlines.append(last + configuration.backgroundLinger)
             deadlines.append(last + configuration.backgroundLinger + configuration.backgroundFade)
         }
-        if overview == nil, let duration = currentPageDuration, let due = timer.deadline(duration: duration) {
-            deadlines.append(due)
-            // The dot fills a row at a time: wake for each row.
-            let rows = Int64(max(1, style.dotDiameter))
-            let elapsed = instant - timer.pageStart
-            let row = elapsed.nanoseconds * rows / max(1, duration.nanoseconds) + 1
-            if row < rows {
-                deadlines.append(timer.pageStart + TimeSpan(nanoseconds: duration.nanoseconds * row / rows))
-            }
+        if let timerDeadline = timerDeadline(after: instant, showsIndicator: showsIndicator) {
+            deadlines.append(timerDeadline)
         }
         return deadlines.filter { $0 > instant }.min()
     }
@@ -61,14 +47,6 @@ extension PagerController {
             return since < configuration.backgroundLinger + configuration.backgroundFade ? .fading : .hidden
         }
     }
-
-    /// How much of the current timed page's time has passed at `instant` (0 to 1), or nil when it is not timed.
-    public func timerProgress(at instant: Timestamp) -> Double? {
-        currentPageDuration.map { timer.progress(at: instant, duration: $0) }
-    }
-
-    /// Starts timed pages again after a turn paused them.
-    public mutating func resumeTimer(at instant: Timestamp) { timer.resume(at: instant) }
 
     var backgroundHiddenInstant: Timestamp? {
         guard style.backgroundStyle == .automatic, let last = lastInteraction else { return nil }

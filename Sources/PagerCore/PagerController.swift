@@ -62,7 +62,21 @@ public struct PagerController<Page: PageContent> {
     public var currentPageDuration: TimeSpan? {
         // Compared with the count rather than `indices`, which unspecialized goes through Collection.
         guard currentPage >= 0, currentPage < pager.pages.count else { return nil }
-        return pager.pages[currentPage].duration ?? configuration.pageDuration
+        return duration(of: pager.pages[currentPage])
+    }
+
+    /// How long `page` stays before the timer moves on, if it is timed: its own duration or the pager's.
+    func duration(of page: Page) -> TimeSpan? {
+        switch page.duration {
+        case .automatic: return configuration.pageDuration
+        case .never: return nil
+        case .after(let span): return span.nanoseconds > 0 ? span : nil
+        }
+    }
+
+    /// Whether any page is timed: then a turn or press pauses the timer, whichever page it comes on.
+    public var hasTimedPages: Bool {
+        pager.pages.contains { duration(of: $0) != nil }
     }
 
     /// Feeds one crown fact in; returns what it did. A display-only pager ignores the crown.
@@ -71,9 +85,11 @@ public struct PagerController<Page: PageContent> {
         lastInteraction = event.timestamp
         backgroundHiddenReported = style.backgroundStyle != .automatic
         var events: [PagerEvent] = []
-        if case .rotated(let detents, let at) = event, detents != 0, currentPageDuration != nil, !timer.isPaused {
+        // Any turn or press pauses the timer, as touching a UIPageControl does; it resumes
+        // `timerResumeDelay` after the last one.
+        if !timer.isPaused, event.isInteraction, hasTimedPages {
             timer.pause()
-            events.append(.timerPaused(at: at))
+            events.append(.timerPaused(at: event.timestamp))
         }
         for gesture in interpreter.interpret(event) { events += apply(gesture) }
         return events

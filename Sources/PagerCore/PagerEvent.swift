@@ -21,10 +21,14 @@ public enum PagerEvent: Hashable, Sendable {
     case idle(at: Timestamp)
     /// The automatic background plate finished fading.
     case backgroundHidden(at: Timestamp)
-    /// A turn of the crown paused the timed pages.
+    /// A turn or press of the crown paused the timed pages.
     case timerPaused(at: Timestamp)
+    /// The crown was left alone long enough: the timer started the current page's full time again.
+    case timerResumed(at: Timestamp)
     /// The timer moved on to `to` (after the last page, back to the first).
     case autoAdvanced(to: Int, at: Timestamp)
+    /// The last timed page's time ran out and the pages do not loop: the timer stopped.
+    case timerFinished(at: Timestamp)
 }
 
 /// How much of the background plate shows at an instant.

@@ -117,7 +117,7 @@ public struct PagerRenderer: Hashable, Sendable {
             stretch = indicatorStyle.pitch
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
-        if displayed == pager.currentPage { decoration.progress = controller.timerProgress(at: instant) }
+        if displayed == pager.currentPage { decoration.timer = controller.timerLook(at: instant) }
         let key = IndicatorKey(
             pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, size: size,
             style: indicatorStyle)

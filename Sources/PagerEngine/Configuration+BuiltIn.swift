@@ -15,7 +15,8 @@ extension Configuration {
         # no file at all. Check an edited file with `crownpager check /etc/crownpager/crownpager.toml`,
         # then `sudo systemctl reload crownpager` (SIGHUP): a broken file keeps the old one running.
         # A reload cannot change the settings marked (restart): they take effect at the next start.
-        # Durations are strings: "500ms", "5s", "2min", "1h"; dim_after and off_after also take "never".
+        # Durations are strings: "500ms", "5s", "2min", "1h"; dim_after, off_after and the timer's also take
+        # "never".
         """
 
     /// The built-in pages.

@@ -26,6 +26,7 @@ extension Configuration {
         if var table = try top.table("display") { display = try Self.display(&table) }
         if var table = try top.table("crown") { crown = try Self.crown(&table) }
         if var table = try top.table("indicator") { indicator = try Self.indicator(&table) }
+        if var table = try top.table("timer") { timer = try Self.timer(&table) }
         if let tables = try top.tables("page") {
             guard !tables.isEmpty else { throw top.error("page", "expected at least one [[page]]") }
             for var table in tables { pages.append(try PageSpec(reading: &table, directory: directory, files: files)) }
@@ -161,5 +162,16 @@ extension Configuration {
         indicator.hidesForSinglePage = try table.boolean(Setting.indicatorHidesForSinglePage) ?? false
         try table.finish(section: "indicator")
         return indicator
+    }
+
+    private static func timer(_ table: inout ConfigTable) throws(ConfigError) -> TimerSection {
+        typealias Setting = ConfigurationSetting
+        var timer = TimerSection()
+        timer.duration = try table.duration(Setting.timerDuration) ?? timer.duration
+        timer.resumeAfter = try table.duration(Setting.timerResumeAfter) ?? timer.resumeAfter
+        timer.loops = try table.boolean(Setting.timerLoop) ?? timer.loops
+        timer.dimsWhileAdvancing = try table.boolean(Setting.timerDimsWhileAdvancing) ?? timer.dimsWhileAdvancing
+        try table.finish(section: "timer")
+        return timer
     }
 }

@@ -15,23 +15,25 @@ public struct Configuration: Sendable {
     public var crown = CrownSection()
     /// The page indicator.
     public var indicator = IndicatorSection()
+    /// Timed pages.
+    public var timer = TimerSection()
     /// The pages, in order.
     public var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
     public var file = "built-in"
     /// The folder relative image paths are read from.
     public var directory = "."
-    /// Pages move on by themselves after this long (`--page-duration`); the file has no key for it.
-    public var pageDuration: TimeSpan?
     /// The crown does not move the pages (`--display-only`); the file has no key for it.
     public var isDisplayOnly = false
 
     /// An empty configuration with every default.
     public init() {}
 
-    /// The pager's behaviour: wrap-around from `[crown]`, timed and display-only pages from the command line.
+    /// The pager's behaviour: wrap-around from `[crown]`, timed pages from `[timer]`, display-only from the command line.
     public var pagerConfiguration: PagerConfiguration {
-        PagerConfiguration(wrapsAround: crown.wrap, isDisplayOnly: isDisplayOnly, pageDuration: pageDuration)
+        PagerConfiguration(
+            wrapsAround: crown.wrap, isDisplayOnly: isDisplayOnly, pageDuration: timer.duration,
+            timerResumeDelay: timer.resumeAfter, resetsToInitialPageAfterEnd: timer.loops)
     }
 }
 
@@ -121,6 +123,29 @@ public struct IndicatorSection: Hashable, Sendable {
     public var hidesForSinglePage = false
 }
 
+/// `[timer]`: timed pages, as UIKit's `UIPageControlTimerProgress` does them.
+public struct TimerSection: Hashable, Sendable {
+    /// How long each page stays before the next comes by itself (`--page-duration`); nil: never.
+    public var duration: TimeSpan?
+    /// How long after the last turn or press a paused timer starts again; nil: never.
+    public var resumeAfter: TimeSpan?
+    /// After the last page, the first again; otherwise the timer stops on the last page.
+    public var loops: Bool
+    /// The screen saver may dim and switch off the panel while the pages move on by themselves.
+    public var dimsWhileAdvancing: Bool
+
+    /// The defaults: no page moves on by itself; once timed, a pause lasts 10 s and the pages loop.
+    public init(
+        duration: TimeSpan? = nil, resumeAfter: TimeSpan? = .milliseconds(10_000), loops: Bool = true,
+        dimsWhileAdvancing: Bool = false
+    ) {
+        self.duration = duration
+        self.resumeAfter = resumeAfter
+        self.loops = loops
+        self.dimsWhileAdvancing = dimsWhileAdvancing
+    }
+}
+
 /// One `[[page]]`.
 public struct PageSpec: Hashable, Sendable {
     /// Shown at the top of the page and in the title list.
@@ -131,13 +156,19 @@ public struct PageSpec: Hashable, Sendable {
     public var indicatorImage: String?
     /// The line of its `[[page]]` header, for messages.
     public var line: Int
+    /// How long it stays before the next page comes by itself: `[timer]`'s duration, its own, or never.
+    public var duration: PageDuration
 
     /// A page.
-    public init(title: String, kind: PageKind, indicatorImage: String? = nil, line: Int = 0) {
+    public init(
+        title: String, kind: PageKind, indicatorImage: String? = nil, line: Int = 0,
+        duration: PageDuration = .automatic
+    ) {
         self.title = title
         self.kind = kind
         self.indicatorImage = indicatorImage
         self.line = line
+        self.duration = duration
     }
 }
 

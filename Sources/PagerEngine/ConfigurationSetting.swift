@@ -192,6 +192,20 @@ extension ConfigurationSetting {
         "indicator.hides_for_single_page", .boolean, default: "false",
         flag: SettingFlag("--hides-for-single-page", sets: "true"), "No indicator when there is only one page")
 
+    /// `[timer]`: timed pages.
+    static let timerDuration = ConfigurationSetting(
+        "timer.duration", .duration(minimumMilliseconds: 100, allowsNever: true), default: "\"never\"",
+        flag: SettingFlag("--page-duration", takes: "a time such as 3s or 500ms, at least 100ms"),
+        "How long each page stays before the next comes by itself, its dot filling; a page's own duration wins")
+    static let timerResumeAfter = ConfigurationSetting(
+        "timer.resume_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"10s\"",
+        "A turn or press pauses the timer; this long after the last one it starts the page's full time again")
+    static let timerLoop = ConfigurationSetting(
+        "timer.loop", .boolean, default: "true", "After the last page the first comes again; false stops on the last")
+    static let timerDimsWhileAdvancing = ConfigurationSetting(
+        "timer.dims_while_advancing", .boolean, default: "false",
+        "Let dim_after and off_after dim and switch off the panel while the pages move on by themselves")
+
     /// `[[page]]`: one page.
     static let pageKind = ConfigurationSetting(
         "page.kind", .choice(PageSpec.kinds), default: nil, example: "\"text\"", pageKinds: PageSpec.kinds,
@@ -202,6 +216,11 @@ extension ConfigurationSetting {
     static let pageIndicatorImage = ConfigurationSetting(
         "page.indicator_image", .string, default: nil, example: "\"house\"", pageKinds: PageSpec.kinds,
         "This page's own dot: an image as for indicator.image")
+    static let pageDuration = ConfigurationSetting(
+        "page.duration", .duration(minimumMilliseconds: 100, allowsNever: true), default: nil, example: "\"8s\"",
+        pageKinds: PageSpec.kinds,
+        "This page's own time before the next comes by itself, instead of timer.duration; \"never\" stays until turned"
+    )
     static let pageText = ConfigurationSetting(
         "page.text", .string, default: nil, example: "\"Hello, world\"", pageKinds: ["text"],
         "The text to show, wrapped; a page taller than the screen scrolls (required)")
@@ -259,7 +278,9 @@ extension ConfigurationSetting {
         crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
         crownInverted, crownAcceleration, crownWrap, crownSide, crownDetentsPerPage,
         indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,
-        pageKind, pageTitle, pageIndicatorImage, pageText, pageTime, pageDate, pageValues, pageRefresh, pageArgv,
+        timerDuration, timerResumeAfter, timerLoop, timerDimsWhileAdvancing,
+        pageKind, pageTitle, pageIndicatorImage, pageDuration, pageText, pageTime, pageDate, pageValues, pageRefresh,
+        pageArgv,
         pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum, pageMaximum, pageUnit, pageStyle,
     ]
 

@@ -27,6 +27,8 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
             updateChain()
         }
     }
+    /// How long it stays before the next page comes by itself (`[[page]] duration`).
+    public var duration = PageDuration.automatic
     /// Glyphs for characters misc-fixed lacks; like prepared lines, not part of what the page is.
     public var fallbackGlyphs: BitmapFont? {
         didSet {
@@ -72,15 +74,16 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         updateChain()
     }
 
-    /// Title and body make the page; prepared lines only save work.
+    /// Title, body and duration make the page; prepared lines only save work.
     public static func == (lhs: ConfiguredPage, rhs: ConfiguredPage) -> Bool {
-        lhs.title == rhs.title && lhs.body == rhs.body
+        lhs.title == rhs.title && lhs.body == rhs.body && lhs.duration == rhs.duration
     }
 
-    /// Hashes the title and body, consistent with `==`.
+    /// Hashes the title, body and duration, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(title)
         hasher.combine(body)
+        hasher.combine(duration)
     }
 
     static let font = BitmapFont.fixed6x10

@@ -119,6 +119,8 @@ public struct DeviceEngine {
         var effects = Effects()
         guard !isStopped else { return effects }
         now = max(now, instant)
+        // While timed pages move on by themselves the panel stays bright: idle time starts when they stop.
+        if holdsScreen { _ = saver.activity(at: now) }
         switch input {
         case .start:
             session.start()
@@ -213,14 +215,22 @@ public struct DeviceEngine {
         }
     }
 
+    /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
+    /// and `timer.dims_while_advancing` is off.
+    public var holdsScreen: Bool {
+        !configuration.timer.dimsWhileAdvancing && session.controller.isAutoAdvancing
+    }
+
     /// What the pacer says at `instant`, with every deadline that is not input.
     private func decision(at instant: Timestamp) -> FramePacer.Decision {
         // Deadlines after the last frame, not after now: one that passed while the shell slept
         // (the plate fading, a long press, the screen saver) is due now, not skipped.
         let after = min(instant, pacer.lastFrameAt ?? instant)
+        // A dark panel shows no dot: the timer wakes it for its pages, not for the dot's steps.
+        let pagerDeadline = session.controller.nextDeadline(after: after, showsIndicator: screen != .off)
         let deadline = [
-            schedule.nextDeadline(near: shownPages), session.nextDeadline(after: after),
-            saver.nextDeadline(after: after),
+            schedule.nextDeadline(near: shownPages), pagerDeadline,
+            holdsScreen ? nil : saver.nextDeadline(after: after),
         ].compactMap { $0 }.min()
         return pacer.decide(
             at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
@@ -258,6 +268,8 @@ public struct DeviceEngine {
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
     private mutating func drawFrame(into effects: inout Effects) {
         session.advance(to: now)
+        // A timer that resumed just now lights a dimmed panel in this frame, not the next.
+        if holdsScreen { _ = saver.activity(at: now) }
         let wanted = saver.state(at: now)
         if wanted != screen {
             let display = configuration.display

@@ -52,6 +52,7 @@ public struct PageBook: Sendable {
     /// One page as it stands, with the book's glyphs.
     public func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
         var page = bare(index, clock: clock)
+        page.duration = specs[index].duration
         if let glyphs { page.fallbackGlyphs = glyphs }
         return page
     }

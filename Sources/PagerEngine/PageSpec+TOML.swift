@@ -17,6 +17,11 @@ extension PageSpec {
         }
         indicatorImage = try table.string(Setting.pageIndicatorImage)
         let explicitTitle = try table.string(Setting.pageTitle)
+        switch try table.duration(Setting.pageDuration) {
+        case .none: duration = .automatic
+        case .some(.none): duration = .never
+        case .some(.some(let span)): duration = .after(span)
+        }
         switch kindName {
         case "text":
             kind = .text(try table.required(Setting.pageText, "the text to show, e.g. text = \"Hello\""))

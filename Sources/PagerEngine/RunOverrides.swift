@@ -39,7 +39,7 @@ public struct RunOverrides: Sendable {
     public var hidesForSinglePage = false
     /// `--display-only`.
     public var displayOnly = false
-    /// `--page-duration`.
+    /// `--page-duration`: `timer.duration`.
     public var pageDuration: TimeSpan?
     /// `--indicator-image`, loaded.
     public var indicatorImage: IndicatorImage?
@@ -68,7 +68,7 @@ public struct RunOverrides: Sendable {
         if let maximumDots { result.indicator.maximumDots = maximumDots }
         if hidesForSinglePage { result.indicator.hidesForSinglePage = true }
         if displayOnly { result.isDisplayOnly = true }
-        if let pageDuration { result.pageDuration = pageDuration }
+        if let pageDuration { result.timer.duration = pageDuration }
         return result
     }
 }

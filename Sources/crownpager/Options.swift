@@ -92,8 +92,7 @@ struct PagerOptions: ParsableArguments {
     @Flag(help: "Show the pages without letting the crown move them.")
     var displayOnly = false
 
-    @Option(
-        help: ArgumentHelp("Move on to the next page by itself after this long, e.g. 3s or 500ms.", valueName: "time"))
+    @Option(help: .setting("--page-duration", valueName: "time"))
     var pageDuration: String?
 
     @Option(help: "Show this many demo pages (1 to 999): the demo's own, then numbered pages (implies --demo on run).")

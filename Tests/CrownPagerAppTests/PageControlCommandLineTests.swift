@@ -58,7 +58,7 @@ import Testing
         #expect(try glass(scratch.path + "/a/step-02.pbm") == glass(scratch.path + "/a/step-00.pbm"))
         let timed = try runCrownPager([
             "render", "--out", scratch.path + "/b", "--frozen", "--steps-only", "--no-png", "--display-only",
-            "--page-duration", "2s", "--crown", "@600ms press",
+            "--page-duration", "2s", "--crown", "@1400ms press",
         ])
         #expect(timed.status == 0, "\(timed.standardError)")
         expectGolden(try glass(scratch.path + "/b/step-01.pbm"), named: "cli-timed-page-filling-128x64")

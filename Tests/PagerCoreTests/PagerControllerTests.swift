@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerCore
 import PagerGraphics
 import TestSupport
@@ -105,8 +106,9 @@ import Testing
     @Test func timedPagesFillTheDotMoveOnAndPauseOnATurn() {
         var (pager, renderer) = barsController(3, configuration: PagerConfiguration(pageDuration: .seconds(1)))
         #expect(pager.timerProgress(at: .ms(500)) == 0.5)
-        expectGolden(renderer.render(pager, at: .ms(600)), named: "timer-progress-60-percent-128x64")
-        #expect(pager.nextDeadline(after: .ms(500)) == .ms(600), "the dot fills a row every 200 ms")
+        expectGolden(renderer.render(pager, at: .ms(700)), named: "timer-progress-70-percent-128x64")
+        // Three rows inside the 5-pixel dot's outline: a step every third of a second, to the nanosecond.
+        #expect(pager.nextDeadline(after: .ms(500)) == Timestamp(nanoseconds: 666_666_667))
         #expect(pager.advance(to: .ms(1000)) == [.autoAdvanced(to: 1, at: .ms(1000))])
         #expect(pager.advance(to: .ms(2000)) == [.autoAdvanced(to: 2, at: .ms(2000))])
         #expect(pager.advance(to: .ms(3000)) == [.autoAdvanced(to: 0, at: .ms(3000))], "after the last, the first")

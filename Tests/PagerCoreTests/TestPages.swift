@@ -9,7 +9,7 @@ struct BarsPage: PageContent {
     var index: Int
     var extraHeight = 0
     var hasPressAction = false
-    var duration: TimeSpan? = nil
+    var duration: PageDuration = .automatic
     var title: String { "Page \(index)" }
 
     func contentHeight(in viewport: Size) -> Int { viewport.height + extraHeight }

@@ -67,9 +67,10 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let read = try parse(Self.file(setting: setting, value: value))
         #expect(read.display == empty.display)
         #expect(crownIgnoringExplicitSource(read) == crownIgnoringExplicitSource(empty))
-        #expect(read.indicator == empty.indicator)
+        #expect(read.indicator == empty.indicator && read.timer == empty.timer)
         let builtIn = Configuration.builtIn
         #expect(builtIn.display == empty.display && builtIn.indicator == empty.indicator)
+        #expect(builtIn.timer == empty.timer)
         #expect(crownIgnoringExplicitSource(builtIn) == crownIgnoringExplicitSource(empty))
     }
 
@@ -80,7 +81,9 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let empty = try parse("")
         let example = try #require(setting.example)
         let read = try parse(Self.file(setting: setting, value: example))
-        #expect(read.display != empty.display || read.crown != empty.crown || read.indicator != empty.indicator)
+        #expect(
+            read.display != empty.display || read.crown != empty.crown || read.indicator != empty.indicator
+                || read.timer != empty.timer)
     }
 
     /// A page key's default, written into a page of each kind that takes it, changes nothing.
@@ -113,7 +116,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     }
 
     /// The keys the parser knows are the table's, in each table: an unknown key lists them.
-    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator"])
+    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator", "timer"])
     func theParserKnowsTheTableKeys(_ section: String) throws {
         let text: String
         switch section {

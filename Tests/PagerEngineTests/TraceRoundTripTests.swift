@@ -51,7 +51,8 @@ import Testing
     /// transfers as the run that collects them, however long the script.
     @Test func aStreamedRenderGivesTheSameFramesAndTransfers() throws {
         var configuration = Configuration.demo()
-        configuration.pageDuration = .milliseconds(1000)
+        configuration.timer.duration = .milliseconds(1000)
+        configuration.timer.resumeAfter = .milliseconds(1000)  // the turn pauses the timer: it resumes within the wait
         let script = try CrownScript(parsing: "+1\nwait 3s\npress")
         let renderer = HeadlessRender(configuration: configuration, style: PageIndicatorStyle())
         var sampler = SamplePageSampler()

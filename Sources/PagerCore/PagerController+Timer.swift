@@ -1,0 +1,90 @@
+import CrownVocabulary
+
+extension PagerController {
+    /// True while timed pages move on by themselves: the timer runs on a timed current page and
+    /// the title list is closed (the screen saver leaves such a panel alone, unless told otherwise).
+    public var isAutoAdvancing: Bool {
+        overview == nil && timer.isRunning && currentPageDuration != nil
+    }
+
+    /// When a paused timer starts again by itself: `timerResumeDelay` after the last turn or press; nil: never.
+    public var timerResumeInstant: Timestamp? {
+        guard timer.isPaused, let delay = configuration.timerResumeDelay, let last = lastInteraction else { return nil }
+        return last + delay
+    }
+
+    /// How much of the current timed page's time has passed at `instant` (0 to 1), or nil when it is not timed.
+    public func timerProgress(at instant: Timestamp) -> Double? {
+        currentPageDuration.map { timer.progress(at: instant, duration: $0) }
+    }
+
+    /// How the current dot shows the timer at `instant`; nil for the plain solid dot (the page is
+    /// not timed, or the timer finished on the last page).
+    public func timerLook(at instant: Timestamp) -> TimerLook? {
+        guard overview == nil, let duration = currentPageDuration else { return nil }
+        switch timer.phase {
+        case .running:
+            let steps = timerSteps
+            return .running(step: timer.step(at: instant, duration: duration, steps: steps), steps: steps)
+        case .paused: return .paused
+        case .finished: return nil
+        }
+    }
+
+    /// Into how many steps the current dot's filling divides the page's time: one per row whose filling changes it.
+    public var timerSteps: Int { style.timerSteps(forPage: currentPage) }
+
+    /// Starts timed pages again at once, with the current page's full time (UIKit's `resumeTimer`).
+    public mutating func resumeTimer(at instant: Timestamp) { timer.resume(at: instant) }
+
+    /// Resumes a paused timer when its time comes; moves a timed page on when its time runs out,
+    /// to the next page, to the first after the last, or not at all when the pages do not loop.
+    mutating func advanceTimer(to instant: Timestamp) -> [PagerEvent] {
+        var events: [PagerEvent] = []
+        if let resume = timerResumeInstant, instant >= resume {
+            timer.resume(at: resume)
+            events.append(.timerResumed(at: resume))
+        }
+        guard let duration = currentPageDuration, let due = timer.deadline(duration: duration), instant >= due else {
+            return events
+        }
+        let isLast = currentPage + 1 >= pager.numberOfPages
+        if isLast, !configuration.resetsToInitialPageAfterEnd {
+            timer.finish()
+            events.append(.timerFinished(at: due))
+            return events
+        }
+        _ = show(isLast ? 0 : currentPage + 1, at: due, animated: true, interaction: .none)
+        // More than the new page's time late (the device slept): its time starts now, not in the past.
+        let isLate = currentPageDuration.map { due + $0 <= instant } ?? false
+        timer.restart(at: isLate ? instant : due)
+        events.append(.autoAdvanced(to: currentPage, at: due))
+        return events
+    }
+
+    /// The timer's next deadline after `instant`: the dot's next step (unless the indicator does
+    /// not show) or the page's end while running, the resume while paused; nothing once finished
+    /// or while the title list is open.
+    public func timerDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
+        guard overview == nil else { return nil }
+        switch timer.phase {
+        case .paused: return timerResumeInstant
+        case .finished: return nil
+        case .running:
+            guard let duration = currentPageDuration, let due = timer.deadline(duration: duration) else { return nil }
+            // A capsule (a tall page) or a hidden indicator shows no steps: only the end matters then.
+            let showsSteps =
+                showsIndicator && !scroll.isScrollable && !(style.hidesForSinglePage && pager.numberOfPages == 1)
+            guard showsSteps else { return due }
+            return timer.stepDeadline(after: instant, duration: duration, steps: timerSteps) ?? due
+        }
+    }
+}
+
+extension CrownEvent {
+    /// Whether a person did something: a turn of at least a detent, a press or a release.
+    var isInteraction: Bool {
+        if case .rotated(let detents, _) = self { return detents != 0 }
+        return true
+    }
+}
