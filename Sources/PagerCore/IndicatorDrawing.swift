@@ -41,7 +41,8 @@ extension Bitmap {
                 drawCapsule(dot, fraction: decoration.capsuleFraction ?? 0, onPlate: onPlate)
             } else if dot.isCurrent, let look = decoration.timer {
                 drawTimerDot(
-                    dot, look: look, image: images.currentPageIndicatorImage(forPage: dot.page), ink: onPlate ? .off : .on)
+                    dot, look: look, image: images.currentPageIndicatorImage(forPage: dot.page),
+                    ink: onPlate ? .off : .on)
             } else if let image = dot.isCurrent
                 ? images.currentPageIndicatorImage(forPage: dot.page) : images.indicatorImage(forPage: dot.page)
             {
