@@ -130,17 +130,6 @@ struct PagerOptions: ParsableArguments {
         }
     }
 
-    var pagerConfiguration: PagerConfiguration {
-        PagerConfiguration(
-            wrapsAround: wrap, isDisplayOnly: displayOnly, pageDuration: pageDuration.flatMap(Self.parseDuration))
-    }
-
-    var crownConfiguration: CrownConfiguration {
-        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage ?? 1)
-        if noAcceleration { configuration.accelerationInterval = nil }
-        return configuration
-    }
-
     var side: CrownSide? { crownSide.flatMap { CrownSide(rawValue: $0.lowercased()) } }
 
     var style: PageControlBackgroundStyle? {
