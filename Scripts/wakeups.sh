@@ -190,5 +190,12 @@ done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "cold start, exec to the first I2C write: $(median "${cold[@]}") ms; to the first frame: $(median "${frame[@]}") ms (median of $starts, under strace)"
 
+# How much of the symbol order (Scripts/symbol-order.sh) the binary still has: code changed since
+# the list was made has other names, and goes after the listed code.
+order=Sources/crownpager/SymbolOrder/crownpager.order
+if [ -s "$order" ] && command -v nm >/dev/null; then
+  listed="$(nm --defined-only "$binary" | awk '{ print $3 }' | sort -u | comm -12 - <(sort -u "$order") | wc -l)"
+  echo "symbol order: $listed of the $(wc -l <"$order") functions listed are in the binary"
+fi
 strip --strip-unneeded -o "$work/crownpager.stripped" "$binary"
 echo "binary: $(stat -c %s "$binary") bytes, stripped $(stat -c %s "$work/crownpager.stripped") bytes"
