@@ -35,7 +35,8 @@ let smallReleaseProgram =
     ["-use-ld=lld"] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
     + ["-L", Context.packageDirectory + "/Sources/crownpager/StaticLibStdCXX", "-Xlinker", "--no-export-dynamic"]
     + [
-        "-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/Sources/crownpager/SymbolOrder/crownpager.order",
+        "-Xlinker",
+        "--symbol-ordering-file=" + Context.packageDirectory + "/Sources/crownpager/SymbolOrder/crownpager.order",
         // Symbols of other architectures and of code changed since the list was made are skipped.
         "-Xlinker", "--no-warn-symbol-ordering",
     ]
