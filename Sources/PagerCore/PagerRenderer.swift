@@ -285,7 +285,7 @@ public enum IndicatorShape: Hashable, Sendable {
     /// The pixels each part of the indicator covers.
     public var bounds: [Rect] {
         switch self {
-        case .dots(let dots): return dots.map(\.bounds)
+        case .dots(let dots): return dots.map { $0.bounds }
         case .positionBar(let bar): return [bar.track]
         }
     }

@@ -60,7 +60,7 @@ public struct ScanReplay {
     }
 
     /// Nanoseconds one byte takes on the bus, its acknowledge included.
-    public var byteTime: Int64 { Int64(9 * 1_000_000_000 / busHertz) }
+    public var byteTime: Int64 { 9_000_000_000 / Int64(busHertz) }
 
     /// Sends `transfer` starting at `start` nanoseconds; returns when its stop condition ends.
     @discardableResult
