@@ -72,7 +72,7 @@ private func workloads(_ panel: SSD1306Panel) -> ([(String, BusLoad, BusLoad)], 
     configuration.display.panel = panel
     configuration.display.bus = nil
     var sampler = TickingSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
+    var shell = VirtualShell.started(configuration, sampler: &sampler)
     shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
     let fullFrame = fullFrameLoad(panel)
     var results: [(String, BusLoad, BusLoad)] = []

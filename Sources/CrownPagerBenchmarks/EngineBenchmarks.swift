@@ -85,7 +85,7 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 12)))
     }
     var sampler = SamplePageSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
+    var shell = VirtualShell.started(configuration, sampler: &sampler)
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
     figures.fullFrameBytes = fullFrameLoad(configuration.display.panel).bytes
@@ -136,16 +136,6 @@ func measure(_ name: String, detents: [Timestamp], acceleration: Bool) -> Engine
         now = wake
     }
     return figures
-}
-
-/// A virtual shell around the engine for `configuration` (its panel and address), started at time zero.
-func startedShell<Sampler: PageSampler>(_ configuration: Configuration, sampler: inout Sampler) -> VirtualShell {
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address)
-    shell.feed(.start, at: .zero, sampler: &sampler)
-    return shell
 }
 
 extension String {

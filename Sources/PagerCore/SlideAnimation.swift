@@ -7,6 +7,9 @@ import CrownVocabulary
 /// had (so a detent in mid-slide does not jerk), eases out, and ends exactly on `to`
 /// with zero speed. Its starting slope is kept between 1.5 and 3 times the distance,
 /// where a cubic with zero end slope is monotone: the slide never overshoots the page.
+///
+/// A stepped slide (scrubbing) follows the same curve but stands on whole pages only: it
+/// passes through every page between `from` and `to`, in order, each shown whole.
 public struct SlideAnimation: Hashable, Sendable {
     /// Where the slide starts, in pages.
     public let from: Double
@@ -16,12 +19,19 @@ public struct SlideAnimation: Hashable, Sendable {
     public let start: Timestamp
     /// How long it takes.
     public let duration: TimeSpan
+    /// Whether the slide stands on whole pages only, passing each one in turn.
+    public let isStepped: Bool
     /// Starting slope in pages per unit of normalised time.
     let initialSlope: Double
 
-    /// A slide from `from` to `to`, starting at `start` with `initialVelocity` pages per second.
-    public init(from: Double, to: Double, start: Timestamp, duration: TimeSpan, initialVelocity: Double = 0) {
+    /// A slide from `from` to `to`, starting at `start` with `initialVelocity` pages per second;
+    /// `stepped`, it shows whole pages only.
+    public init(
+        from: Double, to: Double, start: Timestamp, duration: TimeSpan, initialVelocity: Double = 0,
+        stepped: Bool = false
+    ) {
         self.from = from
+        self.isStepped = stepped
         self.to = to
         self.start = start
         self.duration = duration.nanoseconds > 0 ? duration : TimeSpan(nanoseconds: 1)
@@ -44,7 +54,12 @@ public struct SlideAnimation: Hashable, Sendable {
         let h00 = 2 * t3 - 3 * t2 + 1
         let h10 = t3 - 2 * t2 + t
         let h01 = -2 * t3 + 3 * t2
-        return h00 * from + h10 * initialSlope + h01 * to
+        let smooth = h00 * from + h10 * initialSlope + h01 * to
+        guard isStepped else { return smooth }
+        // The next whole page as soon as the curve leaves one, so a detent shows at once; never
+        // back behind where the slide started (a slide under way may have left the pages between
+        // two), never past `to` (the curve does not overshoot it).
+        return to >= from ? min(to, smooth.rounded(.up)) : max(to, smooth.rounded(.down))
     }
 
     /// The speed at `instant`, in pages per second (0 before the start and once done).

@@ -198,6 +198,19 @@ public struct VirtualShell {
         emulator = SSD1306Emulator(panel: panel, address: address)
     }
 
+    /// A shell around the engine for `configuration` (its panel and address), with the default
+    /// indicator and the sample clock, started at time zero.
+    public static func started<Sampler: PageSampler>(_ configuration: Configuration, sampler: inout Sampler)
+        -> VirtualShell
+    {
+        var shell = VirtualShell(
+            engine: DeviceEngine(
+                configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+            panel: configuration.display.panel, address: configuration.display.address)
+        shell.feed(.start, at: .zero, sampler: &sampler)
+        return shell
+    }
+
     /// What the panel shows.
     public var glass: Bitmap { emulator.glass }
 

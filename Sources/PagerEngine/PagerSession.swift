@@ -105,13 +105,17 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         }
         // Drawn into the same two bitmaps frame after frame: no allocation.
         renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
-        guard !hasSentFrame || nextFrame != sentFrame else { return false }
+        guard !hasSentFrame || nextFrame != sentFrame else {
+            controller.glassShows(at: sampled)
+            return false
+        }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
         try display.update(to: nextFrame, movedUpBy: moved)  // only what changed goes on the bus
         lastContentPosition = position
+        controller.glassShows(at: sampled)
         swap(&sentFrame, &nextFrame)
         hasSentFrame = true
         framesSent += 1

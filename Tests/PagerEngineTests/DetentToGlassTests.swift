@@ -19,14 +19,8 @@ import Testing
     }
 
     static func run(detents: [Timestamp], until end: Timestamp) -> Run {
-        let configuration = DeviceEngineTests.configuration(pages: 60)
-        var shell = VirtualShell(
-            engine: DeviceEngine(
-                configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-            panel: configuration.display.panel, address: configuration.display.address)
         var sampler = SamplePageSampler()
-        shell.feed(.start, at: .zero, sampler: &sampler)
-        var run = Run(shell: shell)
+        var run = Run(shell: .started(DeviceEngineTests.configuration(pages: 60), sampler: &sampler))
         var waiting: [Timestamp] = []
         var now = Timestamp.zero
         var next = 0
