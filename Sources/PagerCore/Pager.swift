@@ -76,8 +76,9 @@ public struct Pager<Page: PageContent> {
             // The glass has this instant's frame already (frames are drawn a frame ahead): it stands.
             if let shown = glassInstant, instant <= shown { return glass }
             let target = slide.isDone(at: instant) ? slide.to : slide.position(at: instant)
-            // No further than the next whole page beyond the glass, either way.
-            return min(max(target, glass.rounded(.up) - 1), glass.rounded(.down) + 1)
+            // No further than the page after the one the glass shows (its nearest), either way.
+            let shown = (glass + 0.5).rounded(.down)
+            return min(max(target, shown - 1), shown + 1)
         }
         if !slide.isDone(at: instant) { return slide.position(at: instant) }
         return Double(currentPage)
@@ -89,6 +90,16 @@ public struct Pager<Page: PageContent> {
         guard slide.isDone(at: instant) else { return false }
         guard slide.isStepped, let glass = glassPosition else { return true }
         return glass == slide.to
+    }
+
+    /// Whether the glass is behind a stepped slide at `instant` (or at the instant the glass shows,
+    /// if later): the slide stands on a page further on than the last frame showed, so the next
+    /// frame should go as soon as it can, and at a later instant than the last.
+    public func glassLags(at instant: Timestamp) -> Bool {
+        guard let slide, slide.isStepped, let glass = glassPosition else { return false }
+        let due = (slide.position(at: max(instant, glassInstant ?? instant)) + 0.5).rounded(.down)
+        let shown = (glass + 0.5).rounded(.down)
+        return slide.to >= slide.from ? due > shown : due < shown
     }
 
     /// Records that the frame for `instant` is on the glass: a stepped slide moves on from there.
@@ -132,7 +143,7 @@ public struct Pager<Page: PageContent> {
     /// Shows `page` (clamped to the pages there are), sliding there the short way when animated.
     ///
     /// `duration` replaces the configuration's slide duration; `stepped` passes through every page
-    /// between, each shown whole (scrubbing).
+    /// between, each shown whole for `duration` (scrubbing).
     @discardableResult
     public mutating func show(
         page: Int, at instant: Timestamp, animated: Bool = true, duration: TimeSpan? = nil, stepped: Bool = false
@@ -191,9 +202,12 @@ public struct Pager<Page: PageContent> {
             // Frames show a slide a frame on: scrubbing goes on from the glass when it is ahead.
             from = to >= from ? max(from, min(glass, to)) : min(from, max(glass, to))
         }
-        slide = SlideAnimation(
-            from: from, to: to, start: instant, duration: duration,
-            initialVelocity: running?.velocity(at: instant) ?? 0, stepped: stepped)
+        slide =
+            stepped
+            ? .stepping(from: from, to: to, start: instant, pageInterval: duration)
+            : SlideAnimation(
+                from: from, to: to, start: instant, duration: duration,
+                initialVelocity: running?.velocity(at: instant) ?? 0)
         return newPage != currentPage
     }
 }

@@ -124,7 +124,11 @@ public struct PagerController<Page: PageContent> {
         return direction > 0 ? currentPage >= pager.numberOfPages - 1 : currentPage <= 0
     }
 
-    /// Half the slide's duration: scrubbing's slide and a nudge.
+    /// How long scrubbing stands on each page it passes: one frame at 60 a second. On the glass
+    /// each page stands a frame at least however slowly frames come (`Pager.glassShows(at:)`).
+    public static var scrubPageInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / 60) }
+
+    /// Half the slide's duration: how long a nudge takes.
     var halfSlide: TimeSpan { TimeSpan(nanoseconds: configuration.slideDuration.nanoseconds / 2) }
 
     /// Records that the frame for `instant` is on the glass: scrubbing moves on from there.
@@ -190,7 +194,7 @@ public struct PagerController<Page: PageContent> {
         }
     }
 
-    /// Scrubbing: a stepped slide in half the slide's time through every page on the way.
+    /// Scrubbing: a stepped slide through every page on the way, a page each `scrubPageInterval`.
     ///
     /// Scrubbing past either end lands on the first or last page, wrap or not, with the arrival's
     /// short bounce; turning on against that end gives the rubber band (once, not again while it plays).
@@ -235,7 +239,8 @@ public struct PagerController<Page: PageContent> {
     ) -> [PagerEvent] {
         guard
             pager.show(
-                page: page, at: instant, animated: animated, duration: stepped ? halfSlide : nil, stepped: stepped)
+                page: page, at: instant, animated: animated, duration: stepped ? Self.scrubPageInterval : nil,
+                stepped: stepped)
         else { return [] }
         scroll = pageScroll(for: currentPage, atEnd: false)
         rubberBand = nil

@@ -8,8 +8,9 @@ import CrownVocabulary
 /// with zero speed. Its starting slope is kept between 1.5 and 3 times the distance,
 /// where a cubic with zero end slope is monotone: the slide never overshoots the page.
 ///
-/// A stepped slide (scrubbing) follows the same curve but stands on whole pages only: it
-/// passes through every page between `from` and `to`, in order, each shown whole.
+/// A stepped slide (scrubbing, `stepping(from:to:start:pageInterval:)`) has no curve: it stands
+/// on whole pages only and passes through every page between `from` and `to`, in order, one
+/// each `pageInterval`, the first at once.
 public struct SlideAnimation: Hashable, Sendable {
     /// Where the slide starts, in pages.
     public let from: Double
@@ -19,19 +20,37 @@ public struct SlideAnimation: Hashable, Sendable {
     public let start: Timestamp
     /// How long it takes.
     public let duration: TimeSpan
-    /// Whether the slide stands on whole pages only, passing each one in turn.
-    public let isStepped: Bool
+    /// For a stepped slide, how long each page stands; nil for a sliding one.
+    public let pageInterval: TimeSpan?
     /// Starting slope in pages per unit of normalised time.
     let initialSlope: Double
 
-    /// A slide from `from` to `to`, starting at `start` with `initialVelocity` pages per second;
-    /// `stepped`, it shows whole pages only.
-    public init(
-        from: Double, to: Double, start: Timestamp, duration: TimeSpan, initialVelocity: Double = 0,
-        stepped: Bool = false
-    ) {
+    /// Whether the slide stands on whole pages only, passing each one in turn.
+    public var isStepped: Bool { pageInterval != nil }
+
+    /// A stepped slide from `from` to the whole page `to`, starting at `start`: the page after the
+    /// one nearest `from` at once (a slide under way already shows that one), then one more each
+    /// `pageInterval` until `to`, which it reaches at `end`.
+    public static func stepping(from: Double, to: Double, start: Timestamp, pageInterval: TimeSpan) -> SlideAnimation {
+        let steps = abs(to - (from + 0.5).rounded(.down))
+        let interval = max(1, pageInterval.nanoseconds)
+        let duration = TimeSpan(nanoseconds: Int64(max(0, steps - 1)) * interval)
+        return SlideAnimation(from: from, to: to, start: start, duration: duration, stepInterval: interval)
+    }
+
+    private init(from: Double, to: Double, start: Timestamp, duration: TimeSpan, stepInterval: Int64) {
         self.from = from
-        self.isStepped = stepped
+        self.to = to
+        self.start = start
+        self.duration = duration.nanoseconds > 0 ? duration : TimeSpan(nanoseconds: 1)
+        pageInterval = TimeSpan(nanoseconds: stepInterval)
+        initialSlope = 0
+    }
+
+    /// A slide from `from` to `to`, starting at `start` with `initialVelocity` pages per second.
+    public init(from: Double, to: Double, start: Timestamp, duration: TimeSpan, initialVelocity: Double = 0) {
+        self.from = from
+        self.pageInterval = nil
         self.to = to
         self.start = start
         self.duration = duration.nanoseconds > 0 ? duration : TimeSpan(nanoseconds: 1)
@@ -45,6 +64,7 @@ public struct SlideAnimation: Hashable, Sendable {
 
     /// The position at `instant`: `from` before the start, exactly `to` once done.
     public func position(at instant: Timestamp) -> Double {
+        if let pageInterval { return step(at: instant, interval: pageInterval) }
         let t = progress(at: instant)
         if t >= 1 { return to }
         if t <= 0 { return from }
@@ -54,16 +74,13 @@ public struct SlideAnimation: Hashable, Sendable {
         let h00 = 2 * t3 - 3 * t2 + 1
         let h10 = t3 - 2 * t2 + t
         let h01 = -2 * t3 + 3 * t2
-        let smooth = h00 * from + h10 * initialSlope + h01 * to
-        guard isStepped else { return smooth }
-        // The next whole page as soon as the curve leaves one, so a detent shows at once; never
-        // back behind where the slide started (a slide under way may have left the pages between
-        // two), never past `to` (the curve does not overshoot it).
-        return to >= from ? min(to, smooth.rounded(.up)) : max(to, smooth.rounded(.down))
+        return h00 * from + h10 * initialSlope + h01 * to
     }
 
     /// The speed at `instant`, in pages per second (0 before the start and once done).
     public func velocity(at instant: Timestamp) -> Double {
+        // A stepped slide has no speed to carry on: it stands on a page between steps.
+        guard pageInterval == nil else { return 0 }
         let t = progress(at: instant)
         guard t > 0, t < 1 else { return 0 }
         let t2 = t * t
@@ -80,6 +97,16 @@ public struct SlideAnimation: Hashable, Sendable {
 
     /// The instant the slide ends.
     public var end: Timestamp { start + duration }
+
+    /// The whole page a stepped slide stands on at `instant`.
+    private func step(at instant: Timestamp, interval: TimeSpan) -> Double {
+        let elapsed = (instant - start).nanoseconds
+        guard elapsed >= 0 else { return from }
+        let nearest = (from + 0.5).rounded(.down)
+        let steps = abs(to - nearest)
+        let taken = min(steps, 1 + Double(elapsed / max(1, interval.nanoseconds)))
+        return to >= nearest ? nearest + taken : nearest - taken
+    }
 
     private func progress(at instant: Timestamp) -> Double {
         Double((instant - start).nanoseconds) / Double(duration.nanoseconds)

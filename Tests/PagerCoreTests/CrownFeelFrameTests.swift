@@ -89,9 +89,11 @@ import Testing
         #expect(pager.currentPage == 5 && pager.interactionState == .continuous)
         // Half medium's give in half its time, when the stepped slide arrives.
         let band = try #require(pager.rubberBand)
-        #expect(
-            band.start == .ms(180) && band.direction == 1 && band.distance == 2 && band.duration == .milliseconds(150))
-        #expect(pager.contentShift(at: .ms(230)) == -2)
+        let slide = try #require(pager.pager.slide)
+        #expect(slide.isStepped && slide.end < .ms(120))
+        #expect(band.start == slide.end && band.direction == 1)
+        #expect(band.distance == 2 && band.duration == .milliseconds(150))
+        #expect(pager.contentShift(at: slide.end + .milliseconds(50)) == -2)
         // Turning on against the end while it plays starts nothing new.
         #expect(pager.turn(1, at: 80) == [])
         #expect(pager.rubberBand == band)

@@ -14,11 +14,11 @@ import Testing
         let scrubbed = pager.turn(1, at: 500)
         #expect(scrubbed == [.pageChanged(to: 4, interaction: .continuous, at: .ms(500))])
         #expect(pager.interactionState == .continuous)
-        // Scrubbing is a stepped slide in half the slide's time: whole pages only, in order, none
+        // Scrubbing is a stepped slide, a page each 1/60 s: whole pages only, in order, none
         // skipped (it used to jump at once, with no slide: pages between were never seen).
         let slide = try #require(pager.pager.slide)
-        #expect(slide.isStepped && slide.end == .ms(620))
-        let shown = (501...620).map { pager.pager.position(at: .ms(Int64($0))) }
+        #expect(slide.isStepped && slide.pageInterval == PagerController<BarsPage>.scrubPageInterval)
+        let shown = (500...560).map { pager.pager.position(at: .ms(Int64($0))) }
         #expect(shown.allSatisfy { $0 == $0.rounded() } && shown.contains(3) && shown.last == 4, "\(shown)")
         #expect(zip(shown, shown.dropFirst()).allSatisfy { $1 - $0 == 0 || $1 - $0 == 1 })
         #expect(pager.advance(to: .ms(900)) == [.idle(at: .ms(800))])

@@ -252,7 +252,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
                 _ = try parse(text)
                 return ""
             } catch {
-                return error.description
+                return String(describing: error)
             }
         }
         let sensitivity = message("[crown]\nsensitivity = \"hihg\"\n")
