@@ -121,7 +121,7 @@ func demoShell(_ panel: SSD1306Panel, sampler: inout TickingSampler) -> VirtualS
     var configuration = Configuration.demo()
     configuration.display.panel = panel
     configuration.display.bus = nil
-    var shell = startedShell(configuration, sampler: &sampler)
+    var shell = VirtualShell.started(configuration, sampler: &sampler)
     shell.run(events: [], from: .zero, until: .milliseconds(50), sampler: &sampler)
     return shell
 }

@@ -133,7 +133,7 @@ func measure(
         PageSpec(title: "Page \($0)", kind: .text(String(repeating: "\($0) ", count: 12)))
     }
     var sampler = SamplePageSampler()
-    var shell = startedShell(configuration, sampler: &sampler, busHertz: realBusHertz)
+    var shell = VirtualShell.started(configuration, sampler: &sampler, busHertz: realBusHertz)
     shell.timesWrites = timesWrites
     var figures = EngineFigures(name: name)
     figures.detents = detents.count
@@ -194,19 +194,6 @@ func measure(
     figures.writesOnBusyBus = shell.writesOnBusyBus
     figures.waitedForBus = shell.waitedForBus
     return figures
-}
-
-/// A virtual shell around the engine for `configuration` (its panel and address), started at
-/// time zero, its bus modelled at `busHertz` (by default the configuration's).
-func startedShell<Sampler: PageSampler>(
-    _ configuration: Configuration, sampler: inout Sampler, busHertz: Int? = nil
-) -> VirtualShell {
-    var shell = VirtualShell(
-        engine: DeviceEngine(
-            configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
-        panel: configuration.display.panel, address: configuration.display.address, busHertz: busHertz)
-    shell.feed(.start, at: .zero, sampler: &sampler)
-    return shell
 }
 
 extension String {

@@ -64,7 +64,7 @@ private func comparisonShell() -> (VirtualShell, TickingSampler) {
             PageSpec(title: "Later", kind: .text(lumaTextBody)),
         ] + clockPages
     var sampler = TickingSampler()
-    var shell = startedShell(configuration, sampler: &sampler)
+    var shell = VirtualShell.started(configuration, sampler: &sampler)
     // Until the indicator plate has faded and nothing moves.
     shell.run(events: [], from: .zero, until: .milliseconds(5000), sampler: &sampler)
     return (shell, sampler)

@@ -21,13 +21,18 @@ public struct CrownConfiguration: Hashable, Sendable {
     public var accelerationInterval: TimeSpan?
     /// The crown is idle once no detent has come for this long: the interaction ends.
     public var idleDelay: TimeSpan
+    /// How far the content gives at the first and last page, and how fast it springs back.
+    public var rubberBand: RubberBandStiffness
+    /// Pixels the content moves for a whole page of detents that has not turned it yet: each
+    /// detent short of a page nudges it by 1/`detentsPerPage` of this.
+    public var nudgeDistance: Int
 
     /// Creates a configuration.
     public init(
         detentsPerPage: Int = 1, longPressDuration: TimeSpan = .milliseconds(600),
         detentMemory: TimeSpan = .milliseconds(800), scrubInterval: TimeSpan = .milliseconds(90),
         scrubDetents: Int = 3, allowsScrubbing: Bool = true, accelerationInterval: TimeSpan? = .milliseconds(40),
-        idleDelay: TimeSpan = .milliseconds(300)
+        idleDelay: TimeSpan = .milliseconds(300), rubberBand: RubberBandStiffness = .medium, nudgeDistance: Int = 6
     ) {
         self.detentsPerPage = max(1, detentsPerPage)
         self.longPressDuration = longPressDuration
@@ -37,5 +42,29 @@ public struct CrownConfiguration: Hashable, Sendable {
         self.allowsScrubbing = allowsScrubbing
         self.accelerationInterval = accelerationInterval
         self.idleDelay = idleDelay
+        self.rubberBand = rubberBand
+        self.nudgeDistance = max(0, nudgeDistance)
+    }
+}
+
+/// The Digital Crown's sensitivity presets, as detents of a 20-detent knob per page.
+///
+/// High moves a page a detent (20 a revolution, the default); medium needs two (10 a
+/// revolution); low three (about 7 a revolution, a deliberate quarter-turn for two pages).
+public enum CrownSensitivity: String, CaseIterable, Hashable, Sendable {
+    /// Three detents a page.
+    case low
+    /// Two detents a page.
+    case medium
+    /// One detent a page.
+    case high
+
+    /// The detents a page takes at this sensitivity.
+    public var detentsPerPage: Int {
+        switch self {
+        case .low: return 3
+        case .medium: return 2
+        case .high: return 1
+        }
     }
 }

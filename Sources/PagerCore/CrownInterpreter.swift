@@ -6,7 +6,7 @@ public enum InteractionState: String, Hashable, Sendable {
     case none
     /// Single detents: each moves one page with the animated slide (UIKit's tapping).
     case discrete
-    /// Fast, sustained turning: scrubbing, pages change at once with no slide.
+    /// Fast, sustained turning: scrubbing, the pages flick by whole, one after another, none skipped.
     case continuous
 }
 
@@ -14,8 +14,10 @@ public enum InteractionState: String, Hashable, Sendable {
 public enum CrownGesture: Hashable, Sendable {
     /// Move by whole pages (positive is later), with the animated slide: a discrete interaction.
     case step(pages: Int, at: Timestamp)
-    /// Move by whole pages at once, without animation: scrubbing, a continuous interaction.
+    /// Move by whole pages quickly, passing each one in turn: scrubbing, a continuous interaction.
     case scrub(pages: Int, at: Timestamp)
+    /// Detents short of a page were forgotten: the detent memory ran out.
+    case detentsForgotten(at: Timestamp)
     /// A short press of the crown.
     case shortPress(at: Timestamp)
     /// The crown was held down for at least the long-press duration.
@@ -69,7 +71,8 @@ public struct CrownInterpreter: Sendable {
         }
     }
 
-    /// Gestures that complete by time alone: a long press while the button is still held, and idle.
+    /// Gestures that complete by time alone: a long press while the button is still held, idle,
+    /// and leftover detents forgotten once the detent memory runs out.
     public mutating func advance(to instant: Timestamp) -> [CrownGesture] {
         var gestures: [CrownGesture] = []
         if let start = pressStart, !longPressReported, instant - start >= configuration.longPressDuration {
@@ -81,6 +84,10 @@ public struct CrownInterpreter: Sendable {
             fastRun = 0
             gestures.append(.idle(at: last + configuration.idleDelay))
         }
+        if pendingDetents != 0, let last = lastDetent, instant - last >= configuration.detentMemory {
+            pendingDetents = 0
+            gestures.append(.detentsForgotten(at: last + configuration.detentMemory))
+        }
         return gestures
     }
 
@@ -89,6 +96,7 @@ public struct CrownInterpreter: Sendable {
         var deadlines: [Timestamp] = []
         if let start = pressStart, !longPressReported { deadlines.append(start + configuration.longPressDuration) }
         if interactionState != .none, let last = lastDetent { deadlines.append(last + configuration.idleDelay) }
+        if pendingDetents != 0, let last = lastDetent { deadlines.append(last + configuration.detentMemory) }
         return deadlines.min()
     }
 
@@ -98,7 +106,7 @@ public struct CrownInterpreter: Sendable {
         let direction = detents > 0 ? 1 : -1
         let reversed = lastDirection != 0 && direction != lastDirection
         // A change of direction, or a long pause, starts counting afresh.
-        if reversed || (interval.map { $0 > configuration.detentMemory } ?? false) { pendingDetents = 0 }
+        if reversed || (interval.map { $0 >= configuration.detentMemory } ?? false) { pendingDetents = 0 }
         if let interval, interval <= configuration.scrubInterval, !reversed {
             fastRun = saturatingSum(fastRun, saturatingMagnitude(detents))
         } else {

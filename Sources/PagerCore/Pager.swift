@@ -60,6 +60,11 @@ public struct Pager<Page: PageContent> {
     public var configuration: PagerConfiguration
     /// The slide under way, if any.
     public private(set) var slide: SlideAnimation?
+    /// Where the pages stood in the last frame on the glass (`glassShows(at:)`), in the slide's
+    /// unwrapped pages; nil until a frame loop reports its frames.
+    public private(set) var glassPosition: Double?
+    /// The instant the last frame on the glass was drawn for.
+    public private(set) var glassInstant: Timestamp?
 
     /// A pager showing `currentPage` (clamped to the pages there are).
     public init(pages: [Page], currentPage: Int = 0, configuration: PagerConfiguration = PagerConfiguration()) {
@@ -72,14 +77,46 @@ public struct Pager<Page: PageContent> {
     public var numberOfPages: Int { pages.count }
 
     /// Where the pages stand at `instant`, in pages (2.5 is halfway from page 2 to page 3).
+    ///
+    /// A stepped slide (scrubbing) moves at most one page past the last frame on the glass, so
+    /// that every page it passes is on the glass for a frame at least, however fast the crown
+    /// turns and however slowly the bus carries frames: it runs on until the glass has caught up.
     public func position(at instant: Timestamp) -> Double {
-        if let slide, !slide.isDone(at: instant) { return slide.position(at: instant) }
+        guard let slide else { return Double(currentPage) }
+        if slide.isStepped, let glass = glassPosition {
+            // The glass has this instant's frame already (frames are drawn a frame ahead): it stands.
+            if let shown = glassInstant, instant <= shown { return glass }
+            let target = slide.isDone(at: instant) ? slide.to : slide.position(at: instant)
+            // No further than the page after the one the glass shows (its nearest), either way.
+            let shown = (glass + 0.5).rounded(.down)
+            return min(max(target, shown - 1), shown + 1)
+        }
+        if !slide.isDone(at: instant) { return slide.position(at: instant) }
         return Double(currentPage)
     }
 
-    /// True when no slide is under way at `instant`.
+    /// True when no slide is under way at `instant`: a stepped one is done once its end is on the glass.
     public func isSettled(at instant: Timestamp) -> Bool {
-        slide.map { $0.isDone(at: instant) } ?? true
+        guard let slide else { return true }
+        guard slide.isDone(at: instant) else { return false }
+        guard slide.isStepped, let glass = glassPosition else { return true }
+        return glass == slide.to
+    }
+
+    /// Whether the glass is behind a stepped slide at `instant` (or at the instant the glass shows,
+    /// if later): the slide stands on a page further on than the last frame showed, so the next
+    /// frame should go as soon as it can, and at a later instant than the last.
+    public func glassLags(at instant: Timestamp) -> Bool {
+        guard let slide, slide.isStepped, let glass = glassPosition else { return false }
+        let due = (slide.position(at: max(instant, glassInstant ?? instant)) + 0.5).rounded(.down)
+        let shown = (glass + 0.5).rounded(.down)
+        return slide.to >= slide.from ? due > shown : due < shown
+    }
+
+    /// Records that the frame for `instant` is on the glass: a stepped slide moves on from there.
+    public mutating func glassShows(at instant: Timestamp) {
+        glassPosition = position(at: instant)
+        glassInstant = max(instant, glassInstant ?? instant)
     }
 
     /// The page index `index` stands for, after wrapping: positions run past the ends during wrapped slides.
@@ -110,21 +147,32 @@ public struct Pager<Page: PageContent> {
             target = min(max(currentPage + delta, 0), pages.count - 1)
         }
         guard target != currentPage else { return false }
-        return moveToTarget(unwrapped: target, at: instant, animated: animated)
+        return moveToTarget(
+            unwrapped: target, at: instant, animated: animated, duration: configuration.slideDuration, stepped: false)
     }
 
     /// Shows `page` (clamped to the pages there are), sliding there the short way when animated.
+    ///
+    /// `duration` replaces the configuration's slide duration; `stepped` passes through every page
+    /// between, each shown whole for `duration` (scrubbing).
     @discardableResult
-    public mutating func show(page: Int, at instant: Timestamp, animated: Bool = true) -> Bool {
+    public mutating func show(
+        page: Int, at instant: Timestamp, animated: Bool = true, duration: TimeSpan? = nil, stepped: Bool = false
+    ) -> Bool {
         guard !pages.isEmpty else { return false }
         let target = min(max(page, 0), pages.count - 1)
         guard target != currentPage else { return false }
-        return moveToTarget(unwrapped: target, at: instant, animated: animated)
+        return moveToTarget(
+            unwrapped: target, at: instant, animated: animated, duration: duration ?? configuration.slideDuration,
+            stepped: stepped)
     }
 
     /// Drops a finished slide, so the pager holds no animation state it does not need.
     public mutating func settle(at instant: Timestamp) {
-        if let slide, slide.isDone(at: instant) { self.slide = nil }
+        guard slide != nil, isSettled(at: instant) else { return }
+        slide = nil
+        // At rest the glass shows the current page, in its own (wrapped) number.
+        if glassPosition != nil { glassPosition = Double(currentPage) }
     }
 
     /// Replaces the content of the page at `index` (for refreshed readings); ignored out of range.
@@ -142,21 +190,35 @@ public struct Pager<Page: PageContent> {
         currentPage = newPages.isEmpty ? 0 : min(currentPage, newPages.count - 1)
     }
 
-    private mutating func moveToTarget(unwrapped target: Int, at instant: Timestamp, animated: Bool) -> Bool {
+    private mutating func moveToTarget(
+        unwrapped target: Int, at instant: Timestamp, animated: Bool, duration: TimeSpan, stepped: Bool
+    ) -> Bool {
         let newPage = normalizedPage(target)
         defer { currentPage = newPage }
         guard animated else {
             slide = nil
             return newPage != currentPage
         }
-        // Slide from where the pages stand now, in the unwrapped space of the slide under way.
-        let running = slide.flatMap { $0.isDone(at: instant) ? nil : $0 }
-        let from = running?.position(at: instant) ?? Double(currentPage)
+        // Slide from where the pages stand now, in the unwrapped space of the slide under way
+        // (a stepped one the glass has not caught up with is still under way).
+        let running = slide.flatMap { isSettled(at: instant) ? nil : $0 }
+        var from = running == nil ? Double(currentPage) : position(at: instant)
         let baseTarget = running?.to ?? Double(currentPage)
         let to = baseTarget + Double(target - currentPage)
-        slide = SlideAnimation(
-            from: from, to: to, start: instant, duration: configuration.slideDuration,
-            initialVelocity: running?.velocity(at: instant) ?? 0)
+        if running == nil, glassPosition != nil {
+            // From rest, the glass shows the page the slide starts from.
+            glassPosition = from
+            glassInstant = instant
+        } else if stepped, let glass = glassPosition {
+            // Frames show a slide a frame on: scrubbing goes on from the glass when it is ahead.
+            from = to >= from ? max(from, min(glass, to)) : min(from, max(glass, to))
+        }
+        slide =
+            stepped
+            ? .stepping(from: from, to: to, start: instant, pageInterval: duration)
+            : SlideAnimation(
+                from: from, to: to, start: instant, duration: duration,
+                initialVelocity: running?.velocity(at: instant) ?? 0)
         return newPage != currentPage
     }
 }

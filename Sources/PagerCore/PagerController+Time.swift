@@ -33,6 +33,7 @@ extension PagerController {
     /// True while something moves by itself at `instant` (a slide, a scroll, a bounce): frames must keep coming.
     public func isAnimating(at instant: Timestamp) -> Bool {
         !pager.isSettled(at: instant) || !scroll.isSettled(at: instant) || !(rubberBand?.isDone(at: instant) ?? true)
+            || !(nudge?.isDone(at: instant) ?? true)
     }
 
     /// How much of the background plate shows at `instant`.
@@ -57,5 +58,7 @@ extension PagerController {
     mutating func settle(at instant: Timestamp) {
         pager.settle(at: instant)
         if let band = rubberBand, band.isDone(at: instant) { rubberBand = nil }
+        // A nudge held by detents short of a page stays; one back in place goes.
+        if let nudge, nudge.to == 0, nudge.isDone(at: instant) { self.nudge = nil }
     }
 }

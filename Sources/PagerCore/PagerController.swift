@@ -20,6 +20,9 @@ public struct PagerController<Page: PageContent> {
     public internal(set) var scroll = PageScroll()
     /// The bounce under way after a turn past the first or last page.
     public internal(set) var rubberBand: RubberBand?
+    /// The content's nudge for detents short of a page, in pixels along the paging axis
+    /// (negative moves it up or left, the way a later page comes): it moves there, and back.
+    public internal(set) var nudge: SlideAnimation?
     /// The page-title list, while it is open.
     public internal(set) var overview: PageOverview?
     /// The timed-page clock.
@@ -91,8 +94,62 @@ public struct PagerController<Page: PageContent> {
             timer.pause()
             events.append(.timerPaused(at: event.timestamp))
         }
+        let pendingBefore = interpreter.pendingDetents
         for gesture in interpreter.interpret(event) { events += apply(gesture) }
+        if case .rotated(let detents, let at) = event, detents != 0,
+            interpreter.pendingDetents != pendingBefore || nudge != nil
+        {
+            followPendingDetents(at: at)
+        }
         return events
+    }
+
+    /// How far the content stands off its place at `instant`, in pixels along the paging axis:
+    /// the rubber band's give and the nudge of detents short of a page.
+    public func contentShift(at instant: Timestamp) -> Int {
+        let nudged = nudge.map { Int($0.position(at: instant).rounded()) } ?? 0
+        return (rubberBand?.offset(at: instant) ?? 0) + nudged
+    }
+
+    /// Moves the nudge to where the detents short of a page put it, from where it stands at `instant`.
+    ///
+    /// Each such detent moves the content 1/detentsPerPage of `nudgeDistance` the way the page
+    /// would go; when the page turns or the detents are forgotten it slides back. At the first or
+    /// last page (no wrap, nothing to scroll) the part-turn is the rubber band, that part of its give.
+    mutating func followPendingDetents(at instant: Timestamp) {
+        let crown = interpreter.configuration
+        let pending = overview == nil ? interpreter.pendingDetents : 0
+        var target = -Double(pending) * Double(crown.nudgeDistance) / Double(crown.detentsPerPage)
+        if pending != 0, isAtEnd(pending > 0 ? 1 : -1) {
+            let fraction = Double(saturatingMagnitude(pending)) / Double(crown.detentsPerPage)
+            rubberBand = crown.rubberBand.band(direction: pending, start: instant, fraction: fraction)
+            target = 0
+        }
+        let from = nudge.map { $0.position(at: instant) } ?? 0
+        guard target != (nudge?.to ?? 0) else { return }
+        // Back to place as a page turns takes the slide's time, so the two move as one.
+        let duration = target == 0 ? configuration.slideDuration : halfSlide
+        nudge = SlideAnimation(
+            from: from, to: target, start: instant, duration: duration,
+            initialVelocity: nudge.map { $0.velocity(at: instant) } ?? 0)
+    }
+
+    /// Whether a turn in `direction` can go nowhere: the first or last page, no wrap, nothing to scroll.
+    func isAtEnd(_ direction: Int) -> Bool {
+        guard !configuration.wrapsAround, !scroll.canScroll(direction) else { return false }
+        return direction > 0 ? currentPage >= pager.numberOfPages - 1 : currentPage <= 0
+    }
+
+    /// How long scrubbing stands on each page it passes: one frame at 60 a second. On the glass
+    /// each page stands a frame at least however slowly frames come (`Pager.glassShows(at:)`).
+    public static var scrubPageInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / 60) }
+
+    /// Half the slide's duration: how long a nudge takes.
+    var halfSlide: TimeSpan { TimeSpan(nanoseconds: configuration.slideDuration.nanoseconds / 2) }
+
+    /// Records that the frame for `instant` is on the glass: scrubbing moves on from there.
+    public mutating func glassShows(at instant: Timestamp) {
+        pager.glassShows(at: instant)
     }
 
     /// Replaces the pages (refreshed readings); with a different count the list closes and the scroll resets.
@@ -126,9 +183,7 @@ public struct PagerController<Page: PageContent> {
             return events
         case .scrub(let pages, let at):
             if overview != nil { return moveOverview(by: pages, at: at) }
-            // Scrubbing past either end lands on the first or last page, wrap or not.
-            let target = min(max(saturatingSum(currentPage, pages), 0), max(0, pager.numberOfPages - 1))
-            return show(target, at: at, animated: false, interaction: .continuous)
+            return scrub(by: pages, at: at)
         case .shortPress(let at):
             if let overview {
                 self.overview = nil
@@ -149,7 +204,33 @@ public struct PagerController<Page: PageContent> {
             return [.overviewOpened(at: at)]
         case .idle(let at):
             return [.idle(at: at)]
+        case .detentsForgotten(let at):
+            followPendingDetents(at: at)
+            return []
         }
+    }
+
+    /// Scrubbing: a stepped slide through every page on the way, a page each `scrubPageInterval`.
+    ///
+    /// Scrubbing past either end lands on the first or last page, wrap or not, with the arrival's
+    /// short bounce; turning on against that end gives the rubber band (once, not again while it plays).
+    private mutating func scrub(by pages: Int, at instant: Timestamp) -> [PagerEvent] {
+        let last = max(0, pager.numberOfPages - 1)
+        let target = min(max(saturatingSum(currentPage, pages), 0), last)
+        let direction = pages > 0 ? 1 : -1
+        let band = interpreter.configuration.rubberBand
+        guard target != currentPage else {
+            guard pages != 0, pager.numberOfPages > 0, !scroll.canScroll(direction),
+                rubberBand?.isDone(at: instant) ?? true
+            else { return [] }
+            rubberBand = band.band(direction: direction, start: instant)
+            return [.bounced(direction: direction, at: instant)]
+        }
+        let events = show(target, at: instant, animated: true, interaction: .continuous, stepped: true)
+        if target == (direction > 0 ? last : 0), let slide = pager.slide {
+            rubberBand = band.arrival(direction: direction, start: max(instant, slide.end))
+        }
+        return events
     }
 
     /// One page-detent of a discrete turn: scroll a tall page, else page, else bounce.
@@ -165,14 +246,18 @@ public struct PagerController<Page: PageContent> {
             timer.restart(at: instant)
             return .pageChanged(to: currentPage, interaction: .discrete, at: instant)
         }
-        rubberBand = RubberBand(direction: direction, start: instant)
+        rubberBand = interpreter.configuration.rubberBand.band(direction: direction, start: instant)
         return .bounced(direction: direction, at: instant)
     }
 
-    mutating func show(_ page: Int, at instant: Timestamp, animated: Bool, interaction: InteractionState)
-        -> [PagerEvent]
-    {
-        guard pager.show(page: page, at: instant, animated: animated) else { return [] }
+    mutating func show(
+        _ page: Int, at instant: Timestamp, animated: Bool, interaction: InteractionState, stepped: Bool = false
+    ) -> [PagerEvent] {
+        guard
+            pager.show(
+                page: page, at: instant, animated: animated, duration: stepped ? Self.scrubPageInterval : nil,
+                stepped: stepped)
+        else { return [] }
         scroll = pageScroll(for: currentPage, atEnd: false)
         rubberBand = nil
         timer.restart(at: instant)

@@ -110,7 +110,7 @@ public struct PagerRenderer: Hashable, Sendable {
         }
         drawPages(
             of: pager, scroll: controller.scroll.position(at: instant),
-            bounce: controller.rubberBand?.offset(at: instant) ?? 0, at: instant, into: &frame, page: &scratch.page)
+            bounce: controller.contentShift(at: instant), at: instant, into: &frame, page: &scratch.page)
         let displayed = pager.displayedPage(at: instant)
         var stretch = 0
         if displayed == pager.currentPage, controller.scroll.isScrollable {
@@ -174,7 +174,7 @@ public struct PagerRenderer: Hashable, Sendable {
         let position = pager.position(at: instant)
         let base = position.rounded(.down)
         let offset = Int(((position - base) * Double(extent)).rounded())
-        let bounce = controller.rubberBand?.offset(at: instant) ?? 0
+        let bounce = controller.contentShift(at: instant)
         var scrolled = 0
         if offset == 0, pager.normalizedPage(Int(base)) == pager.currentPage {
             scrolled = Int((controller.scroll.position(at: instant)).rounded())

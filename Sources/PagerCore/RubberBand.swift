@@ -35,6 +35,50 @@ public struct RubberBand: Hashable, Sendable {
     public func isDone(at instant: Timestamp) -> Bool { instant - start >= duration }
 }
 
+/// How the content gives at the first and last page: soft gives far and springs back slowly,
+/// stiff barely gives and springs back fast.
+public enum RubberBandStiffness: String, CaseIterable, Hashable, Sendable {
+    /// 8 pixels over 400 ms.
+    case soft
+    /// 4 pixels over 300 ms, the default.
+    case medium
+    /// 2 pixels over 200 ms.
+    case stiff
+
+    /// How far the content gives at most, in pixels, for a whole page of detents past the end.
+    public var distance: Int {
+        switch self {
+        case .soft: return 8
+        case .medium: return 4
+        case .stiff: return 2
+        }
+    }
+
+    /// How long the give and the return take together.
+    public var duration: TimeSpan {
+        switch self {
+        case .soft: return .milliseconds(400)
+        case .medium: return .milliseconds(300)
+        case .stiff: return .milliseconds(200)
+        }
+    }
+
+    /// A bounce for a turn in `direction` at `start`, of `fraction` of the full give (a part of a
+    /// page of detents gives that part; arriving at an end gives half).
+    public func band(direction: Int, start: Timestamp, fraction: Double = 1) -> RubberBand {
+        let give = Int((Double(distance) * min(max(fraction, 0), 1)).rounded())
+        return RubberBand(direction: direction, start: start, duration: duration, distance: max(1, give))
+    }
+
+    /// The short bounce of arriving at the first or last page by scrubbing, the haptic's stand-in:
+    /// half the give in half the time, in the direction of travel.
+    public func arrival(direction: Int, start: Timestamp) -> RubberBand {
+        RubberBand(
+            direction: direction, start: start, duration: TimeSpan(nanoseconds: duration.nanoseconds / 2),
+            distance: max(1, distance / 2))
+    }
+}
+
 /// Where the content of a tall page stands: how many pixels of it have scrolled off the top.
 ///
 /// A page no taller than the screen never scrolls. The crown scrolls a tall page by

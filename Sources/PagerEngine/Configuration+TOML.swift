@@ -146,7 +146,15 @@ extension Configuration {
         crown.acceleration = try table.boolean(Setting.crownAcceleration) ?? crown.acceleration
         crown.wrap = try table.boolean(Setting.crownWrap) ?? crown.wrap
         if let side = try table.string(Setting.crownSide) { crown.side = CrownSide(rawValue: side) ?? crown.side }
+        if let name = try table.string(Setting.crownSensitivity), let sensitivity = CrownSensitivity(rawValue: name) {
+            crown.sensitivity = sensitivity
+            crown.detentsPerPage = sensitivity.detentsPerPage
+        }
+        // The exact count wins over the preset, as the flag does.
         crown.detentsPerPage = try table.integer(Setting.crownDetentsPerPage) ?? crown.detentsPerPage
+        if let name = try table.string(Setting.crownRubberBand), let stiffness = RubberBandStiffness(rawValue: name) {
+            crown.rubberBand = stiffness
+        }
         try table.finish(section: "crown")
         return crown
     }

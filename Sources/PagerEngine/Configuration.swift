@@ -97,15 +97,19 @@ public struct CrownSection: Hashable, Sendable {
     public var wrap = false
     /// Where the knob sits: right, left or bottom.
     public var side = CrownSide.right
-    /// Detents per page.
-    public var detentsPerPage = 1
+    /// The sensitivity preset the file names; `detentsPerPage` holds what it means unless set too.
+    public var sensitivity = CrownSensitivity.high
+    /// Detents per page: the sensitivity's, or `detents_per_page` (or `--detents-per-page`) when set.
+    public var detentsPerPage = CrownSensitivity.high.detentsPerPage
+    /// How the content gives at the first and last page.
+    public var rubberBand = RubberBandStiffness.medium
 
     /// The defaults: a KY-040 on GPIO17, 27 and 22 of `/dev/gpiochip0`.
     public init() {}
 
     /// The interpreter's settings.
     public var crownConfiguration: CrownConfiguration {
-        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage)
+        var configuration = CrownConfiguration(detentsPerPage: detentsPerPage, rubberBand: rubberBand)
         if !acceleration { configuration.accelerationInterval = nil }
         return configuration
     }

@@ -173,9 +173,17 @@ extension ConfigurationSetting {
         "crown.side", .choice(CrownSide.allCases.map { $0.rawValue }), default: "\"right\"",
         flag: SettingFlag("--crown-side"),
         "Where the knob sits: right, left, or bottom (horizontal paging, dots centred at the bottom)")
+    static let crownSensitivity = ConfigurationSetting(
+        "crown.sensitivity", .choice(CrownSensitivity.allCases.map { $0.rawValue }), default: "\"high\"",
+        "Detents a page, as the Digital Crown's presets: high 1, medium 2, low 3 (20, 10 or 7 pages a turn of a 20-detent knob)"
+    )
     static let crownDetentsPerPage = ConfigurationSetting(
-        "crown.detents_per_page", .integer(1...20), default: "1", flag: SettingFlag("--detents-per-page"),
-        "Detents of the crown needed to move one page")
+        "crown.detents_per_page", .integer(1...20), default: nil, example: "2", flag: SettingFlag("--detents-per-page"),
+        "Detents of the crown needed to move one page; set, it overrides sensitivity")
+    static let crownRubberBand = ConfigurationSetting(
+        "crown.rubber_band", .choice(RubberBandStiffness.allCases.map { $0.rawValue }), default: "\"medium\"",
+        "How the content gives at the first and last page: soft 8 pixels over 400 ms, medium 4 over 300, stiff 2 over 200"
+    )
 
     /// `[indicator]`: the page indicator.
     static let indicatorStyle = ConfigurationSetting(
@@ -276,7 +284,7 @@ extension ConfigurationSetting {
         displayPanel, displayBus, displayAddress, displayRotation, displayBrightness, displayDimBrightness,
         displayDimAfter, displayOffAfter, displayBusHertz,
         crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
-        crownInverted, crownAcceleration, crownWrap, crownSide, crownDetentsPerPage,
+        crownInverted, crownAcceleration, crownWrap, crownSide, crownSensitivity, crownDetentsPerPage, crownRubberBand,
         indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,
         timerDuration, timerResumeAfter, timerLoop, timerDimsWhileAdvancing,
         pageKind, pageTitle, pageIndicatorImage, pageDuration, pageText, pageTime, pageDate, pageValues, pageRefresh,

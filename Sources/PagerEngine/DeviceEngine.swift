@@ -289,6 +289,9 @@ public struct DeviceEngine {
         let transfers = session.display.bus.take()
         pacer.frameSent(
             bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now, moving: moving)
+        // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
+        // frame interval on, so the pages catch up between detents instead of meeting the next one.
+        if screen != .off, session.pager.glassLags(at: now) { pacer.invalidate() }
         // The queue's array itself when nothing came before it in this tick: no copy.
         if effects.transfers.isEmpty { effects.transfers = transfers } else { effects.transfers += transfers }
     }

@@ -218,6 +218,19 @@ public struct VirtualShell {
         self.busHertz = max(1, busHertz ?? engine.configuration.display.busHertz)
     }
 
+    /// A shell around the engine for `configuration` (its panel and address), with the default
+    /// indicator and the sample clock, started at time zero.
+    public static func started<Sampler: PageSampler>(
+        _ configuration: Configuration, sampler: inout Sampler, busHertz: Int? = nil
+    ) -> VirtualShell {
+        var shell = VirtualShell(
+            engine: DeviceEngine(
+                configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero),
+            panel: configuration.display.panel, address: configuration.display.address, busHertz: busHertz)
+        shell.feed(.start, at: .zero, sampler: &sampler)
+        return shell
+    }
+
     /// What the panel shows.
     public var glass: Bitmap { emulator.glass }
 

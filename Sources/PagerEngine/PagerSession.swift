@@ -103,15 +103,23 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         if let slide = controller.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
         }
+        // A glass behind scrubbing already shows the instant it was drawn for: the next page comes later.
+        if let shown = controller.pager.glassInstant, sampled <= shown, controller.pager.glassLags(at: sampled) {
+            sampled = shown + TimeSpan(nanoseconds: 1)
+        }
         // Drawn into the same two bitmaps frame after frame: no allocation.
         renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
-        guard !hasSentFrame || nextFrame != sentFrame else { return false }
+        guard !hasSentFrame || nextFrame != sentFrame else {
+            controller.glassShows(at: sampled)
+            return false
+        }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
         try display.update(to: nextFrame, movedUpBy: moved)  // only what changed goes on the bus
         lastContentPosition = position
+        controller.glassShows(at: sampled)
         swap(&sentFrame, &nextFrame)
         hasSentFrame = true
         framesSent += 1

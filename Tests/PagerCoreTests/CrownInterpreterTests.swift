@@ -25,6 +25,21 @@ import Testing
         #expect(crown.pendingDetents == -1)
     }
 
+    @Test func leftoverDetentsAreForgottenExactlyWhenTheDetentMemoryRunsOut() {
+        var crown = CrownInterpreter(configuration: CrownConfiguration(detentsPerPage: 2, allowsScrubbing: false))
+        #expect(crown.interpret(.rotated(detents: 1, at: .ms(100))) == [])
+        // Idle comes first (300 ms), then the detent memory (800 ms) forgets the leftover.
+        #expect(crown.advance(to: .ms(400)) == [.idle(at: .ms(400))])
+        #expect(crown.nextDeadline == .ms(900))
+        #expect(crown.advance(to: .ms(899)) == [] && crown.pendingDetents == 1)
+        #expect(crown.advance(to: .ms(900)) == [.detentsForgotten(at: .ms(900))])
+        #expect(crown.pendingDetents == 0 && crown.nextDeadline == nil)
+        // With nothing left over there is nothing to forget, and no deadline for it.
+        var whole = CrownInterpreter()
+        _ = whole.interpret(.rotated(detents: 1, at: .ms(0)))
+        #expect(whole.advance(to: .ms(5000)) == [.idle(at: .ms(300))])
+    }
+
     @Test func shortAndLongPresses() {
         var crown = CrownInterpreter()
         #expect(crown.interpret(.pressed(at: .ms(0))) == [])

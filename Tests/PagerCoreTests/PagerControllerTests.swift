@@ -6,7 +6,7 @@ import Testing
 
 /// The page control's behaviour over time: transitions, ends, tall pages, presses, timers, the plate.
 @Suite struct PagerControllerTests {
-    @Test func discreteStepsSlideAndScrubbingJumpsAtOnce() {
+    @Test func discreteStepsSlideAndScrubbingStepsThroughEveryPage() throws {
         var (pager, _) = barsController(40)
         #expect(pager.turn(1, at: 0) == [.pageChanged(to: 1, interaction: .discrete, at: .ms(0))])
         #expect(pager.pager.slide != nil && !pager.pager.isSettled(at: .ms(100)))
@@ -15,8 +15,13 @@ import Testing
         let scrubbed = pager.turn(1, at: 500)
         #expect(scrubbed == [.pageChanged(to: 4, interaction: .continuous, at: .ms(500))])
         #expect(pager.interactionState == .continuous)
-        // No slide while scrubbing: the page is there at once.
-        #expect(pager.pager.slide == nil && pager.pager.position(at: .ms(500)) == 4)
+        // Scrubbing is a stepped slide, a page each 1/60 s: whole pages only, in order, none
+        // skipped (it used to jump at once, with no slide: pages between were never seen).
+        let slide = try #require(pager.pager.slide)
+        #expect(slide.isStepped && slide.pageInterval == PagerController<BarsPage>.scrubPageInterval)
+        let shown = (500...560).map { pager.pager.position(at: .ms(Int64($0))) }
+        #expect(shown.allSatisfy { $0 == $0.rounded() } && shown.contains(3) && shown.last == 4, "\(shown)")
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $1 - $0 == 0 || $1 - $0 == 1 })
         #expect(pager.advance(to: .ms(900)) == [.idle(at: .ms(800))])
         #expect(pager.interactionState == .none)
     }

@@ -170,9 +170,11 @@ import Testing
         BusWorkload(slides: true, hertz: 100_000, frames: 46, bytes: 5_900, largest: 360),
         BusWorkload(slides: true, hertz: 400_000, frames: 87, bytes: 8_700, largest: 330),
         BusWorkload(slides: true, hertz: 1_000_000, frames: 87, bytes: 8_700, largest: 330),
-        BusWorkload(slides: false, hertz: 100_000, frames: 95, bytes: 18_700, largest: 360),
-        BusWorkload(slides: false, hertz: 400_000, frames: 96, bytes: 18_700, largest: 360),
-        BusWorkload(slides: false, hertz: 1_000_000, frames: 96, bytes: 18_800, largest: 360),
+        // (The crown's feel, which steps a scrub through every page and ends it with a bounce at
+        // an end, draws this spin with one frame and about 300 bytes more than before it.)
+        BusWorkload(slides: false, hertz: 100_000, frames: 96, bytes: 19_000, largest: 360),
+        BusWorkload(slides: false, hertz: 400_000, frames: 97, bytes: 19_100, largest: 360),
+        BusWorkload(slides: false, hertz: 1_000_000, frames: 97, bytes: 19_100, largest: 360),
     ])
     func theScriptedWorkloadsStayUnderTheirBusByteCeilings(_ workload: BusWorkload) {
         let run = Self.run(

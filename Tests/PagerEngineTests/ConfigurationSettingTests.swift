@@ -223,3 +223,45 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         #expect(ConfigurationSetting.all.first { $0.key == "display.brightness" }?.reloadable == true)
     }
 }
+
+/// `[crown]`'s feel: the sensitivity presets, the exact count that overrides them, the rubber band.
+@Suite struct CrownFeelSettingTests {
+    @Test func sensitivityPresetsAreDetentsPerPage() throws {
+        #expect(try parse("").crown.crownConfiguration.detentsPerPage == 1)
+        #expect(try parse("[crown]\nsensitivity = \"high\"\n").crown.detentsPerPage == 1)
+        #expect(try parse("[crown]\nsensitivity = \"medium\"\n").crown.detentsPerPage == 2)
+        let low = try parse("[crown]\nsensitivity = \"low\"\n").crown
+        #expect(low.sensitivity == .low && low.crownConfiguration.detentsPerPage == 3)
+    }
+
+    @Test func anExactDetentsPerPageWinsOverTheSensitivity() throws {
+        let crown = try parse("[crown]\nsensitivity = \"low\"\ndetents_per_page = 5\n").crown
+        #expect(crown.detentsPerPage == 5 && crown.crownConfiguration.detentsPerPage == 5)
+        // And the flag wins over both.
+        var overrides = RunOverrides()
+        overrides.detentsPerPage = 2
+        #expect(overrides.applied(to: try parse("[crown]\nsensitivity = \"low\"\n")).crown.detentsPerPage == 2)
+    }
+
+    @Test func theRubberBandStiffnessReachesThePager() throws {
+        #expect(try parse("").crown.crownConfiguration.rubberBand == .medium)
+        #expect(try parse("[crown]\nrubber_band = \"soft\"\n").crown.crownConfiguration.rubberBand == .soft)
+        #expect(try parse("[crown]\nrubber_band = \"stiff\"\n").crown.crownConfiguration.rubberBand == .stiff)
+    }
+
+    @Test func badFeelValuesSayWhatTheyTake() {
+        func message(_ text: String) -> String {
+            do {
+                _ = try parse(text)
+                return ""
+            } catch {
+                return String(describing: error)
+            }
+        }
+        let sensitivity = message("[crown]\nsensitivity = \"hihg\"\n")
+        #expect(sensitivity.contains("crown.sensitivity") && sensitivity.contains("\"high\""), "\(sensitivity)")
+        let band = message("[crown]\nrubber_band = \"springy\"\n")
+        #expect(band.contains("crown.rubber_band") && band.contains("\"soft\", \"medium\" or \"stiff\""), "\(band)")
+        #expect(message("[crown]\nrubber_band = 3\n").contains("expected a string in quotes"))
+    }
+}
