@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -48,6 +49,10 @@ int fake_kernel_adopt_descriptor(int fd, const struct fake_device_kind *kind);
 
 /// The one lock guarding every kind's state (recursive: a kind may call back into the core).
 extern pthread_mutex_t fake_kernel_lock;
+
+/// An output line was driven to `level` at `timestamp_ns` (fake_gpio.c tells fake_spi.c, which
+/// notes it in the SPI trace).
+void fake_spi_note_output(int chip, unsigned int offset, int level, uint64_t timestamp_ns);
 
 /// libc's own functions, for the core and the kinds.
 int fake_real_open(const char *path, int flags, mode_t mode);
