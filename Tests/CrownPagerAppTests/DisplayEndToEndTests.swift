@@ -81,11 +81,11 @@ struct FakeBusRun {
         return false
     }
 
-    /// Waits, with a deadline, until a display-data transaction has reached the bus.
-    func waitForFirstFrame(deadline seconds: Double = 30) throws -> Bool {
+    /// Waits, with a deadline, until a display-data transaction has reached the bus (the SPI device when `onSPI`).
+    func waitForFirstFrame(deadline seconds: Double = 30, onSPI: Bool = false) throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
-            if try transfers().contains(where: { $0.bytes.first == 0x40 }) { return true }
+            if try (onSPI ? spiTransfers() : transfers()).contains(where: { $0.bytes.first == 0x40 }) { return true }
             usleep(20_000)
         }
         return false

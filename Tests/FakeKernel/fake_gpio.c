@@ -23,6 +23,7 @@
 // their reads fail with ENODEV. fake_gpio_add_chip brings it back, its lines free.
 //
 // Environment (LD_PRELOAD runs): FAKE_GPIO_CHIPS=<N>:<lines>[,...] adds chips, e.g. "0:54";
+// FAKE_GPIO_HELD=<N>:<offset>:<consumer>[,...] marks lines held by another program (fake_gpio_hold_line);
 // FAKE_GPIO_INPUT=<fifo> makes a thread read edges from that FIFO, one per line:
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
 // timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
@@ -662,6 +663,14 @@ __attribute__((constructor(103))) static void fake_gpio_register(void) {
         unsigned int lines = 0;
         int chip = -1;
         if (sscanf(item, "%d:%u", &chip, &lines) == 2) fake_gpio_add_chip(chip, lines);
+    }
+    const char *held = getenv("FAKE_GPIO_HELD");
+    snprintf(copy, sizeof copy, "%s", held ? held : "");
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        unsigned int offset = 0;
+        int chip = -1;
+        char consumer[GPIO_MAX_NAME_SIZE] = "";
+        if (sscanf(item, "%d:%u:%31[^,]", &chip, &offset, consumer) >= 2) fake_gpio_hold_line(chip, offset, consumer);
     }
     const char *input = getenv("FAKE_GPIO_INPUT");
     if (!input || !*input) return;
