@@ -28,6 +28,8 @@ import Testing
                 == SPIDisplayWiring(
                     devicePath: "/dev/spidev0.1", chipPath: "/dev/gpiochip4", dataCommandLine: 23, resetLine: nil,
                     hertz: 4_000_000))
+        #expect(
+            configuration.summary[1] == "display: 128x64 on /dev/spidev0.1 (DC GPIO23, RES not wired), brightness 80")
         // Pacing models SPI's 8 clocks a byte as the pacer's 9: 4 MHz is an I2C clock of 4.5 MHz.
         #expect(display.pacingHertz == 4_500_000)
         #expect(Configuration().display.pacingHertz == 400_000 && Configuration().display.resetLine == 25)

@@ -43,20 +43,13 @@
 /// The mode bits spidev accepts from SPI_IOC_WR_MODE32 (SPI_MODE_USER_MASK, less the newer ones).
 #define MODE_BITS (SPI_CPHA | SPI_CPOL | SPI_CS_HIGH | SPI_LSB_FIRST | SPI_3WIRE | SPI_LOOP | SPI_NO_CS | SPI_READY)
 
-struct transfer {
-    uint8_t *bytes;  // the control byte, then the payload
-    size_t length;
-    uint64_t timestamp_ns;
-};
-
 struct device {
     int exists;
     int dc_chip;
     unsigned int dc_offset;
     uint32_t mode, speed_hz;
     uint8_t bits_per_word;
-    struct transfer *transfers;
-    size_t transfer_count, transfer_capacity;
+    struct fake_transfer_log transfers;  // as I2C writes: the control byte, then the bytes
 };
 
 static struct device devices[MAX_BUSES][MAX_SELECTS];
@@ -82,56 +75,18 @@ static struct device *device_of(const char *path) {
     return device_at(bus, select);
 }
 
-static void append_trace(const char *text, size_t length) {
-    if (!trace_path[0]) return;
-    int fd = fake_real_open(trace_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    fake_real_write(fd, text, length);
-    fake_real_close(fd);
-}
-
 void fake_spi_note_output(int chip, unsigned int offset, int level, uint64_t timestamp_ns) {
     char line[96];
     int length = snprintf(line, sizeof line, "# gpio %d %u %d %llu\n", chip, offset, level, (unsigned long long)timestamp_ns);
-    append_trace(line, (size_t)length);
+    fake_append_to_file(trace_path, line, (size_t)length);
 }
 
 /// One transfer of `length` bytes, taken as commands or data by the D/C# line's level now.
 static int deliver(struct device *device, const uint8_t *bytes, size_t length) {
     uint8_t control = fake_gpio_level(device->dc_chip, device->dc_offset) == 1 ? 0x40 : 0x00;
-    if (trace_path[0]) {
-        size_t capacity = 32 + (length + 1) * 5;
-        char *line = malloc(capacity);
-        if (!line) {
-            errno = ENOMEM;
-            return -1;
-        }
-        size_t used = (size_t)snprintf(line, capacity, "w%zu@0x3c 0x%02x", length + 1, control);
-        for (size_t i = 0; i < length; i++) used += (size_t)snprintf(line + used, capacity - used, " 0x%02x", bytes[i]);
-        line[used++] = '\n';
-        append_trace(line, used);
-        free(line);
-    }
+    fake_append_trace_line(trace_path, 0x3c, &control, 1, bytes, length);
     if (!keep_transfers) return 0;
-    if (device->transfer_count == device->transfer_capacity) {
-        size_t capacity = device->transfer_capacity ? device->transfer_capacity * 2 : 64;
-        struct transfer *grown = realloc(device->transfers, capacity * sizeof *grown);
-        if (!grown) {
-            errno = ENOMEM;
-            return -1;
-        }
-        device->transfers = grown;
-        device->transfer_capacity = capacity;
-    }
-    uint8_t *copy = malloc(length + 1);
-    if (!copy) {
-        errno = ENOMEM;
-        return -1;
-    }
-    copy[0] = control;
-    memcpy(copy + 1, bytes, length);
-    device->transfers[device->transfer_count++] = (struct transfer){copy, length + 1, monotonic_now()};
-    return 0;
+    return fake_transfer_log_append(&device->transfers, &control, 1, bytes, length, monotonic_now());
 }
 
 // MARK: The kind's callbacks
@@ -235,8 +190,7 @@ static dev_t spi_device_number(const char *path) {
 static void spi_reset(void) {
     for (int b = 0; b < MAX_BUSES; b++) {
         for (int s = 0; s < MAX_SELECTS; s++) {
-            for (size_t i = 0; i < devices[b][s].transfer_count; i++) free(devices[b][s].transfers[i].bytes);
-            free(devices[b][s].transfers);
+            fake_transfer_log_free(&devices[b][s].transfers);
         }
     }
     memset(devices, 0, sizeof devices);
@@ -292,38 +246,38 @@ uint32_t fake_spi_mode(int bus, int select) { return setting(bus, select, 0); }
 uint32_t fake_spi_bits_per_word(int bus, int select) { return setting(bus, select, 1); }
 uint32_t fake_spi_max_speed_hz(int bus, int select) { return setting(bus, select, 2); }
 
+/// The device's transfer log; NULL for no such device. Under the lock.
+static struct fake_transfer_log *log_of(int bus, int select) {
+    struct device *device = device_at(bus, select);
+    return device ? &device->transfers : NULL;
+}
+
 size_t fake_spi_transfer_count(int bus, int select) {
     pthread_mutex_lock(&fake_kernel_lock);
-    struct device *device = device_at(bus, select);
-    size_t count = device ? device->transfer_count : 0;
+    struct fake_transfer_log *log = log_of(bus, select);
+    size_t count = log ? log->count : 0;
     pthread_mutex_unlock(&fake_kernel_lock);
     return count;
 }
 
-size_t fake_spi_transfer_length(int bus, int select, size_t index) {
+/// Transfer `index` of the device (0 bytes at time 0 past the end).
+static struct fake_transfer transfer_at(int bus, int select, size_t index) {
     pthread_mutex_lock(&fake_kernel_lock);
-    struct device *device = device_at(bus, select);
-    size_t length = device && index < device->transfer_count ? device->transfers[index].length : 0;
+    struct fake_transfer_log *log = log_of(bus, select);
+    struct fake_transfer transfer = log && index < log->count ? log->items[index] : (struct fake_transfer){0};
     pthread_mutex_unlock(&fake_kernel_lock);
-    return length;
+    return transfer;
 }
 
+size_t fake_spi_transfer_length(int bus, int select, size_t index) { return transfer_at(bus, select, index).length; }
+
 uint64_t fake_spi_transfer_time(int bus, int select, size_t index) {
-    pthread_mutex_lock(&fake_kernel_lock);
-    struct device *device = device_at(bus, select);
-    uint64_t stamp = device && index < device->transfer_count ? device->transfers[index].timestamp_ns : 0;
-    pthread_mutex_unlock(&fake_kernel_lock);
-    return stamp;
+    return transfer_at(bus, select, index).timestamp_ns;
 }
 
 size_t fake_spi_copy_transfer(int bus, int select, size_t index, uint8_t *buffer, size_t capacity) {
     pthread_mutex_lock(&fake_kernel_lock);
-    struct device *device = device_at(bus, select);
-    size_t copied = 0;
-    if (device && index < device->transfer_count) {
-        copied = device->transfers[index].length < capacity ? device->transfers[index].length : capacity;
-        memcpy(buffer, device->transfers[index].bytes, copied);
-    }
+    size_t copied = fake_transfer_log_copy(log_of(bus, select), index, buffer, capacity);
     pthread_mutex_unlock(&fake_kernel_lock);
     return copied;
 }
