@@ -92,6 +92,18 @@ struct FakeBusRun {
     }
 }
 
+/// A run's transfers replayed into a fresh 128x64 emulator, and the first thing its glass showed
+/// once Display On (AFh) was in: the frame, not power-up RAM.
+func replayedRun(_ transfers: [I2CTransfer]) -> (emulator: SSD1306Emulator, shownFirst: Bitmap?) {
+    var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+    var shownFirst: Bitmap?
+    for transfer in transfers {
+        emulator.write(transfer.bytes, to: transfer.address)
+        if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
+    }
+    return (emulator, shownFirst)
+}
+
 /// `pages` on `panel` after `detents`, 400 ms apart, settled: what the renderer draws.
 func settledFrame<Page: PageContent>(_ pages: [Page], _ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
     var session = PagerSession(pages: pages, panel: panel, bus: SSD1306Emulator(panel: panel))
@@ -120,13 +132,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         #expect(messages.contains("no knob (could not open /dev/gpiochip0"), "\(messages)")
 
         let transfers = try fake.transfers()
-        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-        var shownFirst: Bitmap?
-        for transfer in transfers {
-            emulator.write(transfer.bytes, to: transfer.address)
-            // The first thing the glass shows once Display On (AFh) is in: the frame, not power-up RAM.
-            if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
-        }
+        let (emulator, shownFirst) = replayedRun(transfers)
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)
         #expect(

@@ -60,13 +60,7 @@ extension FakeBusRun {
         #expect(reset.map(\.level) == [1, 0, 1])
         if reset.count == 3 { #expect(reset[2].nanoseconds - reset[1].nanoseconds >= 3_000) }
 
-        let transfers = try fake.spiTransfers()
-        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-        var shownFirst: Bitmap?
-        for transfer in transfers {
-            emulator.write(transfer.bytes, to: transfer.address)
-            if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
-        }
+        let (emulator, shownFirst) = replayedRun(try fake.spiTransfers())
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)
         #expect(emulator.displayRAM.litPixelCount == 0 && !emulator.registers.isDisplayOn)
