@@ -72,7 +72,7 @@ public final class SPIDisplayBus: I2CBus {
             throw .device(error)
         }
         let dataCommand: GPIOOutputLine
-        let reset: GPIOOutputLine?
+        var resetLine: GPIOOutputLine?
         do throws(GPIOError) {
             dataCommand = try GPIOOutputLine(chipPath: wiring.chipPath, offset: wiring.dataCommandLine, initial: false)
         } catch {
@@ -80,21 +80,21 @@ public final class SPIDisplayBus: I2CBus {
             throw .dataCommandLine(error)
         }
         do throws(GPIOError) {
-            reset = try wiring.resetLine.map { (line: UInt32) throws(GPIOError) -> GPIOOutputLine in
-                try GPIOOutputLine(chipPath: wiring.chipPath, offset: line, initial: true)
-            }
-            if let reset {
+            if let line = wiring.resetLine {
+                let reset = try GPIOOutputLine(chipPath: wiring.chipPath, offset: line, initial: true)
                 try reset.set(false)
                 sleep(for: resetPulse)
                 try reset.set(true)
                 sleep(for: resetPulse)
+                // The line stays requested: released, a chip may let RES# float and the module's pull-down win.
+                resetLine = reset
             }
         } catch {
             _ = Glibc.close(descriptor)
             throw .resetLine(error)
         }
         return SPIDisplayBus(
-            wiring: wiring, descriptor: descriptor, dataCommand: dataCommand, reset: reset,
+            wiring: wiring, descriptor: descriptor, dataCommand: dataCommand, reset: resetLine,
             bufferSize: spidevBufferSize())
     }
 

@@ -57,7 +57,7 @@ extension FakeBusRun {
             "\(messages)")
         // RES# requested high, pulled low, released, all before the first byte: at least 3 us low (datasheet 8.9).
         let reset = fake.levelsBeforeFirstTransfer(25)
-        #expect(reset.map(\.level) == [1, 0, 1])
+        #expect(reset.map { $0.level } == [1, 0, 1])
         if reset.count == 3 { #expect(reset[2].nanoseconds - reset[1].nanoseconds >= 3_000) }
 
         let (emulator, shownFirst) = replayedRun(try fake.spiTransfers())
@@ -85,7 +85,7 @@ extension FakeBusRun {
         ] {
             #expect(output.contains(line), "\(line)")
         }
-        #expect(fake.levelsBeforeFirstTransfer(25).map(\.level) == [1, 0, 1])
+        #expect(fake.levelsBeforeFirstTransfer(25).map { $0.level } == [1, 0, 1])
         var emulator = SSD1306Emulator(panel: .sh1106_128x64)
         emulator.replay(try fake.spiTransfers())
         #expect(emulator.glass == DisplayTestPattern.render(.sh1106_128x64))

@@ -25,7 +25,7 @@ func outputChanges(_ offset: UInt32) -> [(level: Bool, nanoseconds: UInt64)] {
         try line.set(true)
         try line.set(false)
         let changes = outputChanges(24)
-        #expect(changes.map(\.level) == [false, true, false])
+        #expect(changes.map { $0.level } == [false, true, false])
         #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.nanoseconds <= $1.nanoseconds })
         line.close()
         #expect(fake_gpio_is_requested(0, 24) == 0)

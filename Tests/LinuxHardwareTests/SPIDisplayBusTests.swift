@@ -28,7 +28,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         #expect(fake_spi_max_speed_hz(0, 0) == 8_000_000)
         // RES# requested high, held low, released high: at least 3 us low (datasheet 8.9).
         let reset = outputChanges(25)
-        #expect(reset.map(\.level) == [true, false, true])
+        #expect(reset.map { $0.level } == [true, false, true])
         if reset.count == 3 {
             #expect(reset[2].nanoseconds - reset[1].nanoseconds >= 3_000)
         }
@@ -44,7 +44,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
         #expect(emulator.glass == frame)
         // D/C# was low for commands and high for data: the controls are 00h and 40h, both seen.
-        #expect(Set(transfers.compactMap(\.first)) == [0x00, 0x40])
+        #expect(Set(transfers.compactMap { $0.first }) == [0x00, 0x40])
     }
 
     @Test func aTransactionLongerThanSpidevsBufferGoesOutInPieces() throws {
@@ -56,9 +56,9 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         #expect(outputChanges(25).isEmpty)
         try bus.write([0x40] + [UInt8](repeating: 0xA5, count: 5000), to: .ssd1306Primary)
         try bus.write([0x00, 0xAF], to: .ssd1306Primary)
-        #expect(spiTransfers().map(\.count) == [bus.bufferSize + 1, 5000 - bus.bufferSize + 1, 2])
-        #expect(spiTransfers().map(\.first) == [0x40, 0x40, 0x00])
-        #expect(outputChanges(24).map(\.level) == [false, true, false])
+        #expect(spiTransfers().map { $0.count } == [bus.bufferSize + 1, 5000 - bus.bufferSize + 1, 2])
+        #expect(spiTransfers().map { $0.first } == [0x40, 0x40, 0x00])
+        #expect(outputChanges(24).map { $0.level } == [false, true, false])
     }
 
     @Test func aMissingDeviceSaysToEnableSPI() throws {
