@@ -424,17 +424,6 @@ static const struct fake_device_kind gpio_kind = {
 
 // MARK: Public API
 
-/// Writes `contents` to <root><path>, creating folders.
-static int write_sysfs(const char *path, const char *contents) {
-    char backing[4096];
-    if (fake_kernel_create_node(path) != 0 || fake_kernel_backing_path(path, backing, sizeof backing) != 0) return -1;
-    int fd = fake_real_open(backing, O_WRONLY | O_TRUNC | O_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    ssize_t written = fake_real_write(fd, contents, strlen(contents));
-    fake_real_close(fd);
-    return written == (ssize_t)strlen(contents) ? 0 : -1;
-}
-
 int fake_gpio_add_chip(int chip, unsigned int lines) {
     if (chip < 0 || chip >= MAX_CHIPS || lines == 0 || lines > MAX_LINES || !fake_kernel_root_path()) {
         errno = EINVAL;
@@ -446,7 +435,7 @@ int fake_gpio_add_chip(int chip, unsigned int lines) {
     snprintf(dev, sizeof dev, "/sys/bus/gpio/devices/gpiochip%d/dev", chip);
     snprintf(contents, sizeof contents, "%d:%d\n", GPIO_MAJOR, chip);
     snprintf(link, sizeof link, "/sys/dev/char/%d:%d/subsystem", GPIO_MAJOR, chip);
-    int result = fake_kernel_create_node(node) == 0 && write_sysfs(dev, contents) == 0 ? 0 : -1;
+    int result = fake_kernel_create_node(node) == 0 && fake_write_node(dev, contents) == 0 ? 0 : -1;
     // sysfs links the device's subsystem to /sys/bus/gpio: libgpiod 2.x resolves it.
     if (result == 0 && fake_kernel_create_node(link) == 0 && fake_kernel_backing_path(link, backing, sizeof backing) == 0) {
         unlink(backing);

@@ -79,6 +79,9 @@ void fake_append_to_file(const char *path, const char *text, size_t length);
 void fake_append_trace_line(
     const char *path, int address, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length);
 
+/// Writes `contents` to <root><path> (a sysfs file), creating folders; 0, or -1 with errno.
+int fake_write_node(const char *path, const char *contents);
+
 /// An output line was driven to `level` at `timestamp_ns` (fake_gpio.c tells fake_spi.c, which
 /// notes it in the SPI trace).
 void fake_spi_note_output(int chip, unsigned int offset, int level, uint64_t timestamp_ns);

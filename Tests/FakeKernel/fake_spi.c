@@ -4,7 +4,8 @@
 // Behaviour follows drivers/spi/spidev.c: SPI_IOC_{RD,WR}_MODE, _MODE32, _LSB_FIRST,
 // _BITS_PER_WORD and _MAX_SPEED_HZ read and set the device's settings (EINVAL for a mode bit
 // spidev does not know, or a speed of 0), SPI_IOC_MESSAGE(N) runs N transfers (EMSGSIZE when
-// their bytes pass the buffer, 4096 bytes as spidev's bufsiz parameter defaults to), and write()
+// their bytes pass the buffer: spidev's bufsiz parameter, 4096 bytes by default, which
+// /sys/module/spidev/parameters/bufsiz tells and fake_spi_set_buffer_size changes), and write()
 // sends one transfer (EMSGSIZE past the buffer). A node that does not exist (SPI not enabled:
 // no dtparam=spi=on) fails to open with ENOENT.
 //
@@ -38,7 +39,6 @@
 #define MAX_BUSES 4
 #define MAX_SELECTS 4
 #define MAX_FDS 4096
-#define BUFFER_SIZE 4096  // spidev's bufsiz module parameter, by default
 #define SPIDEV_MAJOR 153
 /// The mode bits spidev accepts from SPI_IOC_WR_MODE32 (SPI_MODE_USER_MASK, less the newer ones).
 #define MODE_BITS (SPI_CPHA | SPI_CPOL | SPI_CS_HIGH | SPI_LSB_FIRST | SPI_3WIRE | SPI_LOOP | SPI_NO_CS | SPI_READY)
@@ -53,6 +53,8 @@ struct device {
 };
 
 static struct device devices[MAX_BUSES][MAX_SELECTS];
+/// spidev's bufsiz module parameter: 4096 unless set, readable at /sys/module/spidev/parameters/bufsiz.
+static size_t buffer_size = 4096;
 static struct device *fd_device[MAX_FDS];
 static char trace_path[1024];
 static int keep_transfers = 1;  // 0 in LD_PRELOAD runs (FAKE_SPI_DEVICES)
@@ -107,7 +109,7 @@ static void spi_close(int fd) {
 static int message(struct device *device, const struct spi_ioc_transfer *transfers, size_t count) {
     size_t total = 0;
     for (size_t i = 0; i < count; i++) total += transfers[i].len;
-    if (total > BUFFER_SIZE) return -EMSGSIZE;
+    if (total > buffer_size) return -EMSGSIZE;
     for (size_t i = 0; i < count; i++) {
         if (!transfers[i].tx_buf || !transfers[i].len) continue;
         if (deliver(device, (const uint8_t *)(uintptr_t)transfers[i].tx_buf, transfers[i].len) != 0) return -errno;
@@ -173,7 +175,7 @@ static ssize_t spi_write(int fd, const void *buffer, size_t count) {
         errno = EBADF;
         return -1;
     }
-    if (count > BUFFER_SIZE) {
+    if (count > buffer_size) {
         errno = EMSGSIZE;
         return -1;
     }
@@ -196,6 +198,7 @@ static void spi_reset(void) {
     memset(devices, 0, sizeof devices);
     memset(fd_device, 0, sizeof fd_device);
     trace_path[0] = 0;
+    buffer_size = 4096;
 }
 
 static const struct fake_device_kind spi_kind = {
@@ -211,6 +214,13 @@ static const struct fake_device_kind spi_kind = {
 
 // MARK: Public API
 
+/// Writes spidev's bufsiz parameter where the program reads it; 0, or -1 with errno.
+static int write_buffer_size(void) {
+    char text[32];
+    snprintf(text, sizeof text, "%zu\n", buffer_size);
+    return fake_write_node("/sys/module/spidev/parameters/bufsiz", text);
+}
+
 int fake_spi_add_device(int bus, int select, int dc_chip, unsigned int dc_offset) {
     struct device *device = device_at(bus, select);
     if (!device || !fake_kernel_root_path()) {
@@ -220,7 +230,7 @@ int fake_spi_add_device(int bus, int select, int dc_chip, unsigned int dc_offset
     char path[64];
     snprintf(path, sizeof path, "/dev/spidev%d.%d", bus, select);
     pthread_mutex_lock(&fake_kernel_lock);
-    int result = fake_kernel_create_node(path);
+    int result = fake_kernel_create_node(path) == 0 && write_buffer_size() == 0 ? 0 : -1;
     if (result == 0) {
         device->exists = 1;
         device->dc_chip = dc_chip;
@@ -228,6 +238,18 @@ int fake_spi_add_device(int bus, int select, int dc_chip, unsigned int dc_offset
         device->bits_per_word = 8;
         device->speed_hz = 125000000;  // spidev starts at the controller's maximum
     }
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return result;
+}
+
+int fake_spi_set_buffer_size(size_t size) {
+    if (size == 0 || !fake_kernel_root_path()) {
+        errno = EINVAL;
+        return -1;
+    }
+    pthread_mutex_lock(&fake_kernel_lock);
+    buffer_size = size;
+    int result = write_buffer_size();
     pthread_mutex_unlock(&fake_kernel_lock);
     return result;
 }
@@ -284,6 +306,7 @@ size_t fake_spi_copy_transfer(int bus, int select, size_t index, uint8_t *buffer
 
 __attribute__((constructor(105))) static void fake_spi_register(void) {
     fake_kernel_register_kind(&spi_kind);
+    fake_kernel_translate_prefix("/sys/module/spidev/");
     const char *trace = getenv("FAKE_SPI_TRACE");
     if (trace) snprintf(trace_path, sizeof trace_path, "%s", trace);
     const char *list = getenv("FAKE_SPI_DEVICES");

@@ -1,5 +1,5 @@
 // What the fake buses (fake_i2c.c, fake_spi.c) share: the log of the writes a device accepted,
-// and the trace file's i2ctransfer lines.
+// the trace file's i2ctransfer lines, and the plain files (sysfs) they make under the root.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
@@ -71,4 +71,14 @@ void fake_append_trace_line(
     line[used++] = '\n';
     fake_append_to_file(path, line, used);
     free(line);
+}
+
+int fake_write_node(const char *path, const char *contents) {
+    char backing[4096];
+    if (fake_kernel_create_node(path) != 0 || fake_kernel_backing_path(path, backing, sizeof backing) != 0) return -1;
+    int fd = fake_real_open(backing, O_WRONLY | O_TRUNC | O_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t written = fake_real_write(fd, contents, strlen(contents));
+    fake_real_close(fd);
+    return written == (ssize_t)strlen(contents) ? 0 : -1;
 }

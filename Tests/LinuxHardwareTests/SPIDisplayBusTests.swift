@@ -61,6 +61,19 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         #expect(outputChanges(24).map { $0.level } == [false, true, false])
     }
 
+    @Test func theBufferIsSpidevsBufsizParameter() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
+        #expect(fake_spi_set_buffer_size(1000) == 0)
+        let bus = try SPIDisplayBus.open(
+            SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: nil))
+        #expect(bus.bufferSize == 1000)
+        // 2500 bytes in three messages, none longer than the buffer spidev would refuse to pass.
+        try bus.write([0x40] + [UInt8](repeating: 0x0F, count: 2500), to: .ssd1306Primary)
+        #expect(spiTransfers().map { $0.count } == [1001, 1001, 501])
+    }
+
     @Test func aMissingDeviceSaysToEnableSPI() throws {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }

@@ -97,6 +97,9 @@ int fake_gpio_output_change(int chip, unsigned int offset, size_t index, int *le
 /// gpiochip<dc_chip>: each transfer is recorded as the equivalent I2C write, control byte 00h
 /// (D/C# low: commands) or 40h (high: data) and then the bytes. 0, or -1 with errno.
 int fake_spi_add_device(int bus, int select, int dc_chip, unsigned int dc_offset);
+/// Sets spidev's buffer (its bufsiz parameter, 4096 by default): longer messages fail with EMSGSIZE,
+/// and /sys/module/spidev/parameters/bufsiz says it. 0, or -1 with errno.
+int fake_spi_set_buffer_size(size_t size);
 /// The SPI mode set (SPI_IOC_WR_MODE), 0 for no such device.
 uint32_t fake_spi_mode(int bus, int select);
 /// The word size set (SPI_IOC_WR_BITS_PER_WORD; 8 until set).
