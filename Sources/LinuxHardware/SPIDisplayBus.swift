@@ -62,7 +62,8 @@ public final class SPIDisplayBus: I2CBus {
         } while descriptor < 0 && Glibc.errno == EINTR
         guard descriptor >= 0 else { throw .device(SPIError(operation: .open, path: path, errno: .current)) }
         let setup: [(SPIError.Operation, (Int32) -> Int32)] = [
-            (.setMode, { crownpager_spi_set_mode($0, UInt8(SPI_MODE_0)) }),
+            // Mode 0: CPOL 0, CPHA 0 (SPI_MODE_0), data sampled on the rising clock (datasheet 8.1.3).
+            (.setMode, { crownpager_spi_set_mode($0, 0) }),
             (.setBitsPerWord, { crownpager_spi_set_bits_per_word($0, 8) }),
             (.setSpeed, { crownpager_spi_set_max_speed($0, wiring.hertz) }),
         ]

@@ -74,6 +74,21 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         #expect(spiTransfers().map { $0.count } == [1001, 1001, 501])
     }
 
+    @Test func aClockSpidevRefusesNamesTheStepAndLeavesTheLinesFree() throws {
+        let machine = try FakeGPIOMachine()
+        defer { withExtendedLifetime(machine) {} }
+        #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
+        do throws(SPIDisplayError) {
+            _ = try SPIDisplayBus.open(
+                SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: 25, hertz: 0))
+            Issue.record("opened with a clock of 0 Hz")
+        } catch {
+            #expect(error == .device(SPIError(operation: .setSpeed, path: "/dev/spidev0.0", errno: .invalidArgument)))
+            #expect(error.description.hasPrefix("could not set the clock of /dev/spidev0.0: "))
+        }
+        #expect(fake_gpio_is_requested(0, 24) == 0 && outputChanges(25).isEmpty)
+    }
+
     @Test func aMissingDeviceSaysToEnableSPI() throws {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
