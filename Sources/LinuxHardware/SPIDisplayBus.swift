@@ -4,7 +4,7 @@ import Glibc
 import SSD1306
 
 /// Where a display on SPI is wired: its spidev device, its D/C# and RES# lines and the clock.
-public struct SPIDisplayWiring: Hashable, Sendable {
+public struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
     /// The spidev device node, e.g. `/dev/spidev0.0` (SPI0, chip select CE0).
     public var devicePath: String
     /// The GPIO chip of the D/C# and RES# lines, e.g. `/dev/gpiochip0`.
@@ -28,8 +28,12 @@ public struct SPIDisplayWiring: Hashable, Sendable {
         self.hertz = hertz
     }
 
-    /// The device node of SPI bus `bus`, chip select `select`: `/dev/spidev<bus>.<select>`.
-    public static func path(bus: Int, select: Int) -> String { "/dev/spidev\(bus).\(select)" }
+    /// The device and the lines, for the journal: `/dev/spidev0.0 (DC GPIO24, RES GPIO25, 8 MHz on /dev/gpiochip0)`.
+    public var description: String {
+        let reset = resetLine.map { "RES GPIO\($0)" } ?? "RES not wired"
+        let clock = hertz % 1_000_000 == 0 ? "\(hertz / 1_000_000) MHz" : "\(hertz / 1000) kHz"
+        return "\(devicePath) (DC GPIO\(dataCommandLine), \(reset), \(clock) on \(chipPath))"
+    }
 }
 
 /// A display on 4-wire SPI (SSD1306 datasheet 8.1.3), through spidev and two GPIO lines, as the
