@@ -153,7 +153,8 @@ let package = Package(
             name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
             exclude: ["Goldens"]),
         .testTarget(
-            name: "LinuxHardwareTests", dependencies: ["LinuxHardware", "CrownVocabulary", "TestSupport", "FakeKernel"]),
+            name: "LinuxHardwareTests",
+            dependencies: ["LinuxHardware", "CrownVocabulary", "SSD1306", "PagerGraphics", "TestSupport", "FakeKernel"]),
         .testTarget(
             name: "PagerEngineTests", dependencies: ["PagerEngine", "CrownVocabulary", "TestSupport"],
             exclude: ["Goldens"]),

@@ -43,10 +43,15 @@ extension Configuration {
 
     /// A summary for `crownpager check`: one line per page.
     public var summary: [String] {
+        let reset = display.resetLine.map { "RES GPIO\($0)" } ?? "RES not wired"
+        let placement =
+            display.bus == nil
+            ? "on the terminal mock"
+            : display.spi.map { "on \($0.path) (DC GPIO\(display.dataCommandLine), \(reset))" }
+                ?? "at \(display.address) on /dev/i2c-\(display.bus ?? 1)"
         var lines = [
             "\(file): ok",
-            "display: \(display.panel.name) at \(display.address) on "
-                + (display.bus.map { "/dev/i2c-\($0)" } ?? "the terminal mock")
+            "display: \(display.panel.name) \(placement)"
                 + ", brightness \(display.brightness)",
             "crown: \(crown.source) \(crown.source == "gpio" ? "\(crown.chip) lines \(crown.lineA)/\(crown.lineB)/\(crown.lineButton)" : crown.source == "evdev" ? crown.evdevPath : "")",
         ]

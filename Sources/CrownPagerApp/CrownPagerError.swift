@@ -19,6 +19,8 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     case missingFolder(what: String, path: String, folder: String)
     /// The panel's I2C bus or address failed.
     case display(I2CError)
+    /// The panel's SPI device, or its DC or RES line, failed.
+    case spiDisplay(SPIDisplayError)
     /// The crown's GPIO lines could not be requested or read.
     case crown(GPIOError)
     /// The crown's kernel input device could not be opened or read.
@@ -49,6 +51,7 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
         case .missingFolder(let what, let path, let folder):
             return "cannot write the \(what) \(path): the folder \(folder) does not exist"
         case .display(let error): return error.description
+        case .spiDisplay(let error): return error.description
         case .crown(let error): return error.description
         case .inputDevice(let error): return error.description
         case .terminal(let error): return error.description
@@ -71,6 +74,10 @@ protocol DisplayFailure: Error {
 
 extension I2CError: DisplayFailure {
     var crownPagerError: CrownPagerError { .display(self) }
+}
+
+extension SPIDisplayError: DisplayFailure {
+    var crownPagerError: CrownPagerError { .spiDisplay(self) }
 }
 
 extension Never: DisplayFailure {

@@ -15,12 +15,15 @@ public struct DisplayDoctor {
     public var settings: DisplaySettings
     /// Where to record the I2C trace, if anywhere.
     public var tracePath: String?
+    /// A panel on SPI instead of `busPath`: its device, DC and RES lines.
+    public var spi: SPIDisplayWiring?
 
-    /// A check of `busPath` at `addresses`.
+    /// A check of `busPath` at `addresses`, or of the panel on `spi` when given.
     public init(
         busPath: String, addresses: [I2CAddress] = [.ssd1306Primary, .ssd1306Secondary], panel: SSD1306Panel? = nil,
-        settings: DisplaySettings = DisplaySettings(), tracePath: String? = nil
+        settings: DisplaySettings = DisplaySettings(), tracePath: String? = nil, spi: SPIDisplayWiring? = nil
     ) {
+        self.spi = spi
         self.busPath = busPath
         self.addresses = addresses
         self.panel = panel
@@ -31,6 +34,7 @@ public struct DisplayDoctor {
     /// Runs the checks, telling `say` each finding; throws the first problem (`.display` with the
     /// bus, address and errno, or `.writeFile` for the trace).
     public func run(say: (String) -> Void) throws(CrownPagerError) {
+        if let spi { return try runSPI(spi, say: say) }
         let bus: LinuxI2CBus
         do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw .display(error) }
         say("\u{2713} \(busPath) opens")
@@ -67,23 +71,54 @@ public struct DisplayDoctor {
         say("  (a hint only: neither datasheet documents those bits; the test pattern decides)")
 
         let chosen = panel ?? (guess == .sh1106 ? .sh1106_128x64 : .ssd1306_128x64)
-        var driver = SSD1306Driver(bus: TracingBus(bus), address: found.address, panel: chosen, settings: settings)
-        do throws(I2CError) {
+        try drawPattern(on: bus, at: found.address, panel: chosen, say: say)
+        let configuration = "crownpager run --i2c-bus \(busNumber) --address \(found.address) --panel \(chosen.name)"
+        for line in advice(for: chosen, configuration: configuration) { say(line) }
+    }
+
+    /// The SPI checks: the device and lines open (RES pulsed), then the pattern. SPI cannot read,
+    /// so nothing tells the controller: the pattern for `panel` (an SSD1306 when not given) decides.
+    private func runSPI(_ wiring: SPIDisplayWiring, say: (String) -> Void) throws(CrownPagerError) {
+        let bus: SPIDisplayBus
+        do { bus = try SPIDisplayBus.open(wiring) } catch { throw .spiDisplay(error) }
+        let reset = wiring.resetLine.map { ", RES on GPIO\($0) pulsed low" } ?? ", RES not wired"
+        say("\u{2713} \(wiring.devicePath) opens; DC on GPIO\(wiring.dataCommandLine)\(reset)")
+        say(
+            "\u{00B7} SPI has no read-back: the controller cannot say which it is; the pattern is drawn for "
+                + "\((panel ?? .ssd1306_128x64).name) unless --panel names another (sh1106-128x64 for a 1.3-inch module, "
+                + "ssd1309-128x64 for a 2.42-inch one)")
+        let chosen = panel ?? .ssd1306_128x64
+        try drawPattern(on: bus, at: .ssd1306Primary, panel: chosen, say: say)
+        var configuration = "crownpager run --spi \(spiName(wiring.devicePath)) --dc-line \(wiring.dataCommandLine)"
+        configuration += " --reset-line \(wiring.resetLine.map(String.init) ?? "none") --panel \(chosen.name)"
+        for line in advice(for: chosen, configuration: configuration) { say(line) }
+    }
+
+    /// Initialises the panel and draws the test pattern, recording the trace when asked.
+    private func drawPattern<Bus: I2CBus>(
+        on bus: Bus, at address: I2CAddress, panel chosen: SSD1306Panel, say: (String) -> Void
+    ) throws(CrownPagerError) where Bus.Failure: DisplayFailure {
+        var driver = SSD1306Driver(bus: TracingBus(bus), address: address, panel: chosen, settings: settings)
+        do throws(Bus.Failure) {
             try driver.initialize()
             try driver.writeFrame(DisplayTestPattern.render(chosen))
         } catch {
-            throw .display(error)
+            throw error.crownPagerError
         }
         if let tracePath { try TraceFile.write(driver.bus.transfers, to: tracePath) }
         say(
             "\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "
                 + "top left, a hollow one bottom right, '\(chosen.name)' in the middle")
-        for line in advice(for: chosen, address: found.address) { say(line) }
     }
 
-    private func advice(for panel: SSD1306Panel, address: I2CAddress) -> [String] {
+    /// `0.0` for `/dev/spidev0.0`.
+    private func spiName(_ path: String) -> String {
+        path.hasPrefix("/dev/spidev") ? String(path.dropFirst("/dev/spidev".count)) : path
+    }
+
+    private func advice(for panel: SSD1306Panel, configuration base: String) -> [String] {
         let other = panel.controller == .sh1106 ? "128x64" : "sh1106-128x64"
-        var configuration = "crownpager run --i2c-bus \(busNumber) --address \(address) --panel \(panel.name)"
+        var configuration = base
         if settings.rotation == .rotated180 { configuration += " --rotate 180" }
         return [
             "Look at the panel:",

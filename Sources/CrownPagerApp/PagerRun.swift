@@ -90,6 +90,16 @@ public final class PagerRun {
             var loop = PagerRunLoop(
                 bus: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
+        case .spiPanel(let devicePath):
+            let wiring = configuration.display.spiWiring(devicePath: devicePath)
+            let bus: SPIDisplayBus
+            do { bus = try SPIDisplayBus.open(wiring) } catch { throw .spiDisplay(error) }
+            let terminal = try beginTerminal()
+            defer { terminal?.restore() }
+            announce(wiring.description, keys: terminal != nil)
+            var loop = PagerRunLoop(
+                bus: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
+            return try run(&loop)
         }
     }
 
@@ -197,7 +207,7 @@ public final class PagerRun {
         var took = TimeSpan.zero
         if !effects.transfers.isEmpty {
             do throws(Bus.Failure) {
-                took = try loop.write(effects.transfers, modelledAt: engine.configuration.display.busHertz)
+                took = try loop.write(effects.transfers, modelledAt: engine.configuration.display.pacingHertz)
             } catch { failure = error }
             try appendTrace(loop.bus.drainTransfers(), at: now)
             sent = true
@@ -348,7 +358,7 @@ public final class PagerRun {
     private func announce(_ busPath: String, keys: Bool) {
         let display = configuration.display
         printError(
-            "crownpager: driving \(display.panel.name) at \(display.address) on \(busPath): "
+            "crownpager: driving \(display.panel.name)\(display.spi == nil ? " at \(display.address)" : "") on \(busPath): "
                 + "\(configuration.pages.count) pages from \(configuration.file)"
                 + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))

@@ -68,6 +68,16 @@ static const struct crownpager_gpio_backend *loaded(void) {
 
 // MARK: The interface
 
+/// The loaded API; NULL with `failure` filled (ELIBACC) when no library could be loaded.
+static const struct crownpager_gpio_backend *loaded_or_fail(struct crownpager_gpio_failure *failure) {
+    const struct crownpager_gpio_backend *api = loaded();
+    if (!api) {
+        if (failure) memset(failure, 0, sizeof *failure);
+        crownpager_gpio_fail(failure, CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY, ELIBACC, 0, 0);
+    }
+    return api;
+}
+
 int crownpager_gpio_api_major(void) {
     const struct crownpager_gpio_backend *api = loaded();
     return api ? api->major : 0;
@@ -88,13 +98,17 @@ const char *crownpager_gpio_library_override(void) {
 struct crownpager_gpio *crownpager_gpio_request(
     const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
     size_t count, struct crownpager_gpio_failure *failure) {
-    const struct crownpager_gpio_backend *api = loaded();
-    if (!api) {
-        if (failure) memset(failure, 0, sizeof *failure);
-        crownpager_gpio_fail(failure, CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY, ELIBACC, 0, 0);
-        return NULL;
-    }
+    const struct crownpager_gpio_backend *api = loaded_or_fail(failure);
+    if (!api) return NULL;
     return api->request(chip_path, consumer, offsets, debounce_us, count, failure);
+}
+
+struct crownpager_gpio *crownpager_gpio_request_output(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+    struct crownpager_gpio_failure *failure) {
+    const struct crownpager_gpio_backend *api = loaded_or_fail(failure);
+    if (!api) return NULL;
+    return api->request_output(chip_path, consumer, offsets, initial, count, failure);
 }
 
 // Lines exist only once a library is loaded, so the calls below always find a backend.
@@ -109,6 +123,14 @@ int crownpager_gpio_values(struct crownpager_gpio *lines, int *values) { return 
 
 int crownpager_gpio_read_edges(struct crownpager_gpio *lines, struct crownpager_gpio_edge *edges, size_t capacity) {
     return loaded()->read_edges(lines, edges, capacity);
+}
+
+int crownpager_gpio_set_value(struct crownpager_gpio *lines, size_t index, int value) {
+    if (index >= lines->count) {
+        errno = EINVAL;
+        return -1;
+    }
+    return loaded()->set_value(lines, index, value);
 }
 
 void crownpager_gpio_release(struct crownpager_gpio *lines) {

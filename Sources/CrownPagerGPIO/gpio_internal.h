@@ -18,6 +18,8 @@ struct gpiod_edge_event_buffer;
 struct crownpager_gpio {
     struct gpiod_chip *chip;
     size_t count;
+    /// The offsets, in request order (2.x sets an output's value by offset).
+    unsigned int offsets[CROWNPAGER_GPIO_MAX_LINES];
     /// 1.x: the line objects, in request order.
     struct gpiod_line *lines[CROWNPAGER_GPIO_MAX_LINES];
     /// 2.x: the request, its edge event buffer, and whether any line has a debounce period.
@@ -33,6 +35,10 @@ struct crownpager_gpio_backend {
     struct crownpager_gpio *(*request)(
         const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
         size_t count, struct crownpager_gpio_failure *failure);
+    struct crownpager_gpio *(*request_output)(
+        const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+        struct crownpager_gpio_failure *failure);
+    int (*set_value)(struct crownpager_gpio *lines, size_t index, int value);
     int (*kernel_debounces)(const struct crownpager_gpio *lines);
     size_t (*descriptors)(const struct crownpager_gpio *lines, int *descriptors, size_t capacity);
     int (*values)(struct crownpager_gpio *lines, int *values);

@@ -30,6 +30,8 @@ static struct {
     unsigned int (*gpiod_chip_num_lines)(struct gpiod_chip *chip);
     struct gpiod_line *(*gpiod_chip_get_line)(struct gpiod_chip *chip, unsigned int offset);
     int (*gpiod_line_request_both_edges_events_flags)(struct gpiod_line *line, const char *consumer, int flags);
+    int (*gpiod_line_request_output)(struct gpiod_line *line, const char *consumer, int default_val);
+    int (*gpiod_line_set_value)(struct gpiod_line *line, int value);
     int (*gpiod_line_event_get_fd)(struct gpiod_line *line);
     int (*gpiod_line_get_value)(struct gpiod_line *line);
     int (*gpiod_line_event_read_fd_multiple)(int fd, struct v1_line_event *events, unsigned int num_events);
@@ -47,10 +49,11 @@ static void release(struct crownpager_gpio *lines) {
     free(lines);
 }
 
-static struct crownpager_gpio *request(
-    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
-    size_t count, struct crownpager_gpio_failure *failure) {
-    (void)debounce_us;  // the v1 uAPI has no debounce: the caller debounces
+/// Requests each line alone, as inputs for edge events (`initial` NULL) or as outputs driven to
+/// `initial[i]`, so a failure names its line (the bulk call would not say which).
+static struct crownpager_gpio *request_each(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+    struct crownpager_gpio_failure *failure) {
     struct crownpager_gpio *result = crownpager_gpio_open_chip(v1.gpiod_chip_open, chip_path, count, failure);
     if (!result) return NULL;
     if (failure) failure->chip_lines = v1.gpiod_chip_num_lines(result->chip);
@@ -61,15 +64,35 @@ static struct crownpager_gpio *request(
             release(result);
             return NULL;
         }
-        // One line at a time, so a failure names its line (the bulk call would not say which).
-        if (v1.gpiod_line_request_both_edges_events_flags(line, consumer, V1_REQUEST_FLAG_BIAS_PULL_UP) != 0) {
+        int status = initial ? v1.gpiod_line_request_output(line, consumer, initial[i] ? 1 : 0)
+                             : v1.gpiod_line_request_both_edges_events_flags(line, consumer, V1_REQUEST_FLAG_BIAS_PULL_UP);
+        if (status != 0) {
             crownpager_gpio_fail(failure, CROWNPAGER_GPIO_STAGE_REQUEST, errno, 1, offsets[i]);
             release(result);
             return NULL;
         }
+        result->offsets[result->count] = offsets[i];
         result->lines[result->count++] = line;
     }
     return result;
+}
+
+static struct crownpager_gpio *request(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
+    size_t count, struct crownpager_gpio_failure *failure) {
+    (void)debounce_us;  // the v1 uAPI has no debounce: the caller debounces
+    return request_each(chip_path, consumer, offsets, NULL, count, failure);
+}
+
+static struct crownpager_gpio *request_output(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+    struct crownpager_gpio_failure *failure) {
+    static const int low[CROWNPAGER_GPIO_MAX_LINES];
+    return request_each(chip_path, consumer, offsets, initial ? initial : low, count, failure);
+}
+
+static int set_value(struct crownpager_gpio *lines, size_t index, int value) {
+    return v1.gpiod_line_set_value(lines->lines[index], value ? 1 : 0);
 }
 
 static size_t descriptors(const struct crownpager_gpio *lines, int *descriptors, size_t capacity) {
@@ -133,13 +156,16 @@ static int read_edges(struct crownpager_gpio *lines, struct crownpager_gpio_edge
 
 const struct crownpager_gpio_backend *crownpager_gpio_bind_v1(void *library) {
     static const struct crownpager_gpio_backend backend = {
-        .major = 1, .version = version, .request = request, .kernel_debounces = kernel_debounces,
+        .major = 1, .version = version, .request = request, .request_output = request_output,
+        .set_value = set_value, .kernel_debounces = kernel_debounces,
         .descriptors = descriptors, .values = values, .read_edges = read_edges, .release = release};
     BIND(gpiod_chip_open);
     BIND(gpiod_chip_close);
     BIND(gpiod_chip_num_lines);
     BIND(gpiod_chip_get_line);
     BIND(gpiod_line_request_both_edges_events_flags);
+    BIND(gpiod_line_request_output);
+    BIND(gpiod_line_set_value);
     BIND(gpiod_line_event_get_fd);
     BIND(gpiod_line_get_value);
     BIND(gpiod_line_event_read_fd_multiple);

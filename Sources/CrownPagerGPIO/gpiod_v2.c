@@ -18,8 +18,8 @@ struct gpiod_line_config;
 struct gpiod_request_config;
 struct gpiod_edge_event;
 
-/// enum gpiod_line_direction: GPIOD_LINE_DIRECTION_INPUT.
-enum v2_line_direction { V2_LINE_DIRECTION_INPUT = 2 };
+/// enum gpiod_line_direction: GPIOD_LINE_DIRECTION_INPUT and _OUTPUT.
+enum v2_line_direction { V2_LINE_DIRECTION_INPUT = 2, V2_LINE_DIRECTION_OUTPUT = 3 };
 /// enum gpiod_line_edge: GPIOD_LINE_EDGE_BOTH.
 enum v2_line_edge { V2_LINE_EDGE_BOTH = 4 };
 /// enum gpiod_line_bias: GPIOD_LINE_BIAS_PULL_UP.
@@ -39,6 +39,7 @@ static struct {
     struct gpiod_line_settings *(*gpiod_line_settings_new)(void);
     void (*gpiod_line_settings_free)(struct gpiod_line_settings *settings);
     int (*gpiod_line_settings_set_direction)(struct gpiod_line_settings *settings, enum v2_line_direction direction);
+    int (*gpiod_line_settings_set_output_value)(struct gpiod_line_settings *settings, enum v2_line_value value);
     int (*gpiod_line_settings_set_edge_detection)(struct gpiod_line_settings *settings, enum v2_line_edge edge);
     int (*gpiod_line_settings_set_bias)(struct gpiod_line_settings *settings, enum v2_line_bias bias);
     void (*gpiod_line_settings_set_debounce_period_us)(struct gpiod_line_settings *settings, unsigned long period);
@@ -55,6 +56,8 @@ static struct {
     void (*gpiod_line_request_release)(struct gpiod_line_request *request);
     int (*gpiod_line_request_get_fd)(struct gpiod_line_request *request);
     int (*gpiod_line_request_get_values)(struct gpiod_line_request *request, enum v2_line_value *values);
+    int (*gpiod_line_request_set_value)(
+        struct gpiod_line_request *request, unsigned int offset, enum v2_line_value value);
     int (*gpiod_line_request_read_edge_events)(
         struct gpiod_line_request *request, struct gpiod_edge_event_buffer *buffer, size_t max_events);
     struct gpiod_edge_event_buffer *(*gpiod_edge_event_buffer_new)(size_t capacity);
@@ -77,20 +80,33 @@ static void release(struct crownpager_gpio *lines) {
     free(lines);
 }
 
-/// A request of `count` lines from `offsets`; NULL with errno set.
+/// The settings of one line: an input with a pull-up for edges on both edges (debounced for
+/// `debounce_us` when nonzero), or, when `output` is nonnegative, an output driven to it.
+static int configure(struct gpiod_line_settings *settings, unsigned int debounce_us, int output) {
+    if (output >= 0) {
+        return v2.gpiod_line_settings_set_direction(settings, V2_LINE_DIRECTION_OUTPUT) == 0
+            && v2.gpiod_line_settings_set_output_value(settings, output ? V2_LINE_VALUE_ACTIVE : V2_LINE_VALUE_INACTIVE) == 0;
+    }
+    int ok = v2.gpiod_line_settings_set_direction(settings, V2_LINE_DIRECTION_INPUT) == 0
+        && v2.gpiod_line_settings_set_edge_detection(settings, V2_LINE_EDGE_BOTH) == 0
+        && v2.gpiod_line_settings_set_bias(settings, V2_LINE_BIAS_PULL_UP) == 0;
+    if (ok && debounce_us) v2.gpiod_line_settings_set_debounce_period_us(settings, debounce_us);
+    return ok;
+}
+
+/// A request of `count` lines from `offsets`: inputs (`initial` NULL) or outputs driven to
+/// `initial[i]`; NULL with errno set.
 static struct gpiod_line_request *request_lines(
     struct gpiod_chip *chip, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
-    size_t count) {
+    const int *initial, size_t count) {
     struct gpiod_line_config *config = v2.gpiod_line_config_new();
     struct gpiod_request_config *request_config = v2.gpiod_request_config_new();
     struct gpiod_line_request *request = NULL;
     int ok = config && request_config;
     for (size_t i = 0; ok && i < count; i++) {
         struct gpiod_line_settings *settings = v2.gpiod_line_settings_new();
-        ok = settings && v2.gpiod_line_settings_set_direction(settings, V2_LINE_DIRECTION_INPUT) == 0
-            && v2.gpiod_line_settings_set_edge_detection(settings, V2_LINE_EDGE_BOTH) == 0
-            && v2.gpiod_line_settings_set_bias(settings, V2_LINE_BIAS_PULL_UP) == 0;
-        if (ok && debounce_us && debounce_us[i]) v2.gpiod_line_settings_set_debounce_period_us(settings, debounce_us[i]);
+        ok = settings
+            && configure(settings, debounce_us ? debounce_us[i] : 0, initial ? (initial[i] ? 1 : 0) : -1);
         ok = ok && v2.gpiod_line_config_add_line_settings(config, &offsets[i], 1, settings) == 0;
         v2.gpiod_line_settings_free(settings);
     }
@@ -105,9 +121,10 @@ static struct gpiod_line_request *request_lines(
     return request;
 }
 
-static struct crownpager_gpio *request(
+/// The request of either direction; `initial` NULL asks for inputs with edge events.
+static struct crownpager_gpio *request_any(
     const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
-    size_t count, struct crownpager_gpio_failure *failure) {
+    const int *initial, size_t count, struct crownpager_gpio_failure *failure) {
     struct crownpager_gpio *result = crownpager_gpio_open_chip(v2.gpiod_chip_open, chip_path, count, failure);
     if (!result) return NULL;
     result->count = count;
@@ -123,14 +140,15 @@ static struct crownpager_gpio *request(
             return NULL;
         }
     }
-    result->request = request_lines(result->chip, consumer, offsets, debounce_us, count);
+    for (size_t i = 0; i < count; i++) result->offsets[i] = offsets[i];
+    result->request = request_lines(result->chip, consumer, offsets, debounce_us, initial, count);
     if (!result->request) {
         int error = errno;
         int found = 0;
         unsigned int culprit = 0;
         // EBUSY names no line either: ask for each alone to find the one in use.
         for (size_t i = 0; error == EBUSY && !found && i < count; i++) {
-            struct gpiod_line_request *single = request_lines(result->chip, consumer, &offsets[i], NULL, 1);
+            struct gpiod_line_request *single = request_lines(result->chip, consumer, &offsets[i], NULL, initial ? &initial[i] : NULL, 1);
             if (single) v2.gpiod_line_request_release(single);
             else if (errno == EBUSY) found = 1, culprit = offsets[i];
         }
@@ -138,6 +156,7 @@ static struct crownpager_gpio *request(
         release(result);
         return NULL;
     }
+    if (initial) return result;  // outputs have no edge events
     for (size_t i = 0; i < count; i++) result->debounces |= debounce_us && debounce_us[i];
     result->buffer = v2.gpiod_edge_event_buffer_new(64);
     if (!result->buffer) {
@@ -146,6 +165,24 @@ static struct crownpager_gpio *request(
         return NULL;
     }
     return result;
+}
+
+static struct crownpager_gpio *request(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
+    size_t count, struct crownpager_gpio_failure *failure) {
+    return request_any(chip_path, consumer, offsets, debounce_us, NULL, count, failure);
+}
+
+static struct crownpager_gpio *request_output(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+    struct crownpager_gpio_failure *failure) {
+    static const int low[CROWNPAGER_GPIO_MAX_LINES];
+    return request_any(chip_path, consumer, offsets, NULL, initial ? initial : low, count, failure);
+}
+
+static int set_value(struct crownpager_gpio *lines, size_t index, int value) {
+    return v2.gpiod_line_request_set_value(
+        lines->request, lines->offsets[index], value ? V2_LINE_VALUE_ACTIVE : V2_LINE_VALUE_INACTIVE);
 }
 
 static size_t descriptors(const struct crownpager_gpio *lines, int *descriptors, size_t capacity) {
@@ -189,7 +226,8 @@ static int read_edges(struct crownpager_gpio *lines, struct crownpager_gpio_edge
 
 const struct crownpager_gpio_backend *crownpager_gpio_bind_v2(void *library) {
     static const struct crownpager_gpio_backend backend = {
-        .major = 2, .version = version, .request = request, .kernel_debounces = kernel_debounces,
+        .major = 2, .version = version, .request = request, .request_output = request_output,
+        .set_value = set_value, .kernel_debounces = kernel_debounces,
         .descriptors = descriptors, .values = values, .read_edges = read_edges, .release = release};
     BIND(gpiod_chip_open);
     BIND(gpiod_chip_close);
@@ -199,6 +237,7 @@ const struct crownpager_gpio_backend *crownpager_gpio_bind_v2(void *library) {
     BIND(gpiod_line_settings_new);
     BIND(gpiod_line_settings_free);
     BIND(gpiod_line_settings_set_direction);
+    BIND(gpiod_line_settings_set_output_value);
     BIND(gpiod_line_settings_set_edge_detection);
     BIND(gpiod_line_settings_set_bias);
     BIND(gpiod_line_settings_set_debounce_period_us);
@@ -212,6 +251,7 @@ const struct crownpager_gpio_backend *crownpager_gpio_bind_v2(void *library) {
     BIND(gpiod_line_request_release);
     BIND(gpiod_line_request_get_fd);
     BIND(gpiod_line_request_get_values);
+    BIND(gpiod_line_request_set_value);
     BIND(gpiod_line_request_read_edge_events);
     BIND(gpiod_edge_event_buffer_new);
     BIND(gpiod_edge_event_buffer_free);

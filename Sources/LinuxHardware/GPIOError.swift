@@ -16,6 +16,10 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case request = "request"
         /// Reading levels or edge events.
         case read = "read"
+        /// Requesting lines as outputs (a display's D/C# and RES#).
+        case requestOutput = "request as output"
+        /// Driving an output line.
+        case setValue = "set"
         /// Loading libgpiod (libgpiod.so.3 or libgpiod.so.2, or `CROWNPAGER_LIBGPIOD`'s library).
         case loadLibrary = "load"
     }
@@ -82,7 +86,8 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
             guard operation == .openChip else { return .other }
             return chipsOnMachine?.isEmpty == true ? .noChipsOnMachine : .chipMissing
         case EACCES, EPERM: return .permissionDenied
-        case EINVAL: return operation == .findLine || operation == .request ? .noSuchLine : .other
+        case EINVAL:
+            return operation == .findLine || operation == .request || operation == .requestOutput ? .noSuchLine : .other
         case EBUSY: return .lineBusy
         default: return .other
         }
@@ -97,6 +102,8 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .findLine: what = "could not find\(line) on \(chipPath)"
         case .request: what = "could not request\(line.isEmpty ? " the lines" : line) on \(chipPath)"
         case .read: what = "could not read\(line.isEmpty ? " the lines" : line) of \(chipPath)"
+        case .requestOutput: what = "could not request\(line.isEmpty ? " the lines" : line) of \(chipPath) as an output"
+        case .setValue: what = "could not set\(line.isEmpty ? " the lines" : line) of \(chipPath)"
         case .loadLibrary:
             // dlerror()'s text names each library tried and says more than ELIBACC's sentence would.
             let (v2, v1) = (CROWNPAGER_GPIO_LIBRARY_V2, CROWNPAGER_GPIO_LIBRARY_V1)
@@ -130,6 +137,11 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
             return
                 "the offset is past the last line of \(chipPath)\(range): the offsets are GPIO numbers (BCM), not pin "
                 + "numbers; `gpioinfo \(chip)` lists the lines"
+        case .lineBusy where operation == .requestOutput:
+            return
+                "line \(offset.map(String.init) ?? "?") is used by another program or driver: `gpioinfo \(chip)` shows its "
+                + "consumer; stop that program, or wire the display's DC or RES to a free line and name it "
+                + "(--dc-line, --reset-line)"
         case .lineBusy:
             return
                 "another program or a kernel driver holds the line: `gpioinfo \(chip)` shows its consumer; stop that "

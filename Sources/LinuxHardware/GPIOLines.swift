@@ -64,27 +64,7 @@ public final class GPIOLines {
                     chipPath, consumer, lines.baseAddress, periods.baseAddress, lines.count, &failure)
             }
         }
-        guard let handle else {
-            if Int(failure.stage) == Int(CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY.rawValue) {
-                throw GPIOError(
-                    operation: .loadLibrary, chipPath: chipPath, offset: nil, errno: Errno(rawValue: failure.error),
-                    loaderMessage: crownpager_gpio_load_error().map { String(cString: $0) } ?? "",
-                    libraryOverride: crownpager_gpio_library_override().map { String(cString: $0) })
-            }
-            let operation: GPIOError.Operation
-            switch Int(failure.stage) {
-            case Int(CROWNPAGER_GPIO_STAGE_OPEN_CHIP.rawValue): operation = .openChip
-            case Int(CROWNPAGER_GPIO_STAGE_FIND_LINE.rawValue): operation = .findLine
-            default: operation = .request
-            }
-            let errno = Errno(rawValue: failure.error)
-            // Only a missing chip needs the machine's chips: they tell a wrong path from no GPIO at all.
-            let missing =
-                GPIOError(operation: operation, chipPath: chipPath, offset: nil, errno: errno).kind == .chipMissing
-            throw GPIOError(
-                operation: operation, chipPath: chipPath, offset: failure.has_offset != 0 ? failure.offset : nil,
-                chipLines: failure.chip_lines, errno: errno, chipsOnMachine: missing ? GPIOChips.present() : nil)
-        }
+        guard let handle else { throw GPIOError(failure: failure, chipPath: chipPath, request: .request) }
         self.handle = handle
         kernelDebounces = crownpager_gpio_kernel_debounces(handle) != 0
     }
@@ -153,5 +133,31 @@ public final class GPIOLines {
 
     private func readError(_ errno: Errno) -> GPIOError {
         GPIOError(operation: .read, chipPath: chipPath, offset: nil, errno: errno)
+    }
+}
+
+extension GPIOError {
+    /// The error the shim's `failure` describes, for a request of kind `request` on `chipPath`.
+    init(failure: crownpager_gpio_failure, chipPath: String, request: Operation) {
+        if Int(failure.stage) == Int(CROWNPAGER_GPIO_STAGE_LOAD_LIBRARY.rawValue) {
+            self.init(
+                operation: .loadLibrary, chipPath: chipPath, offset: nil, errno: Errno(rawValue: failure.error),
+                loaderMessage: crownpager_gpio_load_error().map { String(cString: $0) } ?? "",
+                libraryOverride: crownpager_gpio_library_override().map { String(cString: $0) })
+            return
+        }
+        let operation: GPIOError.Operation
+        switch Int(failure.stage) {
+        case Int(CROWNPAGER_GPIO_STAGE_OPEN_CHIP.rawValue): operation = .openChip
+        case Int(CROWNPAGER_GPIO_STAGE_FIND_LINE.rawValue): operation = .findLine
+        default: operation = request
+        }
+        let errno = Errno(rawValue: failure.error)
+        // Only a missing chip needs the machine's chips: they tell a wrong path from no GPIO at all.
+        let missing =
+            GPIOError(operation: operation, chipPath: chipPath, offset: nil, errno: errno).kind == .chipMissing
+        self.init(
+            operation: operation, chipPath: chipPath, offset: failure.has_offset != 0 ? failure.offset : nil,
+            chipLines: failure.chip_lines, errno: errno, chipsOnMachine: missing ? GPIOChips.present() : nil)
     }
 }

@@ -23,6 +23,8 @@ public enum DisplayTarget: Hashable, Sendable {
     case emulator
     /// The real panel on this I2C adapter, e.g. `/dev/i2c-1`.
     case panel(busPath: String)
+    /// The real panel on this SPI device, e.g. `/dev/spidev0.0`, its D/C# and RES# lines as `[display]` says.
+    case spiPanel(devicePath: String)
 
     /// The target for `display` on `board`: the panel on its bus, or the emulator when the bus is `"mock"`.
     ///
@@ -32,6 +34,8 @@ public enum DisplayTarget: Hashable, Sendable {
     /// driven whatever the facts say: a missing one is then an error that names the fix.
     public static func choose(for display: DisplaySection, automatic: Bool, board: BoardFacts) -> DisplayTarget {
         guard let bus = display.bus else { return .emulator }
+        // SPI is only ever asked for: the file's display.bus or --spi.
+        if let spi = display.spi { return .spiPanel(devicePath: spi.path) }
         if automatic, !(board.hasDeviceTree && board.i2cBuses.contains(bus)) { return .emulator }
         return .panel(busPath: "/dev/i2c-\(bus)")
     }

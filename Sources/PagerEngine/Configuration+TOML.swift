@@ -74,6 +74,8 @@ extension Configuration {
             switch value {
             case .integer(let bus) where (0...1023).contains(bus): display.bus = Int(bus)
             case .string("mock"): display.bus = nil
+            case .string(let text) where text.hasPrefix("spi") && SPIDevice(parsing: text) != nil:
+                display.spi = SPIDevice(parsing: text)
             default:
                 throw table.error(
                     Setting.displayBus, "expected \(Setting.displayBus.type.allowed), found \(describeFound(value))")
@@ -91,6 +93,19 @@ extension Configuration {
             throw table.error(Setting.displayOffAfter, "must not come before dim_after")
         }
         display.busHertz = try table.integer(Setting.displayBusHertz) ?? display.busHertz
+        display.gpioChip = try table.string(Setting.displayGPIOChip) ?? display.gpioChip
+        display.dataCommandLine = try table.integer(Setting.displayDataCommandLine) ?? display.dataCommandLine
+        if let value = table.value(Setting.displayResetLine) {
+            switch value {
+            case .integer(let line) where (0...511).contains(line): display.resetLine = Int(line)
+            case .string("none"): display.resetLine = nil
+            default:
+                throw table.error(
+                    Setting.displayResetLine,
+                    "expected \(Setting.displayResetLine.type.allowed), found \(describeFound(value))")
+            }
+        }
+        display.spiHertz = try table.integer(Setting.displaySPIHertz) ?? display.spiHertz
         try table.finish(section: "display")
         return display
     }

@@ -43,6 +43,16 @@ public struct DisplaySection: Hashable, Sendable {
     public var panel = SSD1306Panel.ssd1306_128x64
     /// The I2C bus (`/dev/i2c-N`); nil runs the terminal mock.
     public var bus: Int? = 1
+    /// The SPI device of a panel on SPI (`display.bus = "spi0.0"`), used instead of `bus` unless that is the mock.
+    public var spi: SPIDevice?
+    /// The GPIO chip of an SPI panel's D/C# and RES# lines.
+    public var gpioChip = "/dev/gpiochip0"
+    /// The line of an SPI panel's D/C#: GPIO24 (pin 18).
+    public var dataCommandLine = 24
+    /// The line of an SPI panel's RES#, pulsed at start: GPIO25 (pin 22); nil when RES# is tied high.
+    public var resetLine: Int? = 25
+    /// An SPI panel's clock, in hertz (the SSD1306 allows 10 MHz, datasheet 13).
+    public var spiHertz = 8_000_000
     /// The display's address.
     public var address = I2CAddress.ssd1306Primary
     /// 0 or 180 degrees.
@@ -61,6 +71,22 @@ public struct DisplaySection: Hashable, Sendable {
     public var contrast: Int?
     /// Lit pixels dark and dark pixels lit (`--invert`).
     public var isInverted = false
+
+    /// The clock frame pacing starts from, as an I2C clock (the pacer counts 9 clocks a byte):
+    /// `busHertz` on I2C; on SPI, which clocks 8 bits a byte, `spiHertz` times 9/8. The pacer
+    /// caps what it models at 5 MHz and learns the real rate from the writes either way.
+    public var pacingHertz: Int {
+        guard bus != nil, spi != nil else { return busHertz }
+        return spiHertz / 8 * 9
+    }
+
+    /// How the panel is reached: what a reload cannot change without a restart.
+    public var connection: [String] {
+        [
+            String(describing: bus), String(describing: spi), "\(address)", gpioChip, "\(dataCommandLine)",
+            String(describing: resetLine), "\(spiHertz)",
+        ]
+    }
 
     /// The settings the driver applies at start.
     public var settings: DisplaySettings {

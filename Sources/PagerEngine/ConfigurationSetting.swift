@@ -112,11 +112,14 @@ extension ConfigurationSetting {
     )
     static let displayBus = ConfigurationSetting(
         "display.bus",
-        .special(described: "an I2C bus number such as 1 (/dev/i2c-1), or \"mock\""),
+        .special(described: "an I2C bus number such as 1 (/dev/i2c-1), \"spi0.0\" (/dev/spidev0.0), or \"mock\""),
         default: "1",
-        flag: SettingFlag("--i2c-bus", takes: "a bus number from 0 to 1023; --mock draws in the terminal"),
+        flag: SettingFlag(
+            "--i2c-bus",
+            takes: "a bus number from 0 to 1023; --spi 0.0 drives a panel on SPI, --mock draws in the terminal"),
         reloadable: false,
-        "The I2C bus of the panel: 1 is /dev/i2c-1 (pins 3 and 5); \"mock\" draws in the terminal instead")
+        "The bus of the panel: 1 is /dev/i2c-1 (pins 3 and 5); \"spi0.0\" is SPI0 with CE0 (pin 24), with DC and "
+            + "RES on dc_line and reset_line; \"mock\" draws in the terminal instead")
     static let displayAddress = ConfigurationSetting(
         "display.address", .special(described: I2CAddress.rule), default: "0x3c", flag: SettingFlag("--address"),
         reloadable: false, "The display's I2C address: 0x3c on most modules, 0x3d when strapped")
@@ -137,6 +140,19 @@ extension ConfigurationSetting {
     static let displayBusHertz = ConfigurationSetting(
         "display.bus_hz", .integer(10_000...3_400_000), default: "400000",
         "The bus clock set by dtparam=i2c_arm_baudrate in config.txt; pacing starts from it, then learns the real one")
+    static let displayGPIOChip = ConfigurationSetting(
+        "display.gpio_chip", .string, default: "\"/dev/gpiochip0\"", reloadable: false,
+        "The GPIO chip of an SPI panel's DC and RES lines")
+    static let displayDataCommandLine = ConfigurationSetting(
+        "display.dc_line", .integer(0...511), default: "24", flag: SettingFlag("--dc-line"), reloadable: false,
+        "The line of an SPI panel's DC (data/command): GPIO24 is pin 18")
+    static let displayResetLine = ConfigurationSetting(
+        "display.reset_line", .special(described: "a line from 0 to 511, or \"none\" when RES is tied high"),
+        default: "25", flag: SettingFlag("--reset-line"), reloadable: false,
+        "The line of an SPI panel's RES, pulsed low at start: GPIO25 is pin 22")
+    static let displaySPIHertz = ConfigurationSetting(
+        "display.spi_hz", .integer(100_000...32_000_000), default: "8000000", reloadable: false,
+        "An SPI panel's clock: the SSD1306 allows 10 MHz; pacing learns the real rate")
 
     /// `[crown]`: the knob.
     static let crownSource = ConfigurationSetting(
@@ -282,7 +298,8 @@ extension ConfigurationSetting {
     /// Every setting, in the order of the default file.
     public static let all: [ConfigurationSetting] = [
         displayPanel, displayBus, displayAddress, displayRotation, displayBrightness, displayDimBrightness,
-        displayDimAfter, displayOffAfter, displayBusHertz,
+        displayDimAfter, displayOffAfter, displayBusHertz, displayGPIOChip, displayDataCommandLine, displayResetLine,
+        displaySPIHertz,
         crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
         crownInverted, crownAcceleration, crownWrap, crownSide, crownSensitivity, crownDetentsPerPage, crownRubberBand,
         indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,

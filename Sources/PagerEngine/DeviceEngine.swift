@@ -66,7 +66,7 @@ public struct DeviceEngine {
         book = PageBook(specs: configuration.pages)
         session = Self.session(configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
-        pacer = FramePacer(busHertz: configuration.display.busHertz, animationInterval: animationInterval)
+        pacer = FramePacer(busHertz: configuration.display.pacingHertz, animationInterval: animationInterval)
         saver = ScreenSaver(
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
@@ -329,7 +329,7 @@ public struct DeviceEngine {
         _ fresh: Configuration, style freshStyle: PageIndicatorStyle, into effects: inout Effects
     ) {
         let old = configuration.display
-        guard fresh.display.panel == old.panel, fresh.display.bus == old.bus, fresh.display.address == old.address
+        guard fresh.display.panel == old.panel, fresh.display.connection == old.connection
         else {
             effects.log.append(.reloadNeedsRestart)
             return
@@ -345,7 +345,7 @@ public struct DeviceEngine {
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         // The bus has not changed: what its writes taught the pacer stays.
-        pacer.configure(busHertz: fresh.display.busHertz)
+        pacer.configure(busHertz: fresh.display.pacingHertz)
         pacer.invalidate()
         saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
         effects.stopsCommands = true

@@ -9,6 +9,12 @@ public struct RunOverrides: Sendable {
     public var panel: SSD1306Panel?
     /// `--i2c-bus N`: the real panel on `/dev/i2c-N`.
     public var bus: Int?
+    /// `--spi B.C`: the real panel on `/dev/spidevB.C`.
+    public var spi: SPIDevice?
+    /// `--dc-line`: an SPI panel's D/C# line.
+    public var dataCommandLine: Int?
+    /// `--reset-line`: an SPI panel's RES# line; `.some(nil)` for `--reset-line none`.
+    public var resetLine: Int??
     /// `--mock`: the emulator drawn in this terminal, whatever the file says.
     public var mock = false
     /// `--address`.
@@ -53,7 +59,13 @@ public struct RunOverrides: Sendable {
     public func applied(to configuration: Configuration) -> Configuration {
         var result = configuration
         if let panel { result.display.panel = panel }
-        if let bus { result.display.bus = bus }
+        if let bus {
+            result.display.bus = bus
+            result.display.spi = nil
+        }
+        if let spi { result.display.spi = spi }
+        if let dataCommandLine { result.display.dataCommandLine = dataCommandLine }
+        if let resetLine { result.display.resetLine = resetLine }
         if mock { result.display.bus = nil }
         if let address { result.display.address = address }
         if let rotation { result.display.rotation = rotation }

@@ -1,12 +1,15 @@
 import ArgumentParser
 import CrownPagerApp
+import LinuxHardware
+import PagerEngine
 import SSD1306
 
 /// `crownpager doctor display`: the bus, the address, the controller and a test pattern.
 struct DoctorDisplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "display",
-        abstract: "Check the I2C bus and the display's address, guess SSD1306 or SH1106, and draw a test pattern.",
+        abstract:
+            "Check the I2C bus and the display's address (or the SPI device and lines), guess SSD1306 or SH1106, and draw a test pattern.",
         discussion: """
             Tries 0x3c, then 0x3d (or only --address when given), reads the controller's status byte, \
             draws a border, corner marks and the panel's name, and says what to put in the configuration. \
@@ -16,6 +19,27 @@ struct DoctorDisplayCommand: ParsableCommand {
     @Option(
         name: .customLong("i2c-bus"), help: ArgumentHelp("The bus the display is on: /dev/i2c-<n>.", valueName: "n"))
     var i2cBus: Int = 1
+
+    @Option(
+        name: .customLong("spi"),
+        help: ArgumentHelp(
+            "Check a panel on SPI at /dev/spidevB.C instead, e.g. 0.0; SPI cannot read, so name the panel with --panel.",
+            valueName: "B.C"))
+    var spi: String?
+
+    @Option(
+        name: .customLong("dc-line"),
+        help: ArgumentHelp("With --spi: the DC line (default 24, pin 18).", valueName: "n"))
+    var dcLine: UInt32 = 24
+
+    @Option(
+        name: .customLong("reset-line"),
+        help: ArgumentHelp(
+            "With --spi: the RES line (default 25, pin 22), or none when RES is tied high.", valueName: "n"))
+    var resetLine: String = "25"
+
+    @Option(help: ArgumentHelp("With --spi: the GPIO chip of DC and RES.", valueName: "path"))
+    var gpioChip: String = "/dev/gpiochip0"
 
     @Option(help: "Only try this address (default: 0x3c, then 0x3d); \(addressSyntax).")
     var address: String?
@@ -39,6 +63,10 @@ struct DoctorDisplayCommand: ParsableCommand {
             throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)")
         }
         if let address { _ = try addressOption(address) }
+        if let spi { _ = try spiOption(spi) }
+        if resetLine != "none", UInt32(resetLine) == nil {
+            throw ValidationError("--reset-line must be a GPIO line such as 25, or none, not '\(resetLine)'")
+        }
         if let panel, SSD1306Panel.all.first(where: { $0.name == panel.lowercased() }) == nil {
             throw ValidationError(
                 "unknown panel '\(panel)': choose one of \(SSD1306Panel.all.map(\.name).joined(separator: ", "))")
@@ -55,7 +83,11 @@ struct DoctorDisplayCommand: ParsableCommand {
                 .ssd1306Primary, .ssd1306Secondary,
             ],
             panel: panel.flatMap { name in SSD1306Panel.all.first { $0.name == name.lowercased() } },
-            settings: DisplaySettings(rotation: DisplayRotation(degrees: rotate) ?? .normal), tracePath: trace)
+            settings: DisplaySettings(rotation: DisplayRotation(degrees: rotate) ?? .normal), tracePath: trace,
+            spi: spi.flatMap { SPIDevice(parsing: $0) }.map {
+                SPIDisplayWiring(
+                    devicePath: $0.path, chipPath: gpioChip, dataCommandLine: dcLine, resetLine: UInt32(resetLine))
+            })
         try report(prefix: "\u{2717} ") { try doctor.run { print($0) } }
     }
 }

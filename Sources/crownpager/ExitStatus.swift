@@ -34,6 +34,8 @@ extension CrownPagerError {
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
         case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable
+        case .spiDisplay(.device(let error)): return error.operation == .write ? .ioError : .unavailable
+        case .spiDisplay: return .unavailable
         case .crown(let error): return error.operation == .read ? .ioError : .unavailable
         case .inputDevice(.notFound), .inputDevice(.permissionDenied): return .unavailable
         case .inputDevice(.disconnected), .inputDevice(.system): return .ioError

@@ -8,6 +8,19 @@ struct HardwareOptions: ParsableArguments {
     @Option(name: .customLong("i2c-bus"), help: .setting("--i2c-bus", valueName: "n"))
     var i2cBus: Int?
 
+    @Option(
+        name: .customLong("spi"),
+        help: ArgumentHelp(
+            "Drive a panel on SPI at /dev/spidevB.C, e.g. 0.0 (SPI0, CE0: pin 24); DC and RES on --dc-line and --reset-line.",
+            valueName: "B.C"))
+    var spi: String?
+
+    @Option(name: .customLong("dc-line"), help: .setting("--dc-line"))
+    var dcLine: Int?
+
+    @Option(name: .customLong("reset-line"), help: .setting("--reset-line"))
+    var resetLine: String?
+
     @Option(help: .setting("--address"))
     var address: String?
 
@@ -28,6 +41,15 @@ struct HardwareOptions: ParsableArguments {
             throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)")
         }
         if let address { _ = try addressOption(address) }
+        guard spi == nil || i2cBus == nil else { throw ValidationError("give --spi or --i2c-bus, not both") }
+        if let spi { _ = try spiOption(spi) }
+        if let dcLine, !(0...511).contains(dcLine) {
+            throw ValidationError("--dc-line must be a GPIO line from 0 to 511, not \(dcLine)")
+        }
+        if let resetLine, resetLine != "none", Int(resetLine).map({ (0...511).contains($0) }) != true {
+            throw ValidationError(
+                "--reset-line must be a GPIO line from 0 to 511, or none when RES is tied high, not '\(resetLine)'")
+        }
         if let rotate, DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate must be 0 or 180, not \(rotate)")
         }
@@ -42,12 +64,23 @@ struct HardwareOptions: ParsableArguments {
     /// The flags given, laid over a configuration by `run`.
     func apply(to overrides: inout RunOverrides) {
         overrides.bus = i2cBus
+        overrides.spi = spi.flatMap { SPIDevice(parsing: $0) }
+        overrides.dataCommandLine = dcLine
+        overrides.resetLine = resetLine.map { $0 == "none" ? nil : Int($0) }
         overrides.address = parsedAddress
         overrides.rotation = rotate.flatMap { DisplayRotation(degrees: $0) }
         overrides.brightness = brightness
         overrides.contrast = contrast
         overrides.inverted = invert
     }
+}
+
+/// The device `--spi text` names (`0.0` or `spi0.0`); the error says how to write one.
+func spiOption(_ text: String) throws(ValidationError) -> SPIDevice {
+    guard let device = SPIDevice(parsing: text) else {
+        throw ValidationError("--spi must be B.C for /dev/spidevB.C, such as 0.0, not '\(text)'")
+    }
+    return device
 }
 
 /// How `--address` is read, for the help of every command that takes it.

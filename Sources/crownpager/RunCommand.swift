@@ -65,6 +65,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("say where the crown is once: --chip, --evdev or --keyboard")
         }
         guard !(mock && hardware.i2cBus != nil) else { throw ValidationError("give --mock or --i2c-bus, not both") }
+        guard !(mock && hardware.spi != nil) else { throw ValidationError("give --mock or --spi, not both") }
         guard config == nil || !(demo || pagerOptions.pages != nil) else {
             throw ValidationError("--demo and --pages show the demo pages: leave out --config")
         }
@@ -89,7 +90,7 @@ struct RunCommand: ParsableCommand {
         let file = config == "built-in" ? nil : config
         if let file { try report { configuration = try Configuration.load(path: file) } }
         if demo || pagerOptions.pages != nil { configuration = Configuration.demo(pageCount: pagerOptions.pages) }
-        let automatic = config == nil && hardware.i2cBus == nil && !mock
+        let automatic = config == nil && hardware.i2cBus == nil && hardware.spi == nil && !mock
         let target = DisplayTarget.choose(
             for: overrides.applied(to: configuration).display, automatic: automatic, board: .current())
         let run = PagerRun(
@@ -122,7 +123,7 @@ struct RunCommand: ParsableCommand {
         _ flag: CrownChoice?, configured: CrownSection, target: DisplayTarget, explicit: Bool
     ) throws(CrownPagerError) -> Knob? {
         if let flag { return try flag.open() }
-        guard case .panel = target else { return nil }
+        guard target != .emulator else { return nil }
         do throws(CrownPagerError) {
             return try CrownChoice(configured).open()
         } catch {

@@ -10,7 +10,7 @@ import Testing
     static let cases: [(String, String)] = [
         (
             "[display]\nbrightnes = 3",
-            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz"
+            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, gpio_chip, dc_line, reset_line, spi_hz"
         ),
         (
             "[display]\nbrightness = 300",
@@ -26,7 +26,19 @@ import Testing
         ),
         (
             "[display]\nbus = -1",
-            "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), or \"mock\", found the integer -1"
+            "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), \"spi0.0\" (/dev/spidev0.0), or \"mock\", found the integer -1"
+        ),
+        (
+            "[display]\nbus = \"spi0\"",
+            "test.toml:2: display.bus: expected an I2C bus number such as 1 (/dev/i2c-1), \"spi0.0\" (/dev/spidev0.0), or \"mock\", found the string \"spi0\""
+        ),
+        (
+            "[display]\nreset_line = \"no\"",
+            "test.toml:2: display.reset_line: expected a line from 0 to 511, or \"none\" when RES is tied high, found the string \"no\""
+        ),
+        (
+            "[display]\nspi_hz = 50000000",
+            "test.toml:2: display.spi_hz: expected an integer from 100000 to 32000000, found the integer 50000000"
         ),
         (
             "[display]\naddress = 0x80",

@@ -81,15 +81,27 @@ struct FakeBusRun {
         return false
     }
 
-    /// Waits, with a deadline, until a display-data transaction has reached the bus.
-    func waitForFirstFrame(deadline seconds: Double = 30) throws -> Bool {
+    /// Waits, with a deadline, until a display-data transaction has reached the bus (the SPI device when `onSPI`).
+    func waitForFirstFrame(deadline seconds: Double = 30, onSPI: Bool = false) throws -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
-            if try transfers().contains(where: { $0.bytes.first == 0x40 }) { return true }
+            if try (onSPI ? spiTransfers() : transfers()).contains(where: { $0.bytes.first == 0x40 }) { return true }
             usleep(20_000)
         }
         return false
     }
+}
+
+/// A run's transfers replayed into a fresh 128x64 emulator, and the first thing its glass showed
+/// once Display On (AFh) was in: the frame, not power-up RAM.
+func replayedRun(_ transfers: [I2CTransfer]) -> (emulator: SSD1306Emulator, shownFirst: Bitmap?) {
+    var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+    var shownFirst: Bitmap?
+    for transfer in transfers {
+        emulator.write(transfer.bytes, to: transfer.address)
+        if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
+    }
+    return (emulator, shownFirst)
 }
 
 /// `pages` on `panel` after `detents`, 400 ms apart, settled: what the renderer draws.
@@ -120,13 +132,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         #expect(messages.contains("no knob (could not open /dev/gpiochip0"), "\(messages)")
 
         let transfers = try fake.transfers()
-        var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-        var shownFirst: Bitmap?
-        for transfer in transfers {
-            emulator.write(transfer.bytes, to: transfer.address)
-            // The first thing the glass shows once Display On (AFh) is in: the frame, not power-up RAM.
-            if shownFirst == nil, emulator.registers.isDisplayOn { shownFirst = emulator.glass }
-        }
+        let (emulator, shownFirst) = replayedRun(transfers)
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)
         #expect(

@@ -11,7 +11,11 @@
 // (v1) or gpio_v2_line_event (v2) record into it, only if the request asked for that edge.
 // GPIOHANDLE_GET_LINE_VALUES_IOCTL and GPIO_V2_LINE_GET_VALUES_IOCTL read the levels; a line
 // nobody drives reads its bias (high with a pull-up). The kernel debounce period is recorded
-// (fake_gpio_debounce_us), not simulated.
+// (fake_gpio_debounce_us), not simulated. Output lines (GPIO_GET_LINEHANDLE_IOCTL with
+// GPIOHANDLE_REQUEST_OUTPUT in v1, GPIO_V2_LINE_FLAG_OUTPUT in v2) start at the request's default
+// or output values and change with GPIOHANDLE_SET_LINE_VALUES_IOCTL or GPIO_V2_LINE_SET_VALUES_IOCTL;
+// each level driven is recorded with its CLOCK_MONOTONIC time (fake_gpio_output_change), and
+// written to the SPI trace when there is one (fake_spi.c), so a test can time a reset pulse.
 //
 // A chip that goes away (fake_gpio_remove_chip: its driver unbound, a USB expander unplugged)
 // loses its node (open fails with ENOENT), and its descriptors fail with ENODEV, as gpiolib-cdev
@@ -19,6 +23,7 @@
 // their reads fail with ENODEV. fake_gpio_add_chip brings it back, its lines free.
 //
 // Environment (LD_PRELOAD runs): FAKE_GPIO_CHIPS=<N>:<lines>[,...] adds chips, e.g. "0:54";
+// FAKE_GPIO_HELD=<N>:<offset>:<consumer>[,...] marks lines held by another program (fake_gpio_hold_line);
 // FAKE_GPIO_INPUT=<fifo> makes a thread read edges from that FIFO, one per line:
 // "<chip> <offset> <level> [<timestamp_ns>]", stamped with CLOCK_MONOTONIC now when no
 // timestamp is given, as the kernel stamps them; "remove <chip>" and "add <chip> <lines>"
@@ -49,9 +54,19 @@
 #define MAX_REQUESTS 64
 #define MAX_FDS 4096
 #define GPIO_MAJOR 254
+#define MAX_CHANGES 256
+
+/// One level an output line was driven to, and when (CLOCK_MONOTONIC).
+struct change {
+    uint64_t timestamp_ns;
+    int level;
+};
 
 struct line {
     int requested, driven, level, request;
+    /// The first MAX_CHANGES levels requests drove the line to (request and set values), and how many there were.
+    struct change changes[MAX_CHANGES];
+    size_t change_count;
     uint64_t flags;  // GPIO_V2_LINE_FLAG_* as requested (v1 flags translated)
     unsigned int debounce_us, line_seqno;
     char consumer[GPIO_MAX_NAME_SIZE];
@@ -89,6 +104,17 @@ static uint64_t monotonic_now(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+/// A request drives output line `offset` of `chip` to `level` now: recorded, and noted in the SPI trace.
+static void drive_output(int chip, unsigned int offset, int level) {
+    struct line *line = &chips[chip].line[offset];
+    uint64_t now = monotonic_now();
+    line->driven = 1;
+    line->level = level ? 1 : 0;
+    if (line->change_count < MAX_CHANGES) line->changes[line->change_count] = (struct change){now, line->level};
+    line->change_count++;
+    fake_spi_note_output(chip, offset, line->level, now);
 }
 
 static int chip_number(const char *path) {
@@ -180,11 +206,37 @@ static int request_v1(int chip, struct gpioevent_request *request) {
     return 0;
 }
 
+/// GPIO_GET_LINEHANDLE_IOCTL: lines without events; outputs start at the default values.
+static int request_handle_v1(int chip, struct gpiohandle_request *request) {
+    unsigned int count = request->lines;
+    if (count == 0 || count > GPIOHANDLES_MAX) return -EINVAL;
+    int output = (request->flags & GPIOHANDLE_REQUEST_OUTPUT) != 0;
+    if (output == !!(request->flags & GPIOHANDLE_REQUEST_INPUT)) return -EINVAL;
+    for (unsigned int i = 0; i < count; i++) {
+        if (!line_at(chip, request->lineoffsets[i])) return -EINVAL;
+        if (chips[chip].line[request->lineoffsets[i]].requested) return -EBUSY;
+    }
+    for (unsigned int i = 0; i < count; i++) {
+        struct line *line = &chips[chip].line[request->lineoffsets[i]];
+        line->flags = output ? GPIO_V2_LINE_FLAG_OUTPUT : GPIO_V2_LINE_FLAG_INPUT;
+        snprintf(line->consumer, sizeof line->consumer, "%s", request->consumer_label);
+    }
+    int fd = make_request(chip, 1, request->lineoffsets, count);
+    if (fd < 0) {
+        for (unsigned int i = 0; i < count; i++) chips[chip].line[request->lineoffsets[i]].flags = 0;
+        return fd;
+    }
+    for (unsigned int i = 0; output && i < count; i++) drive_output(chip, request->lineoffsets[i], request->default_values[i]);
+    request->fd = fd;
+    return 0;
+}
+
 static int request_v2(int chip, struct gpio_v2_line_request *request) {
     unsigned int count = request->num_lines;
     if (count == 0 || count > GPIO_V2_LINES_MAX || request->config.num_attrs > GPIO_V2_LINE_NUM_ATTRS_MAX) return -EINVAL;
     uint64_t flags[GPIO_V2_LINES_MAX];
     unsigned int debounce[GPIO_V2_LINES_MAX];
+    uint64_t outputs = 0;  // the output values attribute, by request index
     for (unsigned int i = 0; i < count; i++) {
         if (!line_at(chip, request->offsets[i])) return -EINVAL;
         for (unsigned int j = 0; j < i; j++) {
@@ -197,6 +249,7 @@ static int request_v2(int chip, struct gpio_v2_line_request *request) {
             if (!(attribute->mask & (1ull << i))) continue;
             if (attribute->attr.id == GPIO_V2_LINE_ATTR_ID_FLAGS) flags[i] = attribute->attr.flags;
             if (attribute->attr.id == GPIO_V2_LINE_ATTR_ID_DEBOUNCE) debounce[i] = attribute->attr.debounce_period_us;
+            if (attribute->attr.id == GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES && ((attribute->attr.values >> i) & 1)) outputs |= 1ull << i;
         }
         if (!flags_valid(flags[i]) || (debounce[i] && !(flags[i] & GPIO_V2_LINE_FLAG_INPUT))) return -EINVAL;
     }
@@ -213,6 +266,9 @@ static int request_v2(int chip, struct gpio_v2_line_request *request) {
     if (fd < 0) {
         for (unsigned int i = 0; i < count; i++) chips[chip].line[request->offsets[i]].flags = 0;
         return fd;
+    }
+    for (unsigned int i = 0; i < count; i++) {
+        if (flags[i] & GPIO_V2_LINE_FLAG_OUTPUT) drive_output(chip, request->offsets[i], (int)((outputs >> i) & 1));
     }
     request->fd = fd;
     return 0;
@@ -256,6 +312,7 @@ static int chip_ioctl(int chip, unsigned long command, void *argument) {
         snprintf(info->name, sizeof info->name, "GPIO%u", offset);
         snprintf(info->consumer, sizeof info->consumer, "%s", line->consumer);
         if (line->requested) info->flags |= GPIOLINE_FLAG_KERNEL;
+        if (line->flags & GPIO_V2_LINE_FLAG_OUTPUT) info->flags |= GPIOLINE_FLAG_IS_OUT;
         if (line->flags & GPIO_V2_LINE_FLAG_ACTIVE_LOW) info->flags |= GPIOLINE_FLAG_ACTIVE_LOW;
         if (line->flags & GPIO_V2_LINE_FLAG_BIAS_PULL_UP) info->flags |= GPIOLINE_FLAG_BIAS_PULL_UP;
         if (line->flags & GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN) info->flags |= GPIOLINE_FLAG_BIAS_PULL_DOWN;
@@ -263,6 +320,7 @@ static int chip_ioctl(int chip, unsigned long command, void *argument) {
         return 0;
     }
     case GPIO_GET_LINEEVENT_IOCTL: return request_v1(chip, argument);
+    case GPIO_GET_LINEHANDLE_IOCTL: return request_handle_v1(chip, argument);
     case GPIO_V2_GET_LINE_IOCTL: return request_v2(chip, argument);
     default: return -ENOTTY;
     }
@@ -276,6 +334,27 @@ static int request_ioctl(struct request *request, unsigned long command, void *a
         struct gpiohandle_data *data = argument;
         memset(data, 0, sizeof *data);
         for (unsigned int i = 0; i < request->count; i++) data->values[i] = (uint8_t)level_of(&chip->line[request->offsets[i]]);
+        return 0;
+    }
+    case GPIOHANDLE_SET_LINE_VALUES_IOCTL: {
+        if (request->version != 1) return -ENOTTY;
+        struct gpiohandle_data *data = argument;
+        for (unsigned int i = 0; i < request->count; i++) {
+            if (!(chip->line[request->offsets[i]].flags & GPIO_V2_LINE_FLAG_OUTPUT)) return -EPERM;
+        }
+        for (unsigned int i = 0; i < request->count; i++) drive_output(request->chip, request->offsets[i], data->values[i]);
+        return 0;
+    }
+    case GPIO_V2_LINE_SET_VALUES_IOCTL: {
+        if (request->version != 2) return -ENOTTY;
+        struct gpio_v2_line_values *values = argument;
+        if (values->mask == 0) return -EINVAL;
+        for (unsigned int i = 0; i < request->count; i++) {
+            if ((values->mask & (1ull << i)) && !(chip->line[request->offsets[i]].flags & GPIO_V2_LINE_FLAG_OUTPUT)) return -EPERM;
+        }
+        for (unsigned int i = 0; i < request->count; i++) {
+            if (values->mask & (1ull << i)) drive_output(request->chip, request->offsets[i], (int)((values->bits >> i) & 1));
+        }
         return 0;
     }
     case GPIO_V2_LINE_GET_VALUES_IOCTL: {
@@ -345,17 +424,6 @@ static const struct fake_device_kind gpio_kind = {
 
 // MARK: Public API
 
-/// Writes `contents` to <root><path>, creating folders.
-static int write_sysfs(const char *path, const char *contents) {
-    char backing[4096];
-    if (fake_kernel_create_node(path) != 0 || fake_kernel_backing_path(path, backing, sizeof backing) != 0) return -1;
-    int fd = fake_real_open(backing, O_WRONLY | O_TRUNC | O_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    ssize_t written = fake_real_write(fd, contents, strlen(contents));
-    fake_real_close(fd);
-    return written == (ssize_t)strlen(contents) ? 0 : -1;
-}
-
 int fake_gpio_add_chip(int chip, unsigned int lines) {
     if (chip < 0 || chip >= MAX_CHIPS || lines == 0 || lines > MAX_LINES || !fake_kernel_root_path()) {
         errno = EINVAL;
@@ -367,7 +435,7 @@ int fake_gpio_add_chip(int chip, unsigned int lines) {
     snprintf(dev, sizeof dev, "/sys/bus/gpio/devices/gpiochip%d/dev", chip);
     snprintf(contents, sizeof contents, "%d:%d\n", GPIO_MAJOR, chip);
     snprintf(link, sizeof link, "/sys/dev/char/%d:%d/subsystem", GPIO_MAJOR, chip);
-    int result = fake_kernel_create_node(node) == 0 && write_sysfs(dev, contents) == 0 ? 0 : -1;
+    int result = fake_kernel_create_node(node) == 0 && fake_write_node(dev, contents) == 0 ? 0 : -1;
     // sysfs links the device's subsystem to /sys/bus/gpio: libgpiod 2.x resolves it.
     if (result == 0 && fake_kernel_create_node(link) == 0 && fake_kernel_backing_path(link, backing, sizeof backing) == 0) {
         unlink(backing);
@@ -483,6 +551,39 @@ unsigned int fake_gpio_debounce_us(int chip, unsigned int offset) {
     return period;
 }
 
+int fake_gpio_level(int chip, unsigned int offset) {
+    pthread_mutex_lock(&fake_kernel_lock);
+    struct line *line = line_at(chip, offset);
+    int level = line ? level_of(line) : -1;
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return level;
+}
+
+int fake_gpio_is_output(int chip, unsigned int offset) { return (line_flags(chip, offset) & GPIO_V2_LINE_FLAG_OUTPUT) != 0; }
+
+size_t fake_gpio_output_change_count(int chip, unsigned int offset) {
+    pthread_mutex_lock(&fake_kernel_lock);
+    struct line *line = line_at(chip, offset);
+    size_t count = line ? line->change_count : 0;
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return count;
+}
+
+int fake_gpio_output_change(int chip, unsigned int offset, size_t index, int *level, uint64_t *timestamp_ns) {
+    pthread_mutex_lock(&fake_kernel_lock);
+    struct line *line = line_at(chip, offset);
+    int result = -1;
+    if (line && index < line->change_count && index < MAX_CHANGES) {
+        *level = line->changes[index].level;
+        *timestamp_ns = line->changes[index].timestamp_ns;
+        result = 0;
+    } else {
+        errno = EINVAL;
+    }
+    pthread_mutex_unlock(&fake_kernel_lock);
+    return result;
+}
+
 // MARK: Configuration from the environment (LD_PRELOAD runs)
 
 static void *read_input(void *argument) {
@@ -551,6 +652,14 @@ __attribute__((constructor(103))) static void fake_gpio_register(void) {
         unsigned int lines = 0;
         int chip = -1;
         if (sscanf(item, "%d:%u", &chip, &lines) == 2) fake_gpio_add_chip(chip, lines);
+    }
+    const char *held = getenv("FAKE_GPIO_HELD");
+    snprintf(copy, sizeof copy, "%s", held ? held : "");
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        unsigned int offset = 0;
+        int chip = -1;
+        char consumer[GPIO_MAX_NAME_SIZE] = "";
+        if (sscanf(item, "%d:%u:%31[^,]", &chip, &offset, consumer) >= 2) fake_gpio_hold_line(chip, offset, consumer);
     }
     const char *input = getenv("FAKE_GPIO_INPUT");
     if (!input || !*input) return;

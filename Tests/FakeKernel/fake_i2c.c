@@ -39,19 +39,13 @@
 #define MESSAGE_LIMIT 8192
 #define RDWR_MESSAGE_LIMIT 42  // I2C_RDWR_IOCTL_MAX_MSGS
 
-struct transfer {
-    uint8_t *bytes;
-    size_t length;
-};
-
 struct device {
     int present;
     int nack_error;  // nonzero: every transfer fails with it
     int fail_count;  // transfers left to fail with fail_error
     int fail_error;
     uint8_t status;
-    struct transfer *transfers;
-    size_t transfer_count, transfer_capacity;
+    struct fake_transfer_log transfers;
     size_t refused;
 };
 
@@ -70,22 +64,6 @@ static int keep_transfers = 1;  // 0 in LD_PRELOAD runs (FAKE_I2C_DEVICES)
 static struct device *device_at(int bus, int address) {
     if (bus < 0 || bus >= MAX_BUSES || address < 0 || address > 127) return NULL;
     return &buses[bus].devices[address];
-}
-
-static void append_trace_line(int address, const uint8_t *bytes, size_t length) {
-    if (!trace_path[0]) return;
-    size_t capacity = 32 + length * 5;
-    char *line = malloc(capacity);
-    if (!line) return;
-    size_t used = (size_t)snprintf(line, capacity, "w%zu@0x%02x", length, address);
-    for (size_t i = 0; i < length; i++) used += (size_t)snprintf(line + used, capacity - used, " 0x%02x", bytes[i]);
-    line[used++] = '\n';
-    int fd = fake_real_open(trace_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        fake_real_write(fd, line, used);
-        fake_real_close(fd);
-    }
-    free(line);
 }
 
 /// One message to `address`: refused with errno set and -1, or recorded and 0.
@@ -111,28 +89,11 @@ static int deliver(int bus, int address, const uint8_t *bytes, size_t length, in
         return -1;
     }
     if (!is_write) return 0;
-    append_trace_line(address, bytes, length);
+    fake_append_trace_line(trace_path, address, NULL, 0, bytes, length);
     // A program under LD_PRELOAD has no one to ask for the transfers (its trace file has them):
     // keeping them would grow its memory with every frame, and a soak would take it for a leak.
     if (!keep_transfers) return 0;
-    if (device->transfer_count == device->transfer_capacity) {
-        size_t capacity = device->transfer_capacity ? device->transfer_capacity * 2 : 64;
-        struct transfer *grown = realloc(device->transfers, capacity * sizeof *grown);
-        if (!grown) {
-            errno = ENOMEM;
-            return -1;
-        }
-        device->transfers = grown;
-        device->transfer_capacity = capacity;
-    }
-    uint8_t *copy = malloc(length ? length : 1);
-    if (!copy) {
-        errno = ENOMEM;
-        return -1;
-    }
-    memcpy(copy, bytes, length);
-    device->transfers[device->transfer_count++] = (struct transfer){copy, length};
-    return 0;
+    return fake_transfer_log_append(&device->transfers, NULL, 0, bytes, length, 0);
 }
 
 // MARK: The kind's callbacks
@@ -292,9 +253,7 @@ static dev_t i2c_device_number(const char *path) {
 static void i2c_reset(void) {
     for (int b = 0; b < MAX_BUSES; b++) {
         for (int a = 0; a < 128; a++) {
-            struct device *device = &buses[b].devices[a];
-            for (size_t i = 0; i < device->transfer_count; i++) free(device->transfers[i].bytes);
-            free(device->transfers);
+            fake_transfer_log_free(&buses[b].devices[a].transfers);
         }
     }
     memset(buses, 0, sizeof buses);
@@ -388,7 +347,7 @@ void fake_i2c_set_status(int bus, int address, uint8_t status) {
 size_t fake_i2c_transfer_count(int bus, int address) {
     pthread_mutex_lock(&fake_kernel_lock);
     struct device *device = device_at(bus, address);
-    size_t count = device ? device->transfer_count : 0;
+    size_t count = device ? device->transfers.count : 0;
     pthread_mutex_unlock(&fake_kernel_lock);
     return count;
 }
@@ -396,7 +355,7 @@ size_t fake_i2c_transfer_count(int bus, int address) {
 size_t fake_i2c_transfer_length(int bus, int address, size_t index) {
     pthread_mutex_lock(&fake_kernel_lock);
     struct device *device = device_at(bus, address);
-    size_t length = device && index < device->transfer_count ? device->transfers[index].length : 0;
+    size_t length = device && index < device->transfers.count ? device->transfers.items[index].length : 0;
     pthread_mutex_unlock(&fake_kernel_lock);
     return length;
 }
@@ -404,11 +363,7 @@ size_t fake_i2c_transfer_length(int bus, int address, size_t index) {
 size_t fake_i2c_copy_transfer(int bus, int address, size_t index, uint8_t *buffer, size_t capacity) {
     pthread_mutex_lock(&fake_kernel_lock);
     struct device *device = device_at(bus, address);
-    size_t copied = 0;
-    if (device && index < device->transfer_count) {
-        copied = device->transfers[index].length < capacity ? device->transfers[index].length : capacity;
-        memcpy(buffer, device->transfers[index].bytes, copied);
-    }
+    size_t copied = device ? fake_transfer_log_copy(&device->transfers, index, buffer, capacity) : 0;
     pthread_mutex_unlock(&fake_kernel_lock);
     return copied;
 }
@@ -425,8 +380,7 @@ void fake_i2c_clear_transfers(int bus, int address) {
     pthread_mutex_lock(&fake_kernel_lock);
     struct device *device = device_at(bus, address);
     if (device) {
-        for (size_t i = 0; i < device->transfer_count; i++) free(device->transfers[i].bytes);
-        device->transfer_count = 0;
+        fake_transfer_log_clear(&device->transfers);
         device->refused = 0;
     }
     pthread_mutex_unlock(&fake_kernel_lock);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -48,6 +49,42 @@ int fake_kernel_adopt_descriptor(int fd, const struct fake_device_kind *kind);
 
 /// The one lock guarding every kind's state (recursive: a kind may call back into the core).
 extern pthread_mutex_t fake_kernel_lock;
+
+/// One write a fake device accepted: its bytes (for SPI, the control byte D/C# stood for first) and when.
+struct fake_transfer {
+    uint8_t *bytes;
+    size_t length;
+    uint64_t timestamp_ns;
+};
+
+/// The writes a fake device accepted, oldest first (fake_transfers.c).
+struct fake_transfer_log {
+    struct fake_transfer *items;
+    size_t count, capacity;
+};
+
+/// Appends `head` then `bytes` as one transfer at `timestamp_ns`; 0, or -1 with errno (ENOMEM).
+int fake_transfer_log_append(
+    struct fake_transfer_log *log, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length,
+    uint64_t timestamp_ns);
+/// Forgets the transfers, keeping the storage.
+void fake_transfer_log_clear(struct fake_transfer_log *log);
+/// Forgets the transfers and frees the storage.
+void fake_transfer_log_free(struct fake_transfer_log *log);
+/// Copies up to `capacity` bytes of transfer `index`; the bytes copied (0 past the end).
+size_t fake_transfer_log_copy(const struct fake_transfer_log *log, size_t index, uint8_t *buffer, size_t capacity);
+/// Appends `length` bytes of `text` to the file at `path` (nothing when `path` is empty).
+void fake_append_to_file(const char *path, const char *text, size_t length);
+/// Appends `head` then `bytes` to the trace at `path` as one i2ctransfer write to `address`.
+void fake_append_trace_line(
+    const char *path, int address, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length);
+
+/// Writes `contents` to <root><path> (a sysfs file), creating folders; 0, or -1 with errno.
+int fake_write_node(const char *path, const char *contents);
+
+/// An output line was driven to `level` at `timestamp_ns` (fake_gpio.c tells fake_spi.c, which
+/// notes it in the SPI trace).
+void fake_spi_note_output(int chip, unsigned int offset, int level, uint64_t timestamp_ns);
 
 /// libc's own functions, for the core and the kinds.
 int fake_real_open(const char *path, int flags, mode_t mode);

@@ -7,7 +7,8 @@
 // (a path, e.g. an unpacked libgpiod.so.3, or a soname), for tests and unusual systems; the API
 // is then told by the library's symbols. It exposes: request input lines with pull-ups for edge
 // events on both edges (with a kernel debounce period where 2.x offers one), read the levels,
-// list the descriptors to poll, read the pending edges in time order, release.
+// list the descriptors to poll, read the pending edges in time order, release; and request output
+// lines (a display's D/C# and RES#) and drive them.
 #ifndef CROWNPAGER_GPIO_H
 #define CROWNPAGER_GPIO_H
 
@@ -79,6 +80,15 @@ const char *crownpager_gpio_library_override(void);
 struct crownpager_gpio *crownpager_gpio_request(
     const char *chip_path, const char *consumer, const unsigned int *offsets, const unsigned int *debounce_us,
     size_t count, struct crownpager_gpio_failure *failure);
+
+/// Requests `count` lines of `chip_path` as outputs, line i driven to `initial[i]` (1 high, 0 low)
+/// from the start. Returns NULL and fills `failure` as crownpager_gpio_request does.
+struct crownpager_gpio *crownpager_gpio_request_output(
+    const char *chip_path, const char *consumer, const unsigned int *offsets, const int *initial, size_t count,
+    struct crownpager_gpio_failure *failure);
+
+/// Drives output line `index` (in request order) to `value` (1 high, 0 low); 0, or -1 with errno.
+int crownpager_gpio_set_value(struct crownpager_gpio *lines, size_t index, int value);
 
 /// Whether the kernel debounces the lines that asked for it (libgpiod 2.x).
 int crownpager_gpio_kernel_debounces(const struct crownpager_gpio *lines);

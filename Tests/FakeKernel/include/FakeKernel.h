@@ -81,6 +81,39 @@ int fake_gpio_has_pull_up(int chip, unsigned int offset);
 int fake_gpio_detects_both_edges(int chip, unsigned int offset);
 /// The debounce period the request asked the kernel for, in microseconds (uAPI v2 only).
 unsigned int fake_gpio_debounce_us(int chip, unsigned int offset);
+/// The level the line reads now (what drives it, else its bias); -1 for no such line.
+int fake_gpio_level(int chip, unsigned int offset);
+/// Whether the line is requested as an output.
+int fake_gpio_is_output(int chip, unsigned int offset);
+/// How many times requests drove the output line (its request's initial value, then each set).
+size_t fake_gpio_output_change_count(int chip, unsigned int offset);
+/// The `index`th level requests drove the line to, and when (CLOCK_MONOTONIC, ns); the first 256
+/// are kept. 0, or -1 (EINVAL) past them.
+int fake_gpio_output_change(int chip, unsigned int offset, size_t index, int *level, uint64_t *timestamp_ns);
+
+// MARK: SPI (fake_spi.c): /dev/spidev<bus>.<cs>, a display's D/C# on a fake GPIO line
+
+/// Creates /dev/spidev<bus>.<select> (bus and select below 4), whose D/C# is line `dc_offset` of
+/// gpiochip<dc_chip>: each transfer is recorded as the equivalent I2C write, control byte 00h
+/// (D/C# low: commands) or 40h (high: data) and then the bytes. 0, or -1 with errno.
+int fake_spi_add_device(int bus, int select, int dc_chip, unsigned int dc_offset);
+/// Sets spidev's buffer (its bufsiz parameter, 4096 by default): longer messages fail with EMSGSIZE,
+/// and /sys/module/spidev/parameters/bufsiz says it. 0, or -1 with errno.
+int fake_spi_set_buffer_size(size_t size);
+/// The SPI mode set (SPI_IOC_WR_MODE), 0 for no such device.
+uint32_t fake_spi_mode(int bus, int select);
+/// The word size set (SPI_IOC_WR_BITS_PER_WORD; 8 until set).
+uint32_t fake_spi_bits_per_word(int bus, int select);
+/// The clock set (SPI_IOC_WR_MAX_SPEED_HZ), in hertz.
+uint32_t fake_spi_max_speed_hz(int bus, int select);
+/// Transfers the device received, oldest first.
+size_t fake_spi_transfer_count(int bus, int select);
+/// The length of transfer `index` as an I2C write (the control byte included), 0 past the end.
+size_t fake_spi_transfer_length(int bus, int select, size_t index);
+/// When transfer `index` happened (CLOCK_MONOTONIC, ns), 0 past the end.
+uint64_t fake_spi_transfer_time(int bus, int select, size_t index);
+/// Copies up to `capacity` bytes of transfer `index` as an I2C write into `buffer`; returns the bytes copied.
+size_t fake_spi_copy_transfer(int bus, int select, size_t index, uint8_t *buffer, size_t capacity);
 
 // MARK: Input (fake_input.c): /dev/input/event<N>, as evdev presents the rotary-encoder overlay
 

@@ -1,0 +1,84 @@
+// What the fake buses (fake_i2c.c, fake_spi.c) share: the log of the writes a device accepted,
+// the trace file's i2ctransfer lines, and the plain files (sysfs) they make under the root.
+#undef _FORTIFY_SOURCE
+#include "fake_kernel_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fake_transfer_log_append(
+    struct fake_transfer_log *log, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length,
+    uint64_t timestamp_ns) {
+    if (log->count == log->capacity) {
+        size_t capacity = log->capacity ? log->capacity * 2 : 64;
+        struct fake_transfer *grown = realloc(log->items, capacity * sizeof *grown);
+        if (!grown) {
+            errno = ENOMEM;
+            return -1;
+        }
+        log->items = grown;
+        log->capacity = capacity;
+    }
+    uint8_t *copy = malloc(head_length + length ? head_length + length : 1);
+    if (!copy) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (head_length) memcpy(copy, head, head_length);
+    if (length) memcpy(copy + head_length, bytes, length);
+    log->items[log->count++] = (struct fake_transfer){copy, head_length + length, timestamp_ns};
+    return 0;
+}
+
+void fake_transfer_log_clear(struct fake_transfer_log *log) {
+    for (size_t i = 0; i < log->count; i++) free(log->items[i].bytes);
+    log->count = 0;
+}
+
+void fake_transfer_log_free(struct fake_transfer_log *log) {
+    fake_transfer_log_clear(log);
+    free(log->items);
+    *log = (struct fake_transfer_log){0};
+}
+
+size_t fake_transfer_log_copy(const struct fake_transfer_log *log, size_t index, uint8_t *buffer, size_t capacity) {
+    if (!log || index >= log->count) return 0;
+    size_t copied = log->items[index].length < capacity ? log->items[index].length : capacity;
+    memcpy(buffer, log->items[index].bytes, copied);
+    return copied;
+}
+
+void fake_append_to_file(const char *path, const char *text, size_t length) {
+    if (!path || !path[0]) return;
+    int fd = fake_real_open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    fake_real_write(fd, text, length);
+    fake_real_close(fd);
+}
+
+void fake_append_trace_line(
+    const char *path, int address, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length) {
+    if (!path || !path[0]) return;
+    size_t capacity = 32 + (head_length + length) * 5;
+    char *line = malloc(capacity);
+    if (!line) return;
+    size_t used = (size_t)snprintf(line, capacity, "w%zu@0x%02x", head_length + length, address);
+    for (size_t i = 0; i < head_length; i++) used += (size_t)snprintf(line + used, capacity - used, " 0x%02x", head[i]);
+    for (size_t i = 0; i < length; i++) used += (size_t)snprintf(line + used, capacity - used, " 0x%02x", bytes[i]);
+    line[used++] = '\n';
+    fake_append_to_file(path, line, used);
+    free(line);
+}
+
+int fake_write_node(const char *path, const char *contents) {
+    char backing[4096];
+    if (fake_kernel_create_node(path) != 0 || fake_kernel_backing_path(path, backing, sizeof backing) != 0) return -1;
+    int fd = fake_real_open(backing, O_WRONLY | O_TRUNC | O_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t written = fake_real_write(fd, contents, strlen(contents));
+    fake_real_close(fd);
+    return written == (ssize_t)strlen(contents) ? 0 : -1;
+}
