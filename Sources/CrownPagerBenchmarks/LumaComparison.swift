@@ -80,7 +80,7 @@ private func timedTick(
     let effects = shell.engine.handle(.tick, at: now)
     let elapsed = started.duration(to: clock.now)
     let allocations = crownpager_allocation_count() - allocationsBefore
-    let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
+    let bytes = effects.transfers.byteCount
     if shell.perform(effects, at: now, sampler: &sampler), bytes > 0 {
         figures.add(nanoseconds: elapsed, bytes: bytes, allocations: allocations)
     }

@@ -86,10 +86,12 @@ public struct CrownInterpreter: Sendable {
 
     /// The next instant at which `advance(to:)` may report something, if any.
     public var nextDeadline: Timestamp? {
-        var deadlines: [Timestamp] = []
-        if let start = pressStart, !longPressReported { deadlines.append(start + configuration.longPressDuration) }
-        if interactionState != .none, let last = lastDetent { deadlines.append(last + configuration.idleDelay) }
-        return deadlines.min()
+        var deadline: Timestamp?
+        if let start = pressStart, !longPressReported { deadline = start + configuration.longPressDuration }
+        if interactionState != .none, let last = lastDetent {
+            deadline = Timestamp.earliest(deadline, last + configuration.idleDelay)
+        }
+        return deadline
     }
 
     private mutating func rotate(detents: Int, at instant: Timestamp) -> [CrownGesture] {
