@@ -6,9 +6,10 @@
 #
 # CrownPager's side is the production path: `crownpager-bench luma` drives the engine `run`
 # drives (DeviceEngine, through VirtualShell), times each tick that sends a frame (render and
-# encode), and counts the tick's heap allocations. luma's side is luma.oled's ssd1306 device on
-# luma.core's no-op serial interface, the frame drawn with PIL ImageDraw in the same misc-fixed
-# fonts (converted from Sources/PagerGraphics/Fonts/BDF), then display(). Bytes are what each
+# encode), and counts the tick's heap allocations (and apart, the shell's doing its effects).
+# luma's side is luma.oled's ssd1306 device on luma.core's no-op serial interface, the frame
+# drawn with PIL ImageDraw in the same misc-fixed fonts (converted from
+# Sources/PagerGraphics/Fonts/BDF), then display(). Bytes are what each
 # puts on the I2C bus a frame, control bytes included (luma framed as its smbus2 path frames it).
 # luma.oled goes into a virtual environment under .build/luma-venv.
 set -euo pipefail
@@ -174,8 +175,8 @@ def measure(make, frames):
 
 ours = {}
 for row in ours_text.splitlines():
-    name, frames, median, mean, per_frame, allocations = row.split("\t")
-    ours[name] = (int(frames), float(median), float(mean), float(per_frame), allocations)
+    name, frames, median, mean, per_frame, allocations, shell = row.split("\t")
+    ours[name] = (int(frames), float(median), float(mean), float(per_frame), allocations, shell)
 
 theirs = {
     "text frame (full)": measure(text_frame, 2000),
@@ -186,15 +187,15 @@ theirs = {
 print("CrownPager vs luma.oled %s (Pillow %s), render + encode a 128x64 frame, one run"
       % (luma.oled.__version__, Image.__version__))
 print("machine: %s, %d cores" % (os.uname().machine, os.cpu_count() or 0))
-print("%-19s %12s %12s %8s %11s %11s %12s" % (
-    "workload", "luma us", "ours us", "ratio", "luma bytes", "ours bytes", "ours allocs"))
+print("%-19s %12s %12s %8s %11s %11s %12s %12s" % (
+    "workload", "luma us", "ours us", "ratio", "luma bytes", "ours bytes", "ours allocs", "shell allocs"))
 for name, (luma_median, luma_mean, luma_bytes) in theirs.items():
-    frames, median, mean, per_frame, allocations = ours[name]
-    print("%-19s %12.1f %12.2f %7.0fx %11.0f %11.0f %12s" % (
-        name, luma_median, median, luma_median / median, luma_bytes, per_frame, allocations))
+    frames, median, mean, per_frame, allocations, shell = ours[name]
+    print("%-19s %12.1f %12.2f %7.0fx %11.0f %11.0f %12s %12s" % (
+        name, luma_median, median, luma_median / median, luma_bytes, per_frame, allocations, shell))
 print("(medians a frame; means: " + ", ".join(
     "%s luma %.1f / ours %.2f us" % (name, theirs[name][1], ours[name][2]) for name in theirs) + ")")
-frames, median, mean, _, allocations = ours["drawing only (no engine)"]
+frames, median, mean, _, allocations, _ = ours["drawing only (no engine)"]
 print("drawing only, no engine (text page drawn and blitted into reused bitmaps): %.2f us, %s allocations a frame"
       % (median, allocations))
 PY

@@ -40,11 +40,10 @@ struct PagerRunLoop<Bus: I2CBus> {
     /// `.written(took:)`: on a real panel the time around the write(2) calls, which block until
     /// the bus has carried the bytes (and include the kernel's own time, as they should: the
     /// pacer paces what a write really costs); on the emulator the bus time at `hertz`.
-    mutating func write(_ transfers: [I2CTransfer], modelledAt hertz: Int) throws(Bus.Failure) -> TimeSpan {
+    mutating func write(_ transfers: TransferBatch, modelledAt hertz: Int) throws(Bus.Failure) -> TimeSpan {
         guard let stopwatch else {
             try bus.replay(transfers)
-            return FramePacer.busTime(
-                bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, hertz: hertz)
+            return FramePacer.busTime(bytes: transfers.byteCount, transactions: transfers.count, hertz: hertz)
         }
         let started = stopwatch()
         try bus.replay(transfers)

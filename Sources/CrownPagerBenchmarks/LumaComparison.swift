@@ -8,11 +8,13 @@ import SSD1306
 /// The workloads `Scripts/bench-vs-luma.sh` renders in luma.oled too, on the production path:
 /// the engine `run` drives, its ticks timed alone (render and encode: the pager draws the frame,
 /// the driver turns it into I2C bytes), their transfers counted, and the heap allocations each
-/// tick makes counted by the interposed allocator (`CAllocationCounter`).
+/// tick makes counted by the interposed allocator (`CAllocationCounter`). The shell's own
+/// allocations doing the tick's effects (`VirtualShell.perform`: its copy of the transfers for
+/// the trace it keeps, the emulator, `.written`) are counted apart: they are not the tick's.
 ///
 /// One line a workload, tab-separated, for the script to pair with luma's:
 ///
-///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame
+///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame  the shell's a frame
 func runLumaComparison() {
     let counting = crownpager_allocation_counting() != 0
     for figures in [textFrame(), slide(), clockTick()] {
@@ -31,11 +33,17 @@ struct FrameFigures {
     var nanoseconds: [Int64] = []
     var bytes = 0
     var allocations: UInt64 = 0
+    /// The shell's allocations doing the frames' effects; nil where no shell runs.
+    var shellAllocations: UInt64?
 
-    mutating func add(nanoseconds elapsed: Duration, bytes frameBytes: Int, allocations frameAllocations: UInt64) {
+    mutating func add(
+        nanoseconds elapsed: Duration, bytes frameBytes: Int, allocations frameAllocations: UInt64,
+        shellAllocations shell: UInt64? = nil
+    ) {
         nanoseconds.append(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         bytes += frameBytes
         allocations += frameAllocations
+        if let shell { shellAllocations = (shellAllocations ?? 0) + shell }
     }
 
     func line(counting: Bool) -> String {
@@ -44,9 +52,10 @@ struct FrameFigures {
         let median = sorted.isEmpty ? 0 : Double(sorted[sorted.count / 2]) / 1000
         let mean = Double(nanoseconds.reduce(0, +)) / Double(frames) / 1000
         let allocationsPerFrame = counting ? fixed2(Double(allocations) / Double(frames)) : "-"
+        let shellPerFrame = counting ? shellAllocations.map { fixed2(Double($0) / Double(frames)) } ?? "-" : "-"
         return [
             name, String(nanoseconds.count), fixed2(median), fixed2(mean), fixed1(Double(bytes) / Double(frames)),
-            allocationsPerFrame,
+            allocationsPerFrame, shellPerFrame,
         ].joined(separator: "\t")
     }
 }
@@ -80,9 +89,12 @@ private func timedTick(
     let effects = shell.engine.handle(.tick, at: now)
     let elapsed = started.duration(to: clock.now)
     let allocations = crownpager_allocation_count() - allocationsBefore
-    let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
-    if shell.perform(effects, at: now, sampler: &sampler), bytes > 0 {
-        figures.add(nanoseconds: elapsed, bytes: bytes, allocations: allocations)
+    let bytes = effects.transfers.byteCount
+    let shellBefore = crownpager_allocation_count()
+    let sent = shell.perform(effects, at: now, sampler: &sampler)
+    let shellAllocations = crownpager_allocation_count() - shellBefore
+    if sent, bytes > 0 {
+        figures.add(nanoseconds: elapsed, bytes: bytes, allocations: allocations, shellAllocations: shellAllocations)
     }
 }
 

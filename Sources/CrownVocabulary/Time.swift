@@ -33,6 +33,14 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     public static func - (lhs: Timestamp, rhs: Timestamp) -> TimeSpan {
         TimeSpan(nanoseconds: lhs.nanoseconds &- rhs.nanoseconds)
     }
+
+    /// The earlier of two optional instants; nil only when both are. Deadlines are taken one by
+    /// one this way, not from an array: the frame loop asks for them every tick without allocating.
+    public static func earliest(_ first: Timestamp?, _ second: Timestamp?) -> Timestamp? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return min(first, second)
+    }
 }
 
 /// A length of time, in nanoseconds.

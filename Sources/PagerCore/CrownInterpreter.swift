@@ -93,11 +93,15 @@ public struct CrownInterpreter: Sendable {
 
     /// The next instant at which `advance(to:)` may report something, if any.
     public var nextDeadline: Timestamp? {
-        var deadlines: [Timestamp] = []
-        if let start = pressStart, !longPressReported { deadlines.append(start + configuration.longPressDuration) }
-        if interactionState != .none, let last = lastDetent { deadlines.append(last + configuration.idleDelay) }
-        if pendingDetents != 0, let last = lastDetent { deadlines.append(last + configuration.detentMemory) }
-        return deadlines.min()
+        var deadline: Timestamp?
+        if let start = pressStart, !longPressReported { deadline = start + configuration.longPressDuration }
+        if interactionState != .none, let last = lastDetent {
+            deadline = Timestamp.earliest(deadline, last + configuration.idleDelay)
+        }
+        if pendingDetents != 0, let last = lastDetent {
+            deadline = Timestamp.earliest(deadline, last + configuration.detentMemory)
+        }
+        return deadline
     }
 
     private mutating func rotate(detents: Int, at instant: Timestamp) -> [CrownGesture] {

@@ -18,16 +18,19 @@ extension PagerController {
     /// frame may look different without input (the plate fading, the timer's dot filling).
     /// Without `showsIndicator` (a dark panel) the dot's steps are left out: only what happens counts.
     public func nextDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
-        var deadlines: [Timestamp] = []
-        if let crown = interpreter.nextDeadline { deadlines.append(crown) }
+        // The earliest after `instant`, taken one by one rather than from an array: asked every tick.
+        var earliest: Timestamp?
+        func consider(_ deadline: Timestamp?) {
+            guard let deadline, deadline > instant else { return }
+            earliest = Timestamp.earliest(earliest, deadline)
+        }
+        consider(interpreter.nextDeadline)
         if style.backgroundStyle == .automatic, let last = lastInteraction {
-            deadlines.append(last + configuration.backgroundLinger)
-            deadlines.append(last + configuration.backgroundLinger + configuration.backgroundFade)
+            consider(last + configuration.backgroundLinger)
+            consider(last + configuration.backgroundLinger + configuration.backgroundFade)
         }
-        if let timerDeadline = timerDeadline(after: instant, showsIndicator: showsIndicator) {
-            deadlines.append(timerDeadline)
-        }
-        return deadlines.filter { $0 > instant }.min()
+        consider(timerDeadline(after: instant, showsIndicator: showsIndicator))
+        return earliest
     }
 
     /// True while something moves by itself at `instant` (a slide, a scroll, a bounce): frames must keep coming.

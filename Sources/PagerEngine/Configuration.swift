@@ -81,11 +81,10 @@ public struct DisplaySection: Hashable, Sendable {
     }
 
     /// How the panel is reached: what a reload cannot change without a restart.
-    public var connection: [String] {
-        [
-            String(describing: bus), String(describing: spi), "\(address)", gpioChip, "\(dataCommandLine)",
-            String(describing: resetLine), "\(spiHertz)",
-        ]
+    public var connection: DisplayConnection {
+        DisplayConnection(
+            bus: bus, spi: spi, address: address, gpioChip: gpioChip, dataCommandLine: dataCommandLine,
+            resetLine: resetLine, spiHertz: spiHertz)
     }
 
     /// The settings the driver applies at start.
@@ -95,6 +94,24 @@ public struct DisplaySection: Hashable, Sendable {
             contrast: contrast.map { UInt8(clamping: $0) },
             isInverted: isInverted)
     }
+}
+
+/// The settings that say how the panel is reached, compared whole at a reload.
+public struct DisplayConnection: Hashable, Sendable {
+    /// The I2C bus number, nil for the terminal mock.
+    public var bus: Int?
+    /// The SPI device, when the panel is on SPI.
+    public var spi: SPIDevice?
+    /// The I2C address.
+    public var address: I2CAddress
+    /// The GPIO chip of the SPI panel's DC and RESET lines.
+    public var gpioChip: String
+    /// The SPI panel's DC line.
+    public var dataCommandLine: Int
+    /// The SPI panel's RESET line, nil when none is wired.
+    public var resetLine: Int?
+    /// The SPI clock.
+    public var spiHertz: Int
 }
 
 /// `[crown]`: read by the GPIO crown (`chip`, the three lines, `steps_per_detent`) and by the pager.

@@ -31,12 +31,12 @@ extension ConfiguredPage {
         }
         let shown = fit(title, width: width)
         let shownWidth = measure(shown)
-        var layout = PageLayout(size: Size(width: width, height: lineHeight))
-        layout.add(
+        // Placed alone, not through a layout's array: the header is drawn every frame.
+        let title = PageLayout.text(
             shown, in: Rect(x: 0, y: 0, width: width, height: lineHeight), face: .body, width: shownWidth,
             alignment: .leading)
         let rule = Rect(x: 0, y: lineHeight, width: min(width, shownWidth), height: 1)
-        return Header(title: layout.texts.first, rule: rule, bottom: headerHeight)
+        return Header(title: title, rule: rule, bottom: headerHeight)
     }
 
     /// Where everything on the page goes in a canvas of `size` (the content area's width, the

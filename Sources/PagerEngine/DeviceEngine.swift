@@ -90,7 +90,7 @@ public struct DeviceEngine {
     }
 
     /// The pages whose readings matter now: the current one and those a turn shows next.
-    public var nearbyPages: [Int] {
+    public var nearbyPages: PageList {
         RefreshSchedule.neighbourhood(
             of: session.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
     }
@@ -98,9 +98,11 @@ public struct DeviceEngine {
     /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
     /// while the screen saver has the panel off. A neighbour is read when the engine is awake
     /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
-    public var shownPages: [Int] {
-        guard book.specs.indices.contains(session.pager.currentPage), saver.state(at: now) != .off else { return [] }
-        return [session.pager.currentPage]
+    public var shownPages: PageList {
+        var pages = PageList()
+        guard book.specs.indices.contains(session.pager.currentPage), saver.state(at: now) != .off else { return pages }
+        pages.append(session.pager.currentPage)
+        return pages
     }
 
     /// When the shell must `tick` next although no input comes; nil: only input wakes the engine.
@@ -110,7 +112,7 @@ public struct DeviceEngine {
         case .drawFrame, .handleInput:
             return health.isLost ? health.nextAttempt.map { max($0, now) } : now
         case .wait(let until):
-            return [until, health.nextAttempt].compactMap { $0 }.min()
+            return Timestamp.earliest(until, health.nextAttempt)
         }
     }
 
@@ -228,10 +230,9 @@ public struct DeviceEngine {
         let after = min(instant, pacer.lastFrameAt ?? instant)
         // A dark panel shows no dot: the timer wakes it for its pages, not for the dot's steps.
         let pagerDeadline = session.controller.nextDeadline(after: after, showsIndicator: screen != .off)
-        let deadline = [
-            schedule.nextDeadline(near: shownPages), pagerDeadline,
-            holdsScreen ? nil : saver.nextDeadline(after: after),
-        ].compactMap { $0 }.min()
+        // Taken one by one, not from a list: this runs every tick.
+        var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
+        if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
             at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
             nextDeadline: deadline)
@@ -240,8 +241,8 @@ public struct DeviceEngine {
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
     private mutating func tick(into effects: inout Effects) {
         // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
-        let near = saver.state(at: now) == .off ? [] : nearbyPages
-        for page in schedule.duePages(at: now, near: near) {
+        let near = saver.state(at: now) == .off ? PageList() : nearbyPages
+        for page in near where schedule.isDue(page, at: now) {
             let spec = book.specs[page]
             if spec.isClock {
                 effects.readsClock = true
@@ -287,13 +288,16 @@ public struct DeviceEngine {
         let moving = screen != .off && session.isAnimating(at: now)
         if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
         let transfers = session.display.bus.take()
-        pacer.frameSent(
-            bytes: transfers.reduce(0) { $0 + $1.bytes.count }, transactions: transfers.count, at: now, moving: moving)
+        pacer.frameSent(bytes: transfers.byteCount, transactions: transfers.count, at: now, moving: moving)
         // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
         // frame interval on, so the pages catch up between detents instead of meeting the next one.
         if screen != .off, session.pager.glassLags(at: now) { pacer.invalidate() }
-        // The queue's array itself when nothing came before it in this tick: no copy.
-        if effects.transfers.isEmpty { effects.transfers = transfers } else { effects.transfers += transfers }
+        // The queue's storage itself when nothing came before it in this tick: no copy.
+        if effects.transfers.isEmpty {
+            effects.transfers = transfers
+        } else {
+            effects.transfers.append(contentsOf: transfers)
+        }
     }
 
     /// A page's new reading: due again after its interval; the glass changes only if the page shows it.

@@ -41,7 +41,9 @@ public enum EngineInput: Sendable {
 /// commands to stop, lines for the journal.
 public struct Effects: Hashable, Sendable {
     /// I2C transfers to write to the display, in order. Report the outcome with `.written(took:)` or `.displayFailed`.
-    public var transfers: [I2CTransfer] = []
+    /// Their storage is the engine's, reused by the next frame once the shell lets go of it: a
+    /// shell that keeps transfers copies them (`I2CTransfer(_:)`).
+    public var transfers = TransferBatch()
     /// Page values to read; sampled values and files are answered at once, commands when they end.
     public var reads: [PageRead] = []
     /// Read the local time and answer with `.clock`.

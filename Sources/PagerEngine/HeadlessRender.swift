@@ -265,9 +265,11 @@ public struct VirtualShell {
         log += effects.log
         var sent = false
         if !effects.transfers.isEmpty {
-            emulator.replay(effects.transfers)
-            transfers += effects.transfers
-            let bytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
+            // The shell keeps every transfer for the trace: its own copy (the engine reuses its storage).
+            let kept = effects.transfers.map(I2CTransfer.init)
+            emulator.replay(kept)
+            transfers += kept
+            let bytes = effects.transfers.byteCount
             let took = FramePacer.busTime(bytes: bytes, transactions: effects.transfers.count, hertz: busHertz)
             if !outsideFrameLoop {
                 if instant < busFreeAt {

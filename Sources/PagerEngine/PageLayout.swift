@@ -63,13 +63,17 @@ public struct PageLayout: Hashable, Sendable {
 
     /// Adds `text` in `box`, in `face`, measured by `measure`, aligned.
     mutating func add(_ text: String, in box: Rect, face: Face, width: Int, alignment: TextAlignment) {
+        texts.append(Self.text(text, in: box, face: face, width: width, alignment: alignment))
+    }
+
+    /// `text` placed in `box` as `add(_:in:face:width:alignment:)` places it, without a layout to hold it.
+    static func text(_ text: String, in box: Rect, face: Face, width: Int, alignment: TextAlignment) -> Text {
         let left: Int
         switch alignment {
         case .leading: left = box.x
         case .center: left = box.x + (box.width - width) / 2
         case .trailing: left = box.x + box.width - width
         }
-        texts.append(
-            Text(text: text, box: box, ink: Rect(x: left, y: box.y, width: width, height: box.height), face: face))
+        return Text(text: text, box: box, ink: Rect(x: left, y: box.y, width: width, height: box.height), face: face)
     }
 }

@@ -27,10 +27,11 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// The pages shown at or next to `current`.
-    public static func neighbourhood(of current: Int, count: Int, wraps: Bool) -> [Int] {
-        guard count > 0 else { return [] }
-        var pages = [current]
-        for offset in [1, -1] {
+    public static func neighbourhood(of current: Int, count: Int, wraps: Bool) -> PageList {
+        var pages = PageList()
+        guard count > 0 else { return pages }
+        pages.append(current)
+        for offset in stride(from: 1, through: -1, by: -2) {
             var page = current + offset
             if wraps { page = (page + count) % count }
             if page >= 0, page < count, !pages.contains(page) { pages.append(page) }
@@ -38,14 +39,23 @@ public struct RefreshSchedule: Hashable, Sendable {
         return pages
     }
 
+    /// Whether `page`'s read is due at `now` and not under way.
+    public func isDue(_ page: Int, at now: Timestamp) -> Bool {
+        due.indices.contains(page) && !inFlight[page] && (due[page].map { $0 <= now } ?? false)
+    }
+
     /// Pages near `current` whose read is due at `now`.
-    public func duePages(at now: Timestamp, near pages: [Int]) -> [Int] {
-        pages.filter { due.indices.contains($0) && !inFlight[$0] && (due[$0].map { $0 <= now } ?? false) }
+    public func duePages(at now: Timestamp, near pages: some Sequence<Int>) -> [Int] {
+        pages.filter { isDue($0, at: now) }
     }
 
     /// The earliest due time of `pages` not being read now: the shell's wake for them.
-    public func nextDeadline(near pages: [Int]) -> Timestamp? {
-        pages.compactMap { due.indices.contains($0) && !inFlight[$0] ? due[$0] : nil }.min()
+    public func nextDeadline(near pages: some Sequence<Int>) -> Timestamp? {
+        var earliest: Timestamp?
+        for page in pages where due.indices.contains(page) && !inFlight[page] {
+            earliest = Timestamp.earliest(earliest, due[page])
+        }
+        return earliest
     }
 
     /// A read of `page` started at `now` and goes on (a command): not due again until it finishes.
@@ -69,4 +79,44 @@ public struct RefreshSchedule: Hashable, Sendable {
 
     /// Whether a read of `page` is under way.
     public func isInFlight(_ page: Int) -> Bool { inFlight.indices.contains(page) && inFlight[page] }
+}
+
+/// Up to three page indices, in order, held inline rather than in an array: the current page and
+/// its neighbours, asked for every tick without allocating.
+public struct PageList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+    private var first = 0
+    private var second = 0
+    private var third = 0
+    /// How many pages it holds, 0 to 3.
+    private var size = 0
+
+    /// No pages.
+    public init() {}
+
+    /// The pages listed, the first three of them.
+    public init(arrayLiteral pages: Int...) {
+        for page in pages { append(page) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { size }
+
+    public subscript(position: Int) -> Int {
+        switch position {
+        case 0: first
+        case 1: second
+        default: third
+        }
+    }
+
+    /// Adds `page` at the end; a fourth page is not kept (no list here needs more than three).
+    public mutating func append(_ page: Int) {
+        switch size {
+        case 0: first = page
+        case 1: second = page
+        case 2: third = page
+        default: return
+        }
+        size += 1
+    }
 }

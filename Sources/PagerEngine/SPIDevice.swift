@@ -16,7 +16,7 @@ public struct SPIDevice: Hashable, Sendable, CustomStringConvertible {
         let numbers = text.hasPrefix("spi") ? text.dropFirst(3) : Substring(text)
         let parts = numbers.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
             let bus = Int(parts[0]), let select = Int(parts[1]), (0...255).contains(bus), (0...255).contains(select)
         else { return nil }
         self.init(bus: bus, chipSelect: select)

@@ -145,6 +145,14 @@ public struct Bitmap: Hashable, Sendable {
         bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
 
+    /// Calls `body` with the page-packed bytes (`[page * width + x]`) to change in place: no
+    /// copy while the storage is not shared, so a driver keeps images from frame to frame.
+    public mutating func withUnsafeMutablePageBytes<Result>(
+        _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        bytes.withUnsafeMutableBufferPointer { body($0) }
+    }
+
     /// The number of lit pixels.
     public var litPixelCount: Int {
         bytes.reduce(0) { $0 + $1.nonzeroBitCount }

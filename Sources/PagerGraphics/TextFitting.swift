@@ -39,7 +39,9 @@ extension BitmapFont {
     /// `text` as drawn in `width` pixels: whole when it fits, else cut with `ellipsis` at its end
     /// (only the first line of several is kept), so no glyph is drawn partly.
     public func fitting(_ text: String, width: Int) -> String {
-        TextFitting.fit(text, width: width, ellipsis: ellipsis, measure: { self.width(of: $0) }, advance: advance(of:))
+        // Closures, not the method `advance(of:)` as a value: that would allocate its context every call.
+        TextFitting.fit(
+            text, width: width, ellipsis: ellipsis, measure: { self.width(of: $0) }, advance: { self.advance(of: $0) })
     }
 }
 
@@ -51,6 +53,6 @@ extension FontChain {
     public func fitting(_ text: String, width: Int) -> String {
         TextFitting.fit(
             text, width: width, ellipsis: ellipsis,
-            measure: { self.width(of: $0) }, advance: advance(of:))
+            measure: { self.width(of: $0) }, advance: { self.advance(of: $0) })
     }
 }

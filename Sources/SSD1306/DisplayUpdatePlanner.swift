@@ -51,8 +51,22 @@ public enum DisplayUpdatePlanner {
     public static func windows(
         from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow]
     ) -> [DisplayWindow] {
-        guard old.size == new.size else { return whole }
         var windows: [DisplayWindow] = []
+        self.windows(from: old, to: new, controller: controller, whole: whole, into: &windows)
+        return windows
+    }
+
+    /// The windows `windows(from:to:controller:whole:)` chooses, into `windows`, whose storage is
+    /// reused: the driver plans every frame in the same arrays.
+    public static func windows(
+        from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow],
+        into windows: inout [DisplayWindow]
+    ) {
+        windows.removeAll(keepingCapacity: true)
+        guard old.size == new.size else {
+            windows.append(contentsOf: whole)
+            return
+        }
         for page in 0..<new.pageCount {
             forEachChangedSpan(old, new, page: page, bridging: overhead(controller)) { span in
                 let alone = DisplayWindow(columns: span, pages: page..<(page + 1))
@@ -69,9 +83,9 @@ public enum DisplayUpdatePlanner {
             windows.reduce(0, { $0 + cost(of: $1, controller: controller) })
                 >= whole.reduce(0, { $0 + cost(of: $1, controller: controller) })
         {
-            return whole
+            windows.removeAll(keepingCapacity: true)
+            windows.append(contentsOf: whole)
         }
-        return windows
     }
 
     /// Calls `body` with each column span of `page` whose bytes differ, joined across gaps of at

@@ -27,6 +27,12 @@ public struct SSD1306Driver<Bus: I2CBus> {
     var ram: Bitmap?
     /// The RAM pages whose every glass column `ram` knows, one bit a page.
     var knownPages: UInt8 = 0
+    /// The way a frame goes: the plan under today's start line, or the cheaper one once weighed.
+    var plan = Plan()
+    /// The plan under a moved start line, weighed against `plan` in a slide.
+    var alternative = Plan()
+    /// The other buffers a frame is planned and written in.
+    var scratch = UpdateScratch()
     /// Display On (AFh) waits for RAM to hold the whole picture under the glass: after
     /// `initialize()`, or a wake asked for while RAM was unknown.
     public internal(set) var isDisplayOnPending = false
@@ -85,15 +91,16 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends Display On (AFh) if it waits and RAM now holds the whole picture.
     mutating func sendPendingDisplayOn() throws(Bus.Failure) {
         guard isDisplayOnPending, isGlassKnown else { return }
-        try send([.displayOn(true)])
+        try sendCommands(.displayOn(true))
         isDisplayOnPending = false
     }
 
     /// Sends `commands` in one transaction: 00h, then each command's bytes.
     public mutating func send(_ commands: [SSD1306Command]) throws(Bus.Failure) {
-        var bytes: [UInt8] = [Self.commandStream]
-        for command in commands { command.append(to: &bytes) }
-        try bus.write(bytes, to: address)
+        scratch.transaction.removeAll(keepingCapacity: true)
+        scratch.transaction.append(Self.commandStream)
+        for command in commands { command.append(to: &scratch.transaction) }
+        try bus.write(scratch.transaction, to: address)
     }
 
     /// Shows `frame` on the whole glass, whatever RAM held before.
@@ -132,19 +139,23 @@ public struct SSD1306Driver<Bus: I2CBus> {
         guard let ram, let line = displayStartLine else {
             return try update(wholeFrame: picture)
         }
-        var best = plan(picture, at: line, over: ram)
+        Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
         let moved = ((line + rows) % Self.ramRows + Self.ramRows) % Self.ramRows
         if moved != line {
-            let scrolled = plan(picture, at: moved, over: ram)
-            let lineCost = scrolled.windows.isEmpty ? 3 : 1  // its own transaction (address, 00h, 4xh), or one byte
-            if scrolled.cost + lineCost < best.cost { best = scrolled }
+            Self.plan(
+                picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
+            // Its own transaction (address, 00h, 4xh), or one byte.
+            let lineCost = alternative.windows.isEmpty ? 3 : 1
+            if alternative.cost + lineCost < plan.cost { swap(&plan, &alternative) }
         }
-        try write(best.image, in: best.windows, startLine: best.line, pagesWritten: best.pages)
-        return best.windows
+        try writePlan()
+        return plan.windows
     }
 
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
     public mutating func invalidate() {
+        // Its buffer is kept for the whole frame that follows.
+        if let ram { scratch.spare = ram }
         ram = nil
         knownPages = 0
     }
@@ -156,65 +167,103 @@ public struct SSD1306Driver<Bus: I2CBus> {
         displayStartLine = nil
     }
 
-    /// One way to bring the glass to a picture: the RAM image, its windows, the start line, their cost.
+    /// One way to bring the glass to a picture: the RAM image, its windows, the start line, their
+    /// cost. The driver keeps two (`plan`, `alternative`) and plans each frame in their buffers.
     struct Plan {
-        var image: Bitmap
-        var windows: [DisplayWindow]
-        var line: Int
-        var pages: UInt8
-        var cost: Int
+        var image = Bitmap(width: 0, height: 0)
+        var windows: [DisplayWindow] = []
+        var line = 0
+        var pages: UInt8 = 0
+        var cost = 0
     }
 
-    /// The RAM image that shows `picture` with the start line at `line`, rows the glass does not
-    /// show kept from `ram`, and the windows that write it.
-    func plan(_ picture: Bitmap, at line: Int, over ram: Bitmap) -> Plan {
+    /// The buffers besides the plans that a frame is planned and written in, kept from frame to
+    /// frame and reset in place, so that a frame allocates nothing.
+    struct UpdateScratch {
+        /// What RAM is taken to hold, pages the driver does not know complemented.
+        var before = Bitmap(width: 0, height: 0)
+        /// The windows of whole rows that cover the pages shown.
+        var whole: [DisplayWindow] = []
+        /// The RAM image `invalidate()` let go of, for the next whole frame.
+        var spare: Bitmap?
+        /// The bytes of the transaction being sent.
+        var transaction: [UInt8] = []
+    }
+
+    /// Makes `image` a RAM image (64 rows of `width` columns) to overwrite: as it is when it is
+    /// one, else `spare` or, the first time, a new one.
+    static func prepare(_ image: inout Bitmap, width: Int, spare: inout Bitmap?) {
+        guard image.width != width || image.height != ramRows else { return }
+        if let kept = spare, kept.width == width, kept.height == ramRows {
+            image = kept
+            spare = nil
+        } else {
+            image = Bitmap(width: width, height: ramRows)
+        }
+    }
+
+    /// Makes `plan` the way to show `picture` with the start line at `line`: its RAM image, rows
+    /// the glass does not show kept from `ram` (whose `known` pages the driver knows), and the
+    /// windows that write it, in the plan's own buffers.
+    static func plan(
+        _ picture: Bitmap, at line: Int, over ram: Bitmap, known: UInt8, panel: SSD1306Panel, into plan: inout Plan,
+        scratch: inout UpdateScratch
+    ) {
         let width = panel.width
-        var target = ram.bytes
-        Self.place(picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line, into: &target)
-        let shown = Self.pagesShown(from: line, panel)
-        var old = ram.bytes
-        if shown & ~knownPages != 0 {
-            target.withUnsafeBufferPointer { target in
-                old.withUnsafeMutableBufferPointer { old in
-                    for page in 0..<8 where shown & ~knownPages & (1 << UInt8(page)) != 0 {
+        prepare(&plan.image, width: width, spare: &scratch.spare)
+        plan.image.withUnsafeMutablePageBytes { target in
+            ram.bytes.withUnsafeBufferPointer { ram in _ = target.update(fromContentsOf: ram) }
+            place(picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line, into: target)
+        }
+        let shown = pagesShown(from: line, panel)
+        var before = ram
+        if shown & ~known != 0 {
+            var spare: Bitmap?
+            prepare(&scratch.before, width: width, spare: &spare)
+            let image = plan.image
+            scratch.before.withUnsafeMutablePageBytes { old in
+                ram.bytes.withUnsafeBufferPointer { ram in _ = old.update(fromContentsOf: ram) }
+                image.bytes.withUnsafeBufferPointer { target in
+                    for page in 0..<8 where shown & ~known & (1 << UInt8(page)) != 0 {
                         // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
                         for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
                     }
                 }
             }
+            before = scratch.before
         }
-        let before = Bitmap(width: width, height: Self.ramRows, pageBytes: old) ?? ram
-        let image = Bitmap(width: width, height: Self.ramRows, pageBytes: target) ?? ram
-        let windows = DisplayUpdatePlanner.windows(
-            from: before, to: image, controller: panel.controller, whole: Self.windows(of: shown, width: width))
-        let cost = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
-        return Plan(image: image, windows: windows, line: line, pages: shown, cost: cost)
+        windows(of: shown, width: width, into: &scratch.whole)
+        DisplayUpdatePlanner.windows(
+            from: before, to: plan.image, controller: panel.controller, whole: scratch.whole, into: &plan.windows)
+        plan.cost = plan.windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
+        plan.line = line
+        plan.pages = shown
     }
 
     /// Writes the first `pages` pages of `picture` into the RAM image `target` (64 rows of
     /// `width` bytes) where the glass shows them with the start line at `line`. Not generic over
     /// the bus, and through buffer pointers: the loop compiles to plain byte operations.
-    static func place(_ picture: Bitmap, pages: Int, width: Int, line: Int, into target: inout [UInt8]) {
+    static func place(
+        _ picture: Bitmap, pages: Int, width: Int, line: Int, into target: UnsafeMutableBufferPointer<UInt8>
+    ) {
         let shift = UInt8(line & 7)
         let low: UInt8 = 0xFF << shift
-        target.withUnsafeMutableBufferPointer { target in
-            picture.bytes.withUnsafeBufferPointer { picture in
-                guard let source = picture.baseAddress, let ram = target.baseAddress,
-                    picture.count >= pages * width, target.count >= 8 * width
-                else { return }
-                for page in 0..<pages {
-                    // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
-                    let first = ram + (((page * 8 + line) >> 3) & 7) * width
-                    let second = ram + ((((page * 8 + line) >> 3) + 1) & 7) * width
-                    let bytes = source + page * width
-                    if shift == 0 {
-                        first.update(from: bytes, count: width)
-                        continue
-                    }
-                    for x in 0..<width {
-                        first[x] = (first[x] & ~low) | (bytes[x] << shift)
-                        second[x] = (second[x] & low) | (bytes[x] >> (8 - shift))
-                    }
+        picture.bytes.withUnsafeBufferPointer { picture in
+            guard let source = picture.baseAddress, let ram = target.baseAddress,
+                picture.count >= pages * width, target.count >= 8 * width
+            else { return }
+            for page in 0..<pages {
+                // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
+                let first = ram + (((page * 8 + line) >> 3) & 7) * width
+                let second = ram + ((((page * 8 + line) >> 3) + 1) & 7) * width
+                let bytes = source + page * width
+                if shift == 0 {
+                    first.update(from: bytes, count: width)
+                    continue
+                }
+                for x in 0..<width {
+                    first[x] = (first[x] & ~low) | (bytes[x] << shift)
+                    second[x] = (second[x] & low) | (bytes[x] >> (8 - shift))
                 }
             }
         }
@@ -230,9 +279,9 @@ public struct SSD1306Driver<Bus: I2CBus> {
         return pages
     }
 
-    /// The fewest windows of whole rows that cover `pages`.
-    static func windows(of pages: UInt8, width: Int) -> [DisplayWindow] {
-        var windows: [DisplayWindow] = []
+    /// The fewest windows of whole rows that cover `pages`, into `windows` (its storage reused).
+    static func windows(of pages: UInt8, width: Int, into windows: inout [DisplayWindow]) {
+        windows.removeAll(keepingCapacity: true)
         for page in 0..<8 where pages & (1 << UInt8(page)) != 0 {
             if let last = windows.last, last.pages.upperBound == page {
                 windows[windows.count - 1].pages = last.pages.lowerBound..<(page + 1)
@@ -240,47 +289,60 @@ public struct SSD1306Driver<Bus: I2CBus> {
                 windows.append(DisplayWindow(columns: 0..<width, pages: page..<(page + 1)))
             }
         }
-        return windows
     }
 
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
     private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(panel.width * Self.ramRows / 8)
-        bytes += picture.bytes
-        if panel.pageCount < 8 {
-            bytes.append(contentsOf: repeatElement(0, count: panel.width * (8 - panel.pageCount)))
+        Self.prepare(&plan.image, width: panel.width, spare: &scratch.spare)
+        // The picture's pages, then dark pages below a panel shorter than RAM.
+        plan.image.withUnsafeMutablePageBytes { image in
+            picture.bytes.withUnsafeBufferPointer { picture in
+                let copied = image.update(fromContentsOf: picture.prefix(image.count))
+                image[copied...].update(repeating: 0)
+            }
         }
-        let image = Bitmap(width: panel.width, height: Self.ramRows, pageBytes: bytes) ?? picture
-        let window = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
-        try write(image, in: [window], startLine: 0, pagesWritten: Self.pagesShown(from: 0, panel))
-        return [window]
+        plan.windows.removeAll(keepingCapacity: true)
+        plan.windows.append(DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount))
+        plan.line = 0
+        plan.pages = Self.pagesShown(from: 0, panel)
+        try writePlan()
+        return plan.windows
     }
 
-    /// Sends the start line if it moves, then `windows` of the RAM `image`; RAM becomes `image`
-    /// (its `pagesWritten` known too) or, on failure, unknown.
-    private mutating func write(
-        _ image: Bitmap, in windows: [DisplayWindow], startLine line: Int, pagesWritten: UInt8
-    ) throws(Bus.Failure) {
-        let known = (ram, knownPages)
-        invalidate()
-        var leading: SSD1306Command?
-        if displayStartLine != line {
-            // Unknown until it is through. It rides in the first window's command transaction: one byte.
-            displayStartLine = nil
-            leading = .setDisplayStartLine(UInt8(line))
-            if windows.isEmpty { try send([.setDisplayStartLine(UInt8(line))]) }
-        }
-        for (index, window) in windows.enumerated() {
-            try writeWindow(of: image, window, after: index == 0 ? leading : nil)
+    /// Sends the start line if it moves, then `plan`'s windows of its RAM image; RAM becomes that
+    /// image (the plan keeps the old RAM's buffer for the next frame) or, on failure, unknown.
+    private mutating func writePlan() throws(Bus.Failure) {
+        let knownBefore = knownPages
+        let line = plan.line
+        // Unknown until the writes are through.
+        let old = ram
+        ram = nil
+        knownPages = 0
+        do throws(Bus.Failure) {
+            var leading: SSD1306Command?
+            if displayStartLine != line {
+                // Unknown until it is through. It rides in the first window's command transaction: one byte.
+                displayStartLine = nil
+                let command = SSD1306Command.setDisplayStartLine(UInt8(line))
+                leading = command
+                if plan.windows.isEmpty { try sendCommands(command) }
+            }
+            for index in plan.windows.indices {
+                try writeWindow(of: plan.image, plan.windows[index], after: index == 0 ? leading : nil)
+            }
+        } catch {
+            if let old { scratch.spare = old }
+            throw error
         }
         displayStartLine = line
-        if windows.isEmpty {
-            (ram, knownPages) = known
+        if plan.windows.isEmpty {
+            ram = old
+            knownPages = knownBefore
         } else {
-            ram = image
-            knownPages = known.1 | pagesWritten
+            ram = plan.image
+            plan.image = old ?? Bitmap(width: 0, height: 0)
+            knownPages = knownBefore | plan.pages
         }
         try sendPendingDisplayOn()
     }
@@ -293,15 +355,15 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends the columns and pages of `image` (RAM rows, glass columns) inside `window`, its
     /// first command transaction opening with `leading`.
     ///
-    /// Each transaction's bytes are built in one array, its final size reserved up front: one
-    /// allocation a transaction, which the transfer then owns.
+    /// Each transaction's bytes are built in one buffer the driver keeps (`scratch.transaction`),
+    /// reset in place: no allocation a transaction.
     mutating func writeWindow(
         of image: Bitmap, _ window: DisplayWindow, after leading: SSD1306Command? = nil
     ) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
         let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else {
-            if let leading { try send([leading]) }
+            if let leading { try sendCommands(leading) }
             return
         }
         var leading = leading
@@ -313,11 +375,10 @@ public struct SSD1306Driver<Bus: I2CBus> {
                     leading, .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
                     .setHigherColumnStartAddress(UInt8(firstColumn >> 4)))
                 leading = nil
-                var data: [UInt8] = []
-                data.reserveCapacity(1 + columns.count)
-                data.append(Self.dataStream)
-                image.appendPageBytes(page, columns: columns, to: &data)
-                try bus.write(data, to: address)
+                scratch.transaction.removeAll(keepingCapacity: true)
+                scratch.transaction.append(Self.dataStream)
+                image.appendPageBytes(page, columns: columns, to: &scratch.transaction)
+                try bus.write(scratch.transaction, to: address)
             }
             return
         }
@@ -325,35 +386,35 @@ public struct SSD1306Driver<Bus: I2CBus> {
             leading, .setColumnAddress(start: UInt8(firstColumn), end: UInt8(firstColumn + columns.count - 1)),
             .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)))
         // Horizontal addressing fills the window column by column, then moves to the next page.
-        var data: [UInt8] = []
-        data.reserveCapacity(1 + columns.count * pages.count)
-        data.append(Self.dataStream)
+        scratch.transaction.removeAll(keepingCapacity: true)
+        scratch.transaction.reserveCapacity(1 + columns.count * pages.count)
+        scratch.transaction.append(Self.dataStream)
         if columns == 0..<image.width {
             // Whole rows: the pages' bytes are already in order, one copy.
             image.bytes.withUnsafeBufferPointer { bytes in
-                data.append(
+                scratch.transaction.append(
                     contentsOf: UnsafeBufferPointer(
                         rebasing: bytes[(pages.lowerBound * image.width)..<(pages.upperBound * image.width)]))
             }
         } else {
-            for page in pages { image.appendPageBytes(page, columns: columns, to: &data) }
+            for page in pages { image.appendPageBytes(page, columns: columns, to: &scratch.transaction) }
         }
-        try bus.write(data, to: address)
+        try bus.write(scratch.transaction, to: address)
     }
 
-    /// Sends `leading` (when there is one) and three more commands in one transaction, built
-    /// without a temporary array of commands or of their bytes.
+    /// Sends `leading` (when there is one) and up to three more commands in one transaction,
+    /// built in the driver's buffer without a temporary array of commands or of their bytes.
     private mutating func sendCommands(
-        _ leading: SSD1306Command?, _ first: SSD1306Command, _ second: SSD1306Command, _ third: SSD1306Command? = nil
+        _ leading: SSD1306Command?, _ first: SSD1306Command? = nil, _ second: SSD1306Command? = nil,
+        _ third: SSD1306Command? = nil
     ) throws(Bus.Failure) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(12)
-        bytes.append(Self.commandStream)
-        leading?.append(to: &bytes)
-        first.append(to: &bytes)
-        second.append(to: &bytes)
-        third?.append(to: &bytes)
-        try bus.write(bytes, to: address)
+        scratch.transaction.removeAll(keepingCapacity: true)
+        scratch.transaction.append(Self.commandStream)
+        leading?.append(to: &scratch.transaction)
+        first?.append(to: &scratch.transaction)
+        second?.append(to: &scratch.transaction)
+        third?.append(to: &scratch.transaction)
+        try bus.write(scratch.transaction, to: address)
     }
 }
 

@@ -23,7 +23,7 @@ import Testing
                 ticks.now = ticks.now + .milliseconds(3)
                 return ticks.now
             })
-        let took = try loop.write(Self.transfers, modelledAt: 400_000)
+        let took = try loop.write(TransferBatch(Self.transfers), modelledAt: 400_000)
         #expect(took == .milliseconds(3))
         let written = loop.bus.drainTransfers()
         #expect(written == Self.transfers)
@@ -31,7 +31,7 @@ import Testing
 
     @Test func theEmulatorsWriteTakesItsModelledBusTime() throws {
         var loop = PagerRunLoop(bus: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil)
-        let took = try loop.write(Self.transfers, modelledAt: 100_000)
+        let took = try loop.write(TransferBatch(Self.transfers), modelledAt: 100_000)
         // 1032 bytes of 9 bits and two transactions of 11: 93.1 ms at 100 kHz.
         #expect(took == TimeSpan(nanoseconds: (1032 * 9 + 2 * 11) * 10_000))
     }
