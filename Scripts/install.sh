@@ -15,7 +15,7 @@
 #
 # Installs: /usr/local/bin/crownpager, /etc/crownpager/crownpager.toml (only if absent; the new
 # default goes beside an edited one as crownpager.toml.default), /etc/udev/rules.d/99-crownpager-*.rules,
-# /etc/systemd/system/crownpager.service, and a system user 'crownpager' in the i2c, gpio and input groups.
+# /etc/systemd/system/crownpager.service, and a system user 'crownpager' in the i2c, gpio, input and spi groups.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -120,7 +120,7 @@ else
   say "keeping your edited $config; the new default is beside it as crownpager.toml.default"
   install -m 0644 Hardware/crownpager.toml "$config.default"
 fi
-for rules in 99-crownpager-i2c.rules 99-crownpager-gpio.rules; do
+for rules in 99-crownpager-i2c.rules 99-crownpager-gpio.rules 99-crownpager-spi.rules; do
   install -m 0644 "Hardware/$rules" "$root/etc/udev/rules.d/$rules"
 done
 say "installing $root/etc/systemd/system/crownpager.service"
@@ -129,16 +129,16 @@ install -m 0644 Hardware/crownpager.service "$root/etc/systemd/system/crownpager
 if [ "$live" -eq 0 ]; then say "installed under $root"; exit 0; fi
 
 # 5. The service user, the device groups, udev, systemd.
-for group in i2c gpio input; do getent group "$group" >/dev/null || { say "creating group $group"; groupadd --system "$group"; }; done
+for group in i2c gpio input spi; do getent group "$group" >/dev/null || { say "creating group $group"; groupadd --system "$group"; }; done
 if ! id crownpager >/dev/null 2>&1; then
   say "creating the system user crownpager"
   useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group crownpager
 fi
-usermod -a -G i2c,gpio,input crownpager
+usermod -a -G i2c,gpio,input,spi crownpager
 # udev is not running in a chroot or while an image is built: the rules then apply at the next boot.
 if command -v udevadm >/dev/null 2>&1 && [ -d /run/udev ]; then
   udevadm control --reload || say "udevadm could not reload the rules: they apply at the next boot"
-  udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio || say "udevadm trigger failed: the device permissions apply at the next boot"
+  udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=spidev || say "udevadm trigger failed: the device permissions apply at the next boot"
 fi
 "$root/usr/local/bin/crownpager" check "$config" || { say "the configuration has an error (above): fix it, then run this again"; exit 1; }
 if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then

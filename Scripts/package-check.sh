@@ -45,7 +45,7 @@ say "amd64: apt install ./$(basename "$amd64_deb")"
 in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends /tmp/crownpager.deb >/dev/null"
 in_root "$root" "crownpager --version" | sed 's/^/  | /'
 in_root "$root" "getent passwd crownpager >/dev/null" || fail "no crownpager user"
-for group in i2c gpio input; do
+for group in i2c gpio input spi; do
   in_root "$root" "id -nG crownpager | tr ' ' '\n' | grep -qx $group" || fail "crownpager is not in group $group"
 done
 [ -L "$root/etc/systemd/system/multi-user.target.wants/crownpager.service" ] || fail "the service is not enabled"

@@ -123,7 +123,8 @@ install -m 0755 "$work/crownpager" "$tree/usr/bin/crownpager"
 sed 's|/usr/local/bin/crownpager|/usr/bin/crownpager|g; s|^Documentation=.*|Documentation=man:crownpager(1)|' \
   Hardware/crownpager.service >"$tree/usr/lib/systemd/system/crownpager.service"
 chmod 0644 "$tree/usr/lib/systemd/system/crownpager.service"
-install -m 0644 Hardware/99-crownpager-i2c.rules Hardware/99-crownpager-gpio.rules "$tree/usr/lib/udev/rules.d/"
+install -m 0644 Hardware/99-crownpager-i2c.rules Hardware/99-crownpager-gpio.rules Hardware/99-crownpager-spi.rules \
+  "$tree/usr/lib/udev/rules.d/"
 install -m 0644 Hardware/crownpager.toml "$tree/etc/crownpager/crownpager.toml"
 echo /etc/crownpager/crownpager.toml >"$tree/DEBIAN/conffiles"
 for script in postinst prerm postrm; do install -m 0755 "Hardware/debian/$script" "$tree/DEBIAN/$script"; done

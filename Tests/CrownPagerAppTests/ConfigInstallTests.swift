@@ -25,6 +25,7 @@ import Testing
         for file in [
             "/usr/local/bin/crownpager", "/etc/crownpager/crownpager.toml", "/etc/systemd/system/crownpager.service",
             "/etc/udev/rules.d/99-crownpager-i2c.rules", "/etc/udev/rules.d/99-crownpager-gpio.rules",
+            "/etc/udev/rules.d/99-crownpager-spi.rules",
         ] {
             #expect(FileManager.default.fileExists(atPath: root + file), "\(file)")
         }
