@@ -41,15 +41,26 @@ public struct OverviewRow: Hashable, Sendable {
 extension PageOverview {
     /// The rows that show in `area`, one title each, each cut to fit with the font's ellipsis.
     public func rows(titles: [String], in area: Rect, font: BitmapFont) -> [OverviewRow] {
-        let count = max(1, area.height / font.lineHeight)
+        rows(titles: titles, in: area, lineHeight: font.lineHeight, fit: font.fitting, measure: font.width(of:))
+    }
+
+    /// The rows that show in `area` drawn through `fonts`: as tall as the chain's line.
+    public func rows(titles: [String], in area: Rect, fonts: FontChain) -> [OverviewRow] {
+        rows(titles: titles, in: area, lineHeight: fonts.lineHeight, fit: fonts.fitting, measure: fonts.width(of:))
+    }
+
+    private func rows(
+        titles: [String], in area: Rect, lineHeight: Int, fit: (String, Int) -> String, measure: (String) -> Int
+    ) -> [OverviewRow] {
+        let count = max(1, area.height / lineHeight)
         let first = firstVisibleRow(rows: count)
         var rows: [OverviewRow] = []
         for row in 0..<count {
             let page = first + row
             guard page < titles.count else { break }
-            let box = Rect(x: area.x, y: area.y + row * font.lineHeight, width: area.width, height: font.lineHeight)
-            let text = font.fitting("\(page + 1) \(titles[page])", width: max(0, area.width - 1))
-            let ink = Rect(x: box.x + 1, y: box.y, width: font.width(of: text), height: font.lineHeight)
+            let box = Rect(x: area.x, y: area.y + row * lineHeight, width: area.width, height: lineHeight)
+            let text = fit("\(page + 1) \(titles[page])", max(0, area.width - 1))
+            let ink = Rect(x: box.x + 1, y: box.y, width: measure(text), height: lineHeight)
             rows.append(OverviewRow(page: page, text: text, box: box, ink: ink))
         }
         return rows
@@ -59,13 +70,29 @@ extension PageOverview {
 extension Bitmap {
     /// Draws the page-title list into `area`: one title per line, the selection highlighted.
     public mutating func drawPageOverview(_ overview: PageOverview, titles: [String], in area: Rect, font: BitmapFont) {
+        drawPageOverview(overview, rows: overview.rows(titles: titles, in: area, font: font), in: area) {
+            $0.drawText($1, at: $2, font: font, ink: $3)
+        }
+    }
+
+    /// Draws the page-title list into `area` through `fonts` (titles in other scripts).
+    public mutating func drawPageOverview(_ overview: PageOverview, titles: [String], in area: Rect, fonts: FontChain) {
+        drawPageOverview(overview, rows: overview.rows(titles: titles, in: area, fonts: fonts), in: area) {
+            $0.drawText($1, at: $2, fonts: fonts, ink: $3)
+        }
+    }
+
+    private mutating func drawPageOverview(
+        _ overview: PageOverview, rows: [OverviewRow], in area: Rect,
+        draw: (inout Bitmap, String, Point, Ink) -> Int
+    ) {
         let saved = clip
         clip = area.intersection(saved)
         fillRect(area, ink: .off)
-        for row in overview.rows(titles: titles, in: area, font: font) {
+        for row in rows {
             let selected = row.page == overview.selection
             if selected { fillRect(row.box) }
-            drawText(row.text, at: row.ink.origin, font: font, ink: selected ? .off : .on)
+            _ = draw(&self, row.text, row.ink.origin, selected ? .off : .on)
         }
         clip = saved
     }

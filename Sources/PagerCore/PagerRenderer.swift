@@ -11,6 +11,9 @@ public struct PagerRenderer: Hashable, Sendable {
     public var indicatorStyle: PageIndicatorStyle
     /// The font of the page-title list.
     public var overviewFont: BitmapFont = .fixed6x10
+    /// Fonts the title list falls back on, in order, for characters its font lacks (misc-fixed
+    /// after a configured font, Unifont's glyphs); none draws with the font alone.
+    public var overviewFallbacks: [BitmapFont] = []
 
     /// The title list's font: `overviewFont`, or misc-fixed 5x8 where a line of it is taller
     /// than the content area (the bottom indicator on a 16-row panel leaves 8 rows).
@@ -103,8 +106,13 @@ public struct PagerRenderer: Hashable, Sendable {
         let pager = controller.pager
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
-            frame.drawPageOverview(
-                overview, titles: pager.pages.map { $0.title }, in: contentRect, font: overviewFontThatFits)
+            let titles = pager.pages.map { $0.title }
+            if overviewFallbacks.isEmpty {
+                frame.drawPageOverview(overview, titles: titles, in: contentRect, font: overviewFontThatFits)
+            } else {
+                let fonts = FontChain(overviewFontThatFits, fallbacks: overviewFallbacks)
+                frame.drawPageOverview(overview, titles: titles, in: contentRect, fonts: fonts)
+            }
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
             return
         }

@@ -24,12 +24,23 @@ extension Configuration {
         self.directory = directory
         var top = ConfigTable(root, path: "", file: file)
         if var table = try top.table("display") { display = try Self.display(&table) }
+        if let name = display.font?.name {
+            display.font = try Self.loadFont(name, directory: directory, files: files) { (message: String) in
+                var line = root["display"]?.line ?? 1
+                if case .table(let section)? = root["display"]?.value { line = section["font"]?.line ?? line }
+                return ConfigError(file: file, line: line, key: "display.font", message: message)
+            }
+        }
         if var table = try top.table("crown") { crown = try Self.crown(&table) }
         if var table = try top.table("indicator") { indicator = try Self.indicator(&table) }
         if var table = try top.table("timer") { timer = try Self.timer(&table) }
         if let tables = try top.tables("page") {
             guard !tables.isEmpty else { throw top.error("page", "expected at least one [[page]]") }
-            for var table in tables { pages.append(try PageSpec(reading: &table, directory: directory, files: files)) }
+            for var table in tables {
+                var page = try PageSpec(reading: &table, directory: directory, files: files)
+                page.font = page.font ?? display.font
+                pages.append(page)
+            }
         } else {
             pages = Configuration.builtIn.pages
         }
@@ -51,6 +62,20 @@ extension Configuration {
                 throw ConfigError(
                     file: file, line: page.line, key: "page[\(index + 1)].indicator_image", message: error.description)
             }
+        }
+    }
+
+    /// The font `name` names (`FontFile.load`), a path resolved against `directory`; `error` makes
+    /// the message a configuration error at the setting's line.
+    static func loadFont(
+        _ name: String, directory: String, files: some FileReading, error: (String) -> ConfigError
+    ) throws(ConfigError) -> ConfiguredFont {
+        let isBuiltIn = FontFile.builtIn.contains { $0.name == name }
+        let path = isBuiltIn ? name : resolve(name, in: directory)
+        do throws(FontLoadError) {
+            return ConfiguredFont(name: path, font: try FontFile.load(path, from: files))
+        } catch let failure {
+            throw error(failure.description)
         }
     }
 
@@ -93,6 +118,8 @@ extension Configuration {
             throw table.error(Setting.displayOffAfter, "must not come before dim_after")
         }
         display.busHertz = try table.integer(Setting.displayBusHertz) ?? display.busHertz
+        // Loaded with the pages, which read files (`loadFonts`).
+        display.font = try table.string(Setting.displayFont).map { ConfiguredFont(name: $0, font: .fixed6x10) }
         display.gpioChip = try table.string(Setting.displayGPIOChip) ?? display.gpioChip
         display.dataCommandLine = try table.integer(Setting.displayDataCommandLine) ?? display.dataCommandLine
         if let value = table.value(Setting.displayResetLine) {

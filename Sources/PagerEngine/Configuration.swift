@@ -67,6 +67,8 @@ public struct DisplaySection: Hashable, Sendable {
     public var offAfter: TimeSpan? = .milliseconds(600_000)
     /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
     public var busHertz = 400_000
+    /// The font every page's text and the title list draw in first (`display.font`); nil is misc-fixed 6x10.
+    public var font: ConfiguredFont?
     /// Contrast alone, 0 to 255, applied after `brightness` (`--contrast`); the file sets `brightness`.
     public var contrast: Int?
     /// Lit pixels dark and dark pixels lit (`--invert`).
@@ -205,6 +207,8 @@ public struct PageSpec: Hashable, Sendable {
     public var line: Int
     /// How long it stays before the next page comes by itself: `[timer]`'s duration, its own, or never.
     public var duration: PageDuration
+    /// The font its text draws in first: its own `font`, else `display.font`; nil is misc-fixed 6x10.
+    public var font: ConfiguredFont?
 
     /// A page.
     public init(
@@ -216,6 +220,20 @@ public struct PageSpec: Hashable, Sendable {
         self.indicatorImage = indicatorImage
         self.line = line
         self.duration = duration
+    }
+}
+
+/// A font a configuration names (`font = "..."`), loaded: a built-in name or a BDF file's path.
+public struct ConfiguredFont: Hashable, Sendable {
+    /// The name as written, a path resolved against the configuration's folder.
+    public var name: String
+    /// The font.
+    public var font: BitmapFont
+
+    /// A loaded font and its name.
+    public init(name: String, font: BitmapFont) {
+        self.name = name
+        self.font = font
     }
 }
 

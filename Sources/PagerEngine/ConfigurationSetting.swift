@@ -140,6 +140,10 @@ extension ConfigurationSetting {
     static let displayBusHertz = ConfigurationSetting(
         "display.bus_hz", .integer(10_000...3_400_000), default: "400000",
         "The bus clock set by dtparam=i2c_arm_baudrate in config.txt; pacing starts from it, then learns the real one")
+    static let displayFont = ConfigurationSetting(
+        "display.font", .string, default: nil, example: "\"fixed6x10\"",
+        "Every page's text and the title list: fixed5x8, fixed6x10, fixed10x20 or a BDF file; misc-fixed 6x10 and Unifont fill in"
+    )
     static let displayGPIOChip = ConfigurationSetting(
         "display.gpio_chip", .string, default: "\"/dev/gpiochip0\"", reloadable: false,
         "The GPIO chip of an SPI panel's DC and RES lines")
@@ -240,6 +244,9 @@ extension ConfigurationSetting {
     static let pageIndicatorImage = ConfigurationSetting(
         "page.indicator_image", .string, default: nil, example: "\"house\"", pageKinds: PageSpec.kinds,
         "This page's own dot: an image as for indicator.image")
+    static let pageFont = ConfigurationSetting(
+        "page.font", .string, default: nil, example: "\"fixed5x8\"", pageKinds: PageSpec.kinds,
+        "This page's own font instead of display.font: a built-in name or a BDF file")
     static let pageDuration = ConfigurationSetting(
         "page.duration", .duration(minimumMilliseconds: 100, allowsNever: true), default: nil, example: "\"8s\"",
         pageKinds: PageSpec.kinds,
@@ -298,13 +305,14 @@ extension ConfigurationSetting {
     /// Every setting, in the order of the default file.
     public static let all: [ConfigurationSetting] = [
         displayPanel, displayBus, displayAddress, displayRotation, displayBrightness, displayDimBrightness,
-        displayDimAfter, displayOffAfter, displayBusHertz, displayGPIOChip, displayDataCommandLine, displayResetLine,
-        displaySPIHertz,
+        displayDimAfter, displayOffAfter, displayBusHertz, displayFont, displayGPIOChip, displayDataCommandLine,
+        displayResetLine, displaySPIHertz,
         crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
         crownInverted, crownAcceleration, crownWrap, crownSide, crownSensitivity, crownDetentsPerPage, crownRubberBand,
         indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,
         timerDuration, timerResumeAfter, timerLoop, timerDimsWhileAdvancing,
-        pageKind, pageTitle, pageIndicatorImage, pageDuration, pageText, pageTime, pageDate, pageValues, pageRefresh,
+        pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
+        pageRefresh,
         pageArgv,
         pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum, pageMaximum, pageUnit, pageStyle,
     ]

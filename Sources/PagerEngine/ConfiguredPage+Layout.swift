@@ -11,13 +11,16 @@ extension ConfiguredPage {
 
     /// The width of `text` in `face` (the body through the fallback glyphs when the page has them).
     func measure(_ text: String, face: PageLayout.Face = .body) -> Int {
-        if face == .body, let chain { return chain.width(of: text) }
+        // Every chain of the page picks the same font for a character, so widths agree.
+        if let chain = face == .body ? chain : chain(for: face, text: text) { return chain.width(of: text) }
         return face.font.width(of: text)
     }
 
     /// `text` cut with an ellipsis to fit `width` in `face`; whole when it fits.
     func fit(_ text: String, width: Int, face: PageLayout.Face = .body) -> String {
-        if face == .body, let chain { return chain.fitting(text, width: width) }
+        if let chain = face == .body ? chain : chain(for: face, text: text) {
+            return chain.fitting(text, width: width)
+        }
         return face.font.fitting(text, width: width)
     }
 
@@ -31,12 +34,14 @@ extension ConfiguredPage {
         }
         let shown = fit(title, width: width)
         let shownWidth = measure(shown)
+        // Over a clock or a gauge, the title is as tall as its own fonts; over lines, as theirs.
+        let height = isSingleScreenGraphic ? lineHeight(of: .body, shown) : lineHeight
         // Placed alone, not through a layout's array: the header is drawn every frame.
         let title = PageLayout.text(
-            shown, in: Rect(x: 0, y: 0, width: width, height: lineHeight), face: .body, width: shownWidth,
+            shown, in: Rect(x: 0, y: 0, width: width, height: height), face: .body, width: shownWidth,
             alignment: .leading)
-        let rule = Rect(x: 0, y: lineHeight, width: min(width, shownWidth), height: 1)
-        return Header(title: title, rule: rule, bottom: headerHeight)
+        let rule = Rect(x: 0, y: height, width: min(width, shownWidth), height: 1)
+        return Header(title: title, rule: rule, bottom: height + 2)
     }
 
     /// Where everything on the page goes in a canvas of `size` (the content area's width, the
@@ -86,11 +91,12 @@ extension ConfiguredPage {
         var timeOnly: (String, PageLayout.Face)?
         for time in times {
             for face in PageLayout.Face.allCases
-            where measure(time, face: face) <= area.width && face.font.lineHeight <= area.height {
+            where measure(time, face: face) <= area.width && lineHeight(of: face, time) <= area.height {
                 if timeOnly == nil { timeOnly = (time, face) }
-                let room = area.height - face.font.lineHeight - gap
-                for dateFace in [PageLayout.Face.body, .small] where dateFace.font.lineHeight <= room {
-                    for date in dates where measure(date, face: dateFace) <= area.width {
+                let room = area.height - lineHeight(of: face, time) - gap
+                for dateFace in [PageLayout.Face.body, .small] {
+                    for date in dates
+                    where lineHeight(of: dateFace, date) <= room && measure(date, face: dateFace) <= area.width {
                         placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area, into: &layout)
                         return
                     }
@@ -112,8 +118,8 @@ extension ConfiguredPage {
         time: (String, PageLayout.Face), date: (String, PageLayout.Face)?, gap: Int, in area: Rect,
         into layout: inout PageLayout
     ) {
-        let timeHeight = time.1.font.lineHeight
-        let height = timeHeight + (date.map { gap + $0.1.font.lineHeight } ?? 0)
+        let timeHeight = lineHeight(of: time.1, time.0)
+        let height = timeHeight + (date.map { gap + lineHeight(of: $0.1, $0.0) } ?? 0)
         let top = area.y + max(0, (area.height - height) / 2)
         layout.add(
             time.0, in: Rect(x: area.x, y: top, width: area.width, height: timeHeight), face: time.1,
@@ -121,7 +127,8 @@ extension ConfiguredPage {
         if let date {
             layout.add(
                 date.0,
-                in: Rect(x: area.x, y: top + timeHeight + gap, width: area.width, height: date.1.font.lineHeight),
+                in: Rect(
+                    x: area.x, y: top + timeHeight + gap, width: area.width, height: lineHeight(of: date.1, date.0)),
                 face: date.1, width: measure(date.0, face: date.1), alignment: .center)
         }
     }
@@ -131,7 +138,7 @@ extension ConfiguredPage {
     private func gaugeFace(_ text: String, faces: [PageLayout.Face], in area: Rect, below: Int) -> (
         String, PageLayout.Face
     )? {
-        let roomy = faces.filter { area.height - $0.font.lineHeight >= below }
+        let roomy = faces.filter { area.height - lineHeight(of: $0, text) >= below }
         if let face = roomy.first(where: { measure(text, face: $0) <= area.width }) { return (text, face) }
         guard let face = roomy.last else { return nil }
         return (fit(text, width: area.width, face: face), face)
@@ -146,7 +153,7 @@ extension ConfiguredPage {
             layOutNumberAlone(text, in: area, into: &layout)
             return
         }
-        let textHeight = face.font.lineHeight
+        let textHeight = lineHeight(of: face, shown)
         let barHeight = max(thinnest, min(12, area.height - textHeight - gap - 1))
         let top = area.y + max(0, (area.height - textHeight - barHeight - gap) / 2)
         layout.add(
@@ -164,15 +171,15 @@ extension ConfiguredPage {
             layOutNumberAlone(text, in: area, into: &layout)
             return
         }
-        let lineHeight = face.font.lineHeight
-        let radius = max(smallest, min(area.width / 2 - 2, area.height - lineHeight - 4))
+        let textHeight = lineHeight(of: face, shown)
+        let radius = max(smallest, min(area.width / 2 - 2, area.height - textHeight - 4))
         let centre = Point(x: area.x + area.width / 2, y: area.y + radius + 1)
         layout.graphics.append(
             PageLayout.Graphic(
                 kind: .dial,
                 box: Rect(x: centre.x - radius, y: centre.y - radius, width: 2 * radius + 1, height: radius + 1)))
         layout.add(
-            shown, in: Rect(x: area.x, y: centre.y + 3, width: area.width, height: lineHeight), face: face,
+            shown, in: Rect(x: area.x, y: centre.y + 3, width: area.width, height: textHeight), face: face,
             width: measure(shown, face: face), alignment: .center)
     }
 
@@ -180,7 +187,7 @@ extension ConfiguredPage {
     /// panel): the number alone, centred, in the largest face that fits.
     private func layOutNumberAlone(_ text: String, in area: Rect, into layout: inout PageLayout) {
         guard let (shown, face) = gaugeFace(text, faces: [.body, .small], in: area, below: 0) else { return }
-        let height = face.font.lineHeight
+        let height = lineHeight(of: face, shown)
         layout.add(
             shown, in: Rect(x: area.x, y: area.y + (area.height - height) / 2, width: area.width, height: height),
             face: face, width: measure(shown, face: face), alignment: .center)

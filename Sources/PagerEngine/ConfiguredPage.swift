@@ -36,9 +36,18 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
             updateChain()
         }
     }
+    /// The font its text draws in first (`font = "..."`), misc-fixed 6x10 then filling in; nil
+    /// draws in misc-fixed 6x10 alone, as before.
+    public var font: BitmapFont? {
+        didSet {
+            prepared = nil
+            updateChain()
+        }
+    }
     /// The body's lines wrapped for a width, made once for the frames to come.
     private var prepared: PreparedLines?
-    /// Misc-fixed and the fallback glyphs, when the page's text needs them; nil draws as before.
+    /// The page's font, misc-fixed and the fallback glyphs, when the page has a font or its text
+    /// needs the glyphs; nil draws as before.
     var chain: FontChain?
 
     /// Lines of a body wrapped for one width, and for that width less the "more" gutter (a page
@@ -66,11 +75,12 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         case gauge(fraction: Double?, text: String, isDial: Bool)
     }
 
-    /// A page, with `fallbackGlyphs` for characters misc-fixed lacks.
-    public init(title: String, body: Body, fallbackGlyphs: BitmapFont? = nil) {
+    /// A page, with `fallbackGlyphs` for characters misc-fixed lacks and its own `font`.
+    public init(title: String, body: Body, fallbackGlyphs: BitmapFont? = nil, font: BitmapFont? = nil) {
         self.title = title
         self.body = body
         self.fallbackGlyphs = fallbackGlyphs
+        self.font = font
         updateChain()
     }
 
@@ -93,16 +103,41 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     public var drawsWithFallbackGlyphs: Bool { chain != nil }
 
     private mutating func updateChain() {
-        guard let glyphs = fallbackGlyphs else {
+        let needsGlyphs =
+            fallbackGlyphs.map { glyphs in
+                textContains { Self.font.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil }
+            } ?? false
+        guard font != nil || needsGlyphs else {
             chain = nil
             return
         }
-        let needed = textContains { Self.font.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil }
-        chain = needed ? FontChain(Self.font, fallbacks: [glyphs]) : nil
+        // The page's font, then misc-fixed 6x10, then Unifont's glyphs; a character none has is a box.
+        let fallbacks = (font == nil ? [] : [Self.font]) + (needsGlyphs ? fallbackGlyphs.map { [$0] } ?? [] : [])
+        chain = FontChain(font ?? Self.font, fallbacks: fallbacks)
+    }
+
+    /// The chain one line of a clock or a gauge draws through in `face`: the face's font (the
+    /// page's for the body), then only the fonts of the page's chain that `text` needs, so a line
+    /// is only as tall as the fonts in use. Nil when the page draws with misc-fixed alone.
+    func chain(for face: PageLayout.Face, text: String) -> FontChain? {
+        guard let chain else { return nil }
+        let first = face == .body ? chain.fonts[0] : face.font
+        let rest = face == .body ? Array(chain.fonts.dropFirst()) : chain.fonts
+        var used = [Bool](repeating: false, count: rest.count)
+        for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.isControl(scalar) {
+            if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) { used[index] = true }
+        }
+        return FontChain(first, fallbacks: rest.indices.filter { used[$0] }.map { rest[$0] })
+    }
+
+    /// The height of `text` as one line in `face`.
+    func lineHeight(of face: PageLayout.Face, _ text: String) -> Int {
+        chain(for: face, text: text)?.lineHeight ?? face.font.lineHeight
     }
 
     /// Whether a character of the text drawn through the fallback glyphs (the title, the text,
-    /// the values, the output and its status) satisfies `predicate`; controls are skipped.
+    /// the values, the output and its status, a clock's time and dates, a gauge's text)
+    /// satisfies `predicate`; controls are skipped.
     public func textContains(where predicate: (Unicode.Scalar) -> Bool) -> Bool {
         func scan(_ text: String) -> Bool {
             text.unicodeScalars.contains { !BitmapFont.isControl($0) && predicate($0) }
@@ -112,7 +147,10 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         case .text(let text): return scan(text)
         case .values(let values): return values.contains { scan($0.label) || scan($0.value) }
         case .output(let lines, let status): return lines.contains(where: scan) || status.map(scan) == true
-        case .clock, .image, .gauge: return false
+        case .clock(let time, let date, let shorterTimes, let shorterDates):
+            return scan(time) || scan(date) || shorterTimes.contains(where: scan) || shorterDates.contains(where: scan)
+        case .gauge(_, let text, _): return scan(text)
+        case .image: return false
         }
     }
 
@@ -223,8 +261,10 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
 
     /// Draws one laid-out line of text.
     private func drawText(_ text: PageLayout.Text, into canvas: inout Bitmap) {
-        if text.face == .body {
+        if text.face == .body && !isSingleScreenGraphic {
             drawLine(text.text, at: text.ink.origin, into: &canvas)
+        } else if let chain = chain(for: text.face, text: text.text) {
+            canvas.drawText(text.text, at: text.ink.origin, fonts: chain)
         } else {
             canvas.drawText(text.text, at: text.ink.origin, font: text.face.font)
         }

@@ -71,6 +71,24 @@ public struct DeviceEngine {
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
         askForGlyphs(in: session.pager.pages)
+        updateOverviewFonts()
+    }
+
+    /// The title list's fonts: `display.font` (else misc-fixed 6x10), misc-fixed after a
+    /// configured font, and the fallback glyphs when a title needs them.
+    private mutating func updateOverviewFonts() {
+        let font = configuration.display.font?.font
+        let needsGlyphs =
+            glyphs.map { glyphs in
+                session.pager.pages.contains { page in
+                    page.title.unicodeScalars.contains {
+                        BitmapFont.fixed6x10.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil
+                    }
+                }
+            } ?? false
+        session.renderer.overviewFont = font ?? .fixed6x10
+        session.renderer.overviewFallbacks =
+            (font == nil ? [] : [.fixed6x10]) + (needsGlyphs ? glyphs.map { [$0] } ?? [] : [])
     }
 
     private static func session(
@@ -185,6 +203,7 @@ public struct DeviceEngine {
             glyphs = font
             book.glyphs = font
             refreshPages(glyphsChanged: true)
+            updateOverviewFonts()
         case .redraw:
             session.forgetGlass()
             pacer.invalidate()
@@ -348,6 +367,7 @@ public struct DeviceEngine {
         session = Self.session(
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
+        updateOverviewFonts()
         // The bus has not changed: what its writes taught the pacer stays.
         pacer.configure(busHertz: fresh.display.pacingHertz)
         pacer.invalidate()

@@ -53,6 +53,7 @@ public struct PageBook: Sendable {
     public func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
         var page = bare(index, clock: clock)
         page.duration = specs[index].duration
+        page.font = specs[index].font?.font
         if let glyphs { page.fallbackGlyphs = glyphs }
         return page
     }
@@ -77,7 +78,9 @@ public struct PageBook: Sendable {
                 body: .clock(
                     time: time.format(clock), date: full,
                     shorterTimes: time.withoutSeconds.map { [$0.format(clock)] } ?? [],
-                    shorterDates: full.isEmpty ? [] : shorterDates))
+                    // The shorter forms are English: a date with words of its own (Korean
+                    // month names) keeps them, giving the time a smaller face instead.
+                    shorterDates: full.isEmpty || !full.unicodeScalars.allSatisfy({ $0.isASCII }) ? [] : shorterDates))
         case .system:
             if case .values(let lines) = reading { return ConfiguredPage(title: spec.title, body: .values(lines)) }
             return ConfiguredPage(title: spec.title, body: .values([]))

@@ -16,6 +16,12 @@ extension PageSpec {
             throw table.error(Setting.pageKind, "missing: say what the page shows, one of \(quotedList(Self.kinds))")
         }
         indicatorImage = try table.string(Setting.pageIndicatorImage)
+        if let name = try table.string(Setting.pageFont) {
+            let located = table
+            font = try Configuration.loadFont(name, directory: directory, files: files) { (message: String) in
+                located.error(Setting.pageFont, message)
+            }
+        }
         let explicitTitle = try table.string(Setting.pageTitle)
         switch try table.duration(Setting.pageDuration) {
         case .none: duration = .automatic

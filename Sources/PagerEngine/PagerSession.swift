@@ -12,7 +12,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// The pager, the crown interpreter and everything they do over time.
     public var controller: PagerController<Page>
     /// Draws frames.
-    public let renderer: PagerRenderer
+    public internal(set) var renderer: PagerRenderer
     /// The display the frames go to.
     public var display: SSD1306Driver<Bus>
     /// The last frame sent, to skip sending one that did not change.

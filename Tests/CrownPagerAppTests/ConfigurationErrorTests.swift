@@ -10,7 +10,15 @@ import Testing
     static let cases: [(String, String)] = [
         (
             "[display]\nbrightnes = 3",
-            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, gpio_chip, dc_line, reset_line, spi_hz"
+            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, font, gpio_chip, dc_line, reset_line, spi_hz"
+        ),
+        (
+            "[display]\nfont = \"/nonexistent/6x13.bdf\"",
+            "test.toml:2: display.font: cannot read the font: could not open /nonexistent/6x13.bdf: No such file or directory (ENOENT, errno 2); a folder on the path does not exist; name a BDF file or one of \"fixed5x8\", \"fixed6x10\", \"fixed10x20\""
+        ),
+        (
+            "[[page]]\nkind = \"text\"\ntext = \"x\"\nfont = \"/nonexistent/6x13.bdf\"",
+            "test.toml:4: page[1].font: cannot read the font: could not open /nonexistent/6x13.bdf: No such file or directory (ENOENT, errno 2); a folder on the path does not exist; name a BDF file or one of \"fixed5x8\", \"fixed6x10\", \"fixed10x20\""
         ),
         (
             "[display]\nbrightness = 300",
@@ -113,7 +121,7 @@ import Testing
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         (
             "[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
-            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, title, duration, text"
+            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, title, duration, text"
         ),
         (
             "[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",

@@ -20,7 +20,7 @@ import Testing
         #expect(chain.glyph(for: "A")?.font == 0)
         #expect(chain.advance(of: "페") == 16)
         let file = try UnifontFile(path: Self.subset)
-        #expect(file.index.count == 45)
+        #expect(file.index.count == 51)
     }
 
     @Test func aMissingFileWarnsOnceNamingThePackage() {

@@ -27,7 +27,7 @@ let mixedBody = "워치OS에 대한 추가 고려사항은 없습니다. macOS�
     @Test func indexFindsEveryGlyphOfTheSubset() throws {
         let bytes = try unifontSubset()
         let index = try HexFontIndex(bytes: bytes)
-        #expect(index.count == 45)
+        #expect(index.count == 51)
         let location = try #require(index.location(of: "페"))
         #expect(location.wide)
         #expect(index.location(of: "A") == nil)
