@@ -121,7 +121,8 @@ import Testing
             if frames.last != drawn { frames.append(drawn) }
         }
         #expect(pager.currentPage == 11 && pages.last == 11)
-        #expect(zip(pages, pages.dropFirst()).allSatisfy { $1 - $0 == 0 || $1 - $0 == 1 }, "\(pages)")
+        let steps: [Int] = zip(pages, pages.dropFirst()).map { (before: Int, after: Int) in after - before }
+        #expect(steps.allSatisfy { (step: Int) in step == 0 || step == 1 }, "\(pages)")
         #expect(Set(pages) == Set(0...11))
         // The frames once scrubbing starts (the third detent, at 30 ms): page after page, whole.
         for (index, frame) in frames.dropFirst(3).prefix(4).enumerated() {

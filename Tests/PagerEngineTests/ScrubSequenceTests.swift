@@ -70,6 +70,7 @@ import Testing
         let (pages, shell) = Self.pagesOnTheGlass(turns: turns, busHertz: 400_000)
         #expect(shell.engine.session.pager.currentPage == 39)
         #expect(pages.last == 39 && Set(pages) == Set(0...39), "\(pages)")
-        #expect(zip(pages, pages.dropFirst()).allSatisfy { $1 - $0 == 0 || $1 - $0 == 1 })
+        let steps: [Int] = zip(pages, pages.dropFirst()).map { (before: Int, after: Int) in after - before }
+        #expect(steps.allSatisfy { (step: Int) in step == 0 || step == 1 })
     }
 }
