@@ -66,11 +66,21 @@ public struct DisplayDoctor {
             say(
                 "\u{2713} the status byte suggests an SSD1306 (or an SSD1309, which answers alike: a 2.42-inch "
                     + "module is one; use --panel ssd1309-128x64)")
+        case .sh1107?:
+            say(
+                "\u{2713} the status byte carries the SH1107's ID (07h): a 64x128 or 128x128 module; use --panel "
+                    + "sh1107-64x128 (a 128x64 module stood on its end) or sh1107-128x128")
         case nil: say("\u{00B7} the status byte does not say which controller this is")
         }
-        say("  (a hint only: neither datasheet documents those bits; the test pattern decides)")
+        if guess == .sh1107 {
+            say(
+                "  (the SH1107 datasheet documents that ID; which of its two sizes this is, only the test pattern shows)"
+            )
+        } else {
+            say("  (a hint only: neither datasheet documents those bits; the test pattern decides)")
+        }
 
-        let chosen = panel ?? (guess == .sh1106 ? .sh1106_128x64 : .ssd1306_128x64)
+        let chosen = panel ?? Self.defaultPanel(for: guess)
         try drawPattern(on: bus, at: found.address, panel: chosen, say: say)
         let configuration = "crownpager run --i2c-bus \(busNumber) --address \(found.address) --panel \(chosen.name)"
         for line in advice(for: chosen, configuration: configuration) { say(line) }
@@ -86,7 +96,7 @@ public struct DisplayDoctor {
         say(
             "\u{00B7} SPI has no read-back: the controller cannot say which it is; the pattern is drawn for "
                 + "\((panel ?? .ssd1306_128x64).name) unless --panel names another (sh1106-128x64 for a 1.3-inch module, "
-                + "ssd1309-128x64 for a 2.42-inch one)")
+                + "ssd1309-128x64 for a 2.42-inch one, sh1107-64x128 or sh1107-128x128 for an SH1107)")
         let chosen = panel ?? .ssd1306_128x64
         try drawPattern(on: bus, at: .ssd1306Primary, panel: chosen, say: say)
         var configuration = "crownpager run --spi \(spiName(wiring.devicePath)) --dc-line \(wiring.dataCommandLine)"
@@ -111,13 +121,27 @@ public struct DisplayDoctor {
                 + "top left, a hollow one bottom right, '\(chosen.name)' in the middle")
     }
 
+    /// The panel to draw for when none is named: the status byte's controller, at its usual size.
+    static func defaultPanel(for controller: SSD1306Controller?) -> SSD1306Panel {
+        switch controller {
+        case .sh1106?: return .sh1106_128x64
+        case .sh1107?: return .sh1107_128x128
+        default: return .ssd1306_128x64
+        }
+    }
+
     /// `0.0` for `/dev/spidev0.0`.
     private func spiName(_ path: String) -> String {
         path.hasPrefix("/dev/spidev") ? String(path.dropFirst("/dev/spidev".count)) : path
     }
 
     private func advice(for panel: SSD1306Panel, configuration base: String) -> [String] {
-        let other = panel.controller == .sh1106 ? "128x64" : "sh1106-128x64"
+        let other: String
+        switch panel.controller {
+        case .sh1106: other = "128x64"
+        case .sh1107: other = panel.width == 64 ? "sh1107-128x128" : "sh1107-64x128"
+        default: other = "sh1106-128x64"
+        }
         var configuration = base
         if settings.rotation == .rotated180 { configuration += " --rotate 180" }
         return [

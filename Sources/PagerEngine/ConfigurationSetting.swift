@@ -108,7 +108,7 @@ extension ConfigurationSetting {
         "display.panel", .choice(SSD1306Panel.all.map { $0.name } + ["ssd1306-128x64", "ssd1306-128x32"]),
         default: "\"128x64\"", flag: SettingFlag("--panel"), reloadable: false,
         "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, the 1.3\" "
-            + "sh1106-128x64, or the 2.42\" ssd1309-128x64"
+            + "sh1106-128x64, the 2.42\" ssd1309-128x64, or an SH1107's sh1107-64x128 or sh1107-128x128"
     )
     static let displayBus = ConfigurationSetting(
         "display.bus",

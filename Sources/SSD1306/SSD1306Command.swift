@@ -91,10 +91,24 @@ public enum SSD1306Command: Hashable, Sendable {
     /// Internal IREF Setting (ADh), from the SSD1306B/SSD1315 datasheets; 72x40 modules need it.
     case setIREF(IREFSelection)
 
-    // MARK: SH1106 only (Sino Wealth SH1106 v2.3, command 10)
+    // MARK: SH1106 and SH1107 (Sino Wealth SH1106 v2.3 and SH1107 v2.1, command 10)
 
-    /// Set DC-DC OFF/ON (ADh 8Ah/8Bh), SH1106 only: its converter makes the panel voltage, as the SSD1306's charge pump does.
+    /// Set DC-DC OFF/ON (ADh 8Ah/8Bh), SH1106 and SH1107: bit 0 switches the converter that makes
+    /// the panel voltage, as the SSD1306's charge pump does.
     case setDCDC(Bool)
+
+    // MARK: SH1107 only (Sino Wealth SH1107 v2.1, commands 3, 6, 9, 12, 17)
+
+    /// Set Page Address (B0h-BFh), SH1107: page 0...15 of its 128-row RAM (masked to 4 bits).
+    case setSH1107PageAddress(UInt8)
+    /// Set Memory Addressing Mode, SH1107: page (20h, reset) or vertical (21h); one byte, no argument.
+    case setSH1107AddressingMode(vertical: Bool)
+    /// Set Multiplex Ratio (A8h + 00h-7Fh), SH1107: 1...128 COMs (clamped), sent as COMs - 1; reset 128.
+    case setSH1107MultiplexRatio(commons: UInt8)
+    /// Set Display Offset (D3h + 00h-7Fh), SH1107: the COM the start line maps to, 0...127 (masked).
+    case setSH1107DisplayOffset(UInt8)
+    /// Set Display Start Line (DCh + 00h-7Fh), SH1107: the RAM column COM0 shows, 0...127 (masked).
+    case setSH1107DisplayStartLine(UInt8)
 
     /// The command as it goes on the wire after a command control byte: opcode, then arguments.
     public var bytes: [UInt8] {
@@ -141,6 +155,11 @@ public enum SSD1306Command: Hashable, Sendable {
         case .setZoomIn(let zoom): return [0xD6, zoom ? 0x01 : 0x00]
         case .setIREF(let selection): return [0xAD, selection.rawValue]
         case .setDCDC(let on): return [0xAD, on ? 0x8B : 0x8A]
+        case .setSH1107PageAddress(let page): return [0xB0 | (page & 0x0F)]
+        case .setSH1107AddressingMode(let vertical): return [vertical ? 0x21 : 0x20]
+        case .setSH1107MultiplexRatio(let commons): return [0xA8, clamp(commons, 1, 128) - 1]
+        case .setSH1107DisplayOffset(let offset): return [0xD3, offset & 0x7F]
+        case .setSH1107DisplayStartLine(let line): return [0xDC, line & 0x7F]
         }
     }
 }
@@ -160,6 +179,10 @@ extension SSD1306Command {
             bytes.append(end & 0x07)
         case .setDisplayStartLine(let line): bytes.append(0x40 | (line & 0x3F))
         case .setPageStartAddress(let page): bytes.append(0xB0 | (page & 0x07))
+        case .setSH1107PageAddress(let page): bytes.append(0xB0 | (page & 0x0F))
+        case .setSH1107DisplayStartLine(let line):
+            bytes.append(0xDC)
+            bytes.append(line & 0x7F)
         case .setLowerColumnStartAddress(let nibble): bytes.append(nibble & 0x0F)
         case .setHigherColumnStartAddress(let nibble): bytes.append(0x10 | (nibble & 0x0F))
         default: bytes += self.bytes

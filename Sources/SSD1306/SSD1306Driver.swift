@@ -6,8 +6,8 @@ import PagerGraphics
 /// transaction is one stream, D/C# = 0 for commands (00h) or 1 for display data (40h).
 /// The driver does no I/O in `init`; call `initialize()` first.
 ///
-/// It remembers what it last put in display RAM, all 64 rows of it, and the display start line
-/// (40h-7Fh, section 10.1.6), so `update(to:)` sends only what changed. When the caller says the
+/// It remembers what it last put in display RAM, all 64 rows of it (an SH1107's 128), and the
+/// display start line (40h-7Fh, section 10.1.6), so `update(to:)` sends only what changed. When the caller says the
 /// picture moved (a slide), `update(to:movedUpBy:)` may move the start line instead of the
 /// picture and write only the rows that come into view and what must stand still. Any failed
 /// write forgets RAM: the next update sends the whole frame.
@@ -23,10 +23,10 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// The RAM row the glass's top row shows (40h-7Fh), as far as the driver knows; nil when unknown.
     /// It starts at 0, the reset value (Table 9-1), which the initialization sequence states again.
     public private(set) var displayStartLine: Int? = 0
-    /// Display RAM, 64 rows in glass columns, as far as the driver knows; nil when unknown.
+    /// Display RAM, 64 rows (SH1107: 128) in glass columns, as far as the driver knows; nil when unknown.
     var ram: Bitmap?
     /// The RAM pages whose every glass column `ram` knows, one bit a page.
-    var knownPages: UInt8 = 0
+    var knownPages: UInt16 = 0
     /// The way a frame goes: the plan under today's start line, or the cheaper one once weighed.
     var plan = Plan()
     /// The plan under a moved start line, weighed against `plan` in a slide.
@@ -42,7 +42,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// The control byte before a stream of display data (Co = 0, D/C# = 1).
     public static var dataStream: UInt8 { 0x40 }
     /// Rows of display RAM (section 8.7): the start line counts modulo this.
-    static var ramRows: Int { 64 }
+    var ramRows: Int { panel.controller.ramRows }
 
     /// A driver for `panel` at `address`; nothing is sent yet.
     public init(
@@ -62,7 +62,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         else { return nil }
         var picture = Bitmap(width: panel.width, height: panel.height)
         for y in 0..<panel.height {
-            for x in 0..<panel.width where ram[x, (y + line) % Self.ramRows] { picture[x, y] = true }
+            for x in 0..<panel.width where ram[x, (y + line) % ramRows] { picture[x, y] = true }
         }
         return picture
     }
@@ -140,7 +140,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
             return try update(wholeFrame: picture)
         }
         Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
-        let moved = ((line + rows) % Self.ramRows + Self.ramRows) % Self.ramRows
+        // An SH1107's start line (DCh) moves columns, not rows: its slides go as changed windows.
+        let moved = panel.controller.startLineMovesRows ? ((line + rows) % ramRows + ramRows) % ramRows : line
         if moved != line {
             Self.plan(
                 picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
@@ -173,7 +174,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         var image = Bitmap(width: 0, height: 0)
         var windows: [DisplayWindow] = []
         var line = 0
-        var pages: UInt8 = 0
+        var pages: UInt16 = 0
         var cost = 0
     }
 
@@ -190,15 +191,15 @@ public struct SSD1306Driver<Bus: I2CBus> {
         var transaction: [UInt8] = []
     }
 
-    /// Makes `image` a RAM image (64 rows of `width` columns) to overwrite: as it is when it is
-    /// one, else `spare` or, the first time, a new one.
-    static func prepare(_ image: inout Bitmap, width: Int, spare: inout Bitmap?) {
-        guard image.width != width || image.height != ramRows else { return }
-        if let kept = spare, kept.width == width, kept.height == ramRows {
+    /// Makes `image` a RAM image (`rows` rows of `width` columns) to overwrite: as it is when it
+    /// is one, else `spare` or, the first time, a new one.
+    static func prepare(_ image: inout Bitmap, width: Int, rows: Int, spare: inout Bitmap?) {
+        guard image.width != width || image.height != rows else { return }
+        if let kept = spare, kept.width == width, kept.height == rows {
             image = kept
             spare = nil
         } else {
-            image = Bitmap(width: width, height: ramRows)
+            image = Bitmap(width: width, height: rows)
         }
     }
 
@@ -206,25 +207,28 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// the glass does not show kept from `ram` (whose `known` pages the driver knows), and the
     /// windows that write it, in the plan's own buffers.
     static func plan(
-        _ picture: Bitmap, at line: Int, over ram: Bitmap, known: UInt8, panel: SSD1306Panel, into plan: inout Plan,
-        scratch: inout UpdateScratch
+        _ picture: Bitmap, at line: Int, over ram: Bitmap, known: UInt16, panel: SSD1306Panel,
+        into plan: inout Plan, scratch: inout UpdateScratch
     ) {
         let width = panel.width
-        prepare(&plan.image, width: width, spare: &scratch.spare)
+        let rows = panel.controller.ramRows
+        prepare(&plan.image, width: width, rows: rows, spare: &scratch.spare)
         plan.image.withUnsafeMutablePageBytes { target in
             ram.bytes.withUnsafeBufferPointer { ram in _ = target.update(fromContentsOf: ram) }
-            place(picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line, into: target)
+            place(
+                picture, pages: min(panel.pageCount, picture.pageCount), width: width, line: line,
+                ramPages: rows / 8, into: target)
         }
         let shown = pagesShown(from: line, panel)
         var before = ram
         if shown & ~known != 0 {
             var spare: Bitmap?
-            prepare(&scratch.before, width: width, spare: &spare)
+            prepare(&scratch.before, width: width, rows: rows, spare: &spare)
             let image = plan.image
             scratch.before.withUnsafeMutablePageBytes { old in
                 ram.bytes.withUnsafeBufferPointer { ram in _ = old.update(fromContentsOf: ram) }
                 image.bytes.withUnsafeBufferPointer { target in
-                    for page in 0..<8 where shown & ~known & (1 << UInt8(page)) != 0 {
+                    for page in 0..<(rows / 8) where shown & ~known & (1 << UInt16(page)) != 0 {
                         // Pages the glass needs and RAM does not know: every byte differs, so every byte is sent.
                         for x in 0..<width { old[page * width + x] = ~target[page * width + x] }
                     }
@@ -240,22 +244,24 @@ public struct SSD1306Driver<Bus: I2CBus> {
         plan.pages = shown
     }
 
-    /// Writes the first `pages` pages of `picture` into the RAM image `target` (64 rows of
-    /// `width` bytes) where the glass shows them with the start line at `line`. Not generic over
-    /// the bus, and through buffer pointers: the loop compiles to plain byte operations.
+    /// Writes the first `pages` pages of `picture` into the RAM image `target` (`ramPages` pages
+    /// of `width` bytes) where the glass shows them with the start line at `line`. Not generic
+    /// over the bus, and through buffer pointers: the loop compiles to plain byte operations.
     static func place(
-        _ picture: Bitmap, pages: Int, width: Int, line: Int, into target: UnsafeMutableBufferPointer<UInt8>
+        _ picture: Bitmap, pages: Int, width: Int, line: Int, ramPages: Int = 8,
+        into target: UnsafeMutableBufferPointer<UInt8>
     ) {
         let shift = UInt8(line & 7)
         let low: UInt8 = 0xFF << shift
+        let wrap = ramPages - 1  // 8 or 16 pages: a mask
         picture.bytes.withUnsafeBufferPointer { picture in
             guard let source = picture.baseAddress, let ram = target.baseAddress,
-                picture.count >= pages * width, target.count >= 8 * width
+                picture.count >= pages * width, target.count >= ramPages * width
             else { return }
             for page in 0..<pages {
                 // The 8 rows of this glass page land on RAM rows 8 * page + line onwards: one RAM page, or two.
-                let first = ram + (((page * 8 + line) >> 3) & 7) * width
-                let second = ram + ((((page * 8 + line) >> 3) + 1) & 7) * width
+                let first = ram + (((page * 8 + line) >> 3) & wrap) * width
+                let second = ram + ((((page * 8 + line) >> 3) + 1) & wrap) * width
                 let bytes = source + page * width
                 if shift == 0 {
                     first.update(from: bytes, count: width)
@@ -270,19 +276,20 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// The RAM pages the glass shows with the start line at `line`, one bit a page.
-    static func pagesShown(from line: Int, _ panel: SSD1306Panel) -> UInt8 {
-        var pages: UInt8 = 0
+    static func pagesShown(from line: Int, _ panel: SSD1306Panel) -> UInt16 {
+        let wrap = panel.controller.ramPages - 1
+        var pages: UInt16 = 0
         for row in stride(from: 0, to: panel.height, by: 8) {
-            pages |= 1 << UInt8(((row + line) >> 3) & 7)
-            pages |= 1 << UInt8(((row + line + 7) >> 3) & 7)
+            pages |= 1 << UInt16(((row + line) >> 3) & wrap)
+            pages |= 1 << UInt16(((row + line + 7) >> 3) & wrap)
         }
         return pages
     }
 
     /// The fewest windows of whole rows that cover `pages`, into `windows` (its storage reused).
-    static func windows(of pages: UInt8, width: Int, into windows: inout [DisplayWindow]) {
+    static func windows(of pages: UInt16, width: Int, into windows: inout [DisplayWindow]) {
         windows.removeAll(keepingCapacity: true)
-        for page in 0..<8 where pages & (1 << UInt8(page)) != 0 {
+        for page in 0..<16 where pages & (1 << UInt16(page)) != 0 {
             if let last = windows.last, last.pages.upperBound == page {
                 windows[windows.count - 1].pages = last.pages.lowerBound..<(page + 1)
             } else {
@@ -294,7 +301,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
     private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
-        Self.prepare(&plan.image, width: panel.width, spare: &scratch.spare)
+        Self.prepare(&plan.image, width: panel.width, rows: ramRows, spare: &scratch.spare)
         // The picture's pages, then dark pages below a panel shorter than RAM.
         plan.image.withUnsafeMutablePageBytes { image in
             picture.bytes.withUnsafeBufferPointer { picture in
@@ -324,7 +331,9 @@ public struct SSD1306Driver<Bus: I2CBus> {
             if displayStartLine != line {
                 // Unknown until it is through. It rides in the first window's command transaction: one byte.
                 displayStartLine = nil
-                let command = SSD1306Command.setDisplayStartLine(UInt8(line))
+                let command: SSD1306Command =
+                    panel.controller == .sh1107
+                    ? .setSH1107DisplayStartLine(UInt8(line)) : .setDisplayStartLine(UInt8(line))
                 leading = command
                 if plan.windows.isEmpty { try sendCommands(command) }
             }
@@ -361,7 +370,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         of image: Bitmap, _ window: DisplayWindow, after leading: SSD1306Command? = nil
     ) throws(Bus.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
-        let pages = window.pages.clamped(to: 0..<min(8, image.pageCount))
+        let pages = window.pages.clamped(to: 0..<min(panel.controller.ramPages, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else {
             if let leading { try sendCommands(leading) }
             return
@@ -369,10 +378,12 @@ public struct SSD1306Driver<Bus: I2CBus> {
         var leading = leading
         let firstColumn = panel.firstRAMColumn(settings.rotation) + columns.lowerBound
         guard panel.controller.hasHorizontalAddressing else {
-            // SH1106: page addressing only, so one command and one data transaction a page.
+            // SH1106, SH1107: page addressing, so one command and one data transaction a page.
+            let isSH1107 = panel.controller == .sh1107
             for page in pages {
                 try sendCommands(
-                    leading, .setPageStartAddress(UInt8(page)), .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
+                    leading, isSH1107 ? .setSH1107PageAddress(UInt8(page)) : .setPageStartAddress(UInt8(page)),
+                    .setLowerColumnStartAddress(UInt8(firstColumn & 0x0F)),
                     .setHigherColumnStartAddress(UInt8(firstColumn >> 4)))
                 leading = nil
                 scratch.transaction.removeAll(keepingCapacity: true)

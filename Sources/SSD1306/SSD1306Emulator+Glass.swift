@@ -41,6 +41,7 @@ extension SSD1306Emulator {
     /// inverse and entire-display-on; dark while the display is off (AEh) or the charge pump
     /// is disabled, because a module without external VCC has no panel voltage then (8.10).
     public var glass: Bitmap {
+        if controller == .sh1107 { return sh1107Glass }
         var glass = Bitmap(width: panel.width, height: panel.height)
         let r = registers
         // Dark without a panel supply: the pump (or the SH1106's converter) off; an SSD1309's comes from outside.

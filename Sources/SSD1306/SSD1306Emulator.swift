@@ -1,12 +1,13 @@
 import PagerGraphics
 
-/// An SSD1306 (or SH1106) and its glass in memory: it decodes the I2C transactions a real
+/// An SSD1306 (or SH1106, SSD1309, SH1107) and its glass in memory: it decodes the I2C transactions a real
 /// controller would receive and shows what a person would see on the panel.
 ///
 /// The controller is the panel's: on an SH1106 panel the emulator has 132 columns of RAM,
 /// page addressing only, and treats the SSD1306-only commands (20h-2Fh, 8Dh, A3h, D6h) as the
 /// unknown bytes they are to that chip, so an SSD1306 driver shows the garbage it shows on a
-/// real 1.3" module.
+/// real 1.3" module. An SH1107 has 128 x 128 bits in 16 pages, and its own glass mapping
+/// (`SSD1306Emulator+SH1107.swift`).
 ///
 /// Decoding follows the datasheet (section 8.1.5.2): each transaction opens with a control
 /// byte `Co D/C# 0 0 0 0 0 0`. With Co = 0 the rest of the transaction is one stream of
@@ -26,25 +27,25 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     /// The address the controller answers, 0x3C or 0x3D.
     public let address: I2CAddress
     /// The command registers.
-    public private(set) var registers = SSD1306Registers()
+    public internal(set) var registers = SSD1306Registers()
     /// What the emulator noticed, oldest first.
     public private(set) var diagnostics: [Diagnostic] = []
     /// Transactions received so far, to any address.
     public private(set) var transactionCount = 0
 
-    /// GDDRAM, 8 pages of `controller.ramWidth` columns (section 8.7).
+    /// GDDRAM, 8 pages (SH1107: 16) of `controller.ramWidth` columns (section 8.7).
     var ram: [UInt8]
     /// A command waiting for argument bytes.
     private var pending: (opcode: UInt8, arguments: [UInt8], needed: Int)?
-    /// The pin (Table 10-3 COMx) each glass row is wired to, top first.
+    /// The pin (Table 10-3 COMx) each glass row is wired to, top first; on an SH1107, each glass column.
     let glassRowPins: [Int]
 
     /// A controller at reset, on `panel`, answering `address`.
     public init(panel: SSD1306Panel = .ssd1306_128x64, address: I2CAddress = .ssd1306Primary) {
         self.panel = panel
         self.address = address
-        self.glassRowPins = Self.wiring(of: panel)
-        self.ram = [UInt8](repeating: 0, count: panel.controller.ramWidth * 8)
+        self.glassRowPins = panel.controller == .sh1107 ? Self.sh1107Wiring(of: panel) : Self.wiring(of: panel)
+        self.ram = [UInt8](repeating: 0, count: panel.controller.ramWidth * panel.controller.ramPages)
         if panel.controller == .sh1106 {
             // SH1106 reset values (v2.3 section 10): DC-DC on (8Bh), contrast 80h, VCOM 35h, clock 50h.
             registers.isChargePumpEnabled = true
@@ -59,6 +60,7 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             registers.displayClock = 0x70
             registers.vcomhDeselectLevel = 0x34
         }
+        if panel.controller == .sh1107 { registers.resetSH1107() }
     }
 
     /// A controller just powered up on `panel`: registers at reset, and GDDRAM holding whatever
@@ -75,10 +77,11 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     /// The chip being emulated.
     public var controller: SSD1306Controller { panel.controller }
 
-    /// GDDRAM as a 128 x 64 (SH1106: 132 x 64) bitmap, before any of the display mappings.
+    /// GDDRAM as a 128 x 64 (SH1106: 132 x 64, SH1107: 128 x 128) bitmap, before any of the display mappings.
     public var displayRAM: Bitmap {
         let width = controller.ramWidth
-        return Bitmap(width: width, height: 64, pageBytes: ram) ?? Bitmap(width: width, height: 64)
+        let rows = controller.ramRows
+        return Bitmap(width: width, height: rows, pageBytes: ram) ?? Bitmap(width: width, height: rows)
     }
 
     /// Receives one I2C write transaction.
@@ -112,7 +115,7 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         }
     }
 
-    private mutating func note(_ problem: Diagnostic.Problem, at offset: Int) {
+    mutating func note(_ problem: Diagnostic.Problem, at offset: Int) {
         diagnostics.append(Diagnostic(transaction: transactionCount, offset: offset, problem: problem))
     }
 
@@ -124,6 +127,10 @@ public struct SSD1306Emulator: I2CBus, Sendable {
                 .incompleteCommand(command: waiting.opcode, missing: waiting.needed - waiting.arguments.count),
                 at: offset)
             pending = nil
+        }
+        if controller == .sh1107 {
+            receiveSH1107Data(byte)
+            return
         }
         if controller == .sh1106 {
             // The column counter counts up to 132 and stops (SH1106 v2.3, "Set Column Address");
@@ -193,6 +200,7 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     }
 
     private mutating func execute(_ opcode: UInt8, _ a: [UInt8], at offset: Int) {
+        if controller == .sh1107, executeSH1107(opcode, a, at: offset) { return }
         var r = registers
         switch opcode {
         case 0x00...0x0F:
@@ -293,6 +301,7 @@ extension SSD1306Command {
             default: return argumentCount(opcode: opcode)
             }
         }
+        if controller == .sh1107 { return sh1107ArgumentCount(opcode: opcode) }
         guard controller == .sh1106 else { return argumentCount(opcode: opcode) }
         // SH1106 v2.3 command table: no addressing modes, scrolling, fade, zoom or charge pump.
         switch opcode {

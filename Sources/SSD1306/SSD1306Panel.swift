@@ -15,6 +15,13 @@ import PagerGraphics
 ///     64x48           SSD1306     48   alternative 12h    32...95             CFh
 ///     sh1106-128x64   SH1106      64   alternative 12h    2...129 of 132      80h
 ///     ssd1309-128x64  SSD1309     64   alternative 12h    0...127             7Fh
+///     sh1107-64x128   SH1107      64   (no DAh)           pages 0...15        4Fh   offset D3h 60h
+///     sh1107-128x128  SH1107      128  (no DAh)           pages 0...15        4Fh   offset D3h 00h
+///
+/// An SH1107 turns this around: its RAM columns are the COM lines, so the multiplex ratio counts
+/// the glass's columns (its width), all 16 pages run down the 128 SEGs, and a 64-column module
+/// wires the middle COMs (COM32-95, hence the offset 60h that Adafruit's and u8g2's drivers send):
+/// the glass shows RAM columns 0...63, page by page down its 128 rows.
 public struct SSD1306Panel: Hashable, Sendable {
     /// A short name, e.g. `128x64` or `sh1106-128x64`.
     public let name: String
@@ -24,8 +31,10 @@ public struct SSD1306Panel: Hashable, Sendable {
     public let width: Int
     /// Glass height in pixels, a multiple of 8.
     public let height: Int
-    /// Rows the controller scans (A8h), equal to `height`.
-    public var multiplexRatio: Int { height }
+    /// Rows the controller scans (A8h), equal to `height`; on an SH1107 its COMs, the glass's columns.
+    public var multiplexRatio: Int { controller == .sh1107 ? width : height }
+    /// The display offset (D3h) the module's COM wiring needs: 0 but on the SH1107's 64-column glass.
+    public let displayOffset: UInt8
     /// The COM pins configuration (DAh) the module is wired for.
     public let comPinsConfiguration: COMPinsConfiguration
     /// The RAM column shown in the glass's leftmost column once segments are remapped (A1h).
@@ -36,24 +45,28 @@ public struct SSD1306Panel: Hashable, Sendable {
     public let iref: IREFSelection?
 
     /// A panel; nil unless the glass fits the controller: width 1...RAM width - `columnOffset`,
-    /// height 16...64 and a multiple of 8.
+    /// height 16...64 (an SH1107's 128, all its SEGs) and a multiple of 8.
     public init?(
         name: String, width: Int, height: Int, comPinsConfiguration: COMPinsConfiguration,
         columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil,
-        controller: SSD1306Controller = .ssd1306
+        controller: SSD1306Controller = .ssd1306, displayOffset: UInt8 = 0
     ) {
-        guard columnOffset >= 0, width >= 1, width + columnOffset <= controller.ramWidth,
-            height >= 16, height <= 64, height % 8 == 0
-        else { return nil }
+        let heightFits = controller == .sh1107 ? height == 128 : (16...64).contains(height) && height % 8 == 0
+        guard columnOffset >= 0, width >= 1, width + columnOffset <= controller.ramWidth, heightFits else {
+            return nil
+        }
         self.init(
             unchecked: name, controller: controller, width: width, height: height,
-            comPinsConfiguration: comPinsConfiguration, columnOffset: columnOffset, contrast: contrast, iref: iref)
+            comPinsConfiguration: comPinsConfiguration, columnOffset: columnOffset, contrast: contrast, iref: iref,
+            displayOffset: displayOffset & 0x7F)
     }
 
     private init(
         unchecked name: String, controller: SSD1306Controller = .ssd1306, width: Int, height: Int,
-        comPinsConfiguration: COMPinsConfiguration, columnOffset: Int, contrast: UInt8, iref: IREFSelection?
+        comPinsConfiguration: COMPinsConfiguration, columnOffset: Int, contrast: UInt8, iref: IREFSelection?,
+        displayOffset: UInt8 = 0
     ) {
+        self.displayOffset = displayOffset
         self.name = name
         self.controller = controller
         self.width = width
@@ -94,10 +107,21 @@ public struct SSD1306Panel: Hashable, Sendable {
         unchecked: "ssd1309-128x64", controller: .ssd1309, width: 128, height: 64,
         comPinsConfiguration: .alternative, columnOffset: 0, contrast: 0x7F, iref: nil)
 
+    /// The 1.12" 128 x 64 module (Adafruit's OLED FeatherWing and STEMMA QT board), stood on its
+    /// end: an SH1107 whose 64 COMs are its columns, COM32-95 (display offset 60h), 128 rows down.
+    public static let sh1107_64x128 = SSD1306Panel(
+        unchecked: "sh1107-64x128", controller: .sh1107, width: 64, height: 128,
+        comPinsConfiguration: .sequential, columnOffset: 0, contrast: 0x4F, iref: nil, displayOffset: 0x60)
+
+    /// The 1.5" (Waveshare) and 1.12" (Adafruit) 128 x 128 modules: an SH1107 with all 128 COMs.
+    public static let sh1107_128x128 = SSD1306Panel(
+        unchecked: "sh1107-128x128", controller: .sh1107, width: 128, height: 128,
+        comPinsConfiguration: .sequential, columnOffset: 0, contrast: 0x4F, iref: nil, displayOffset: 0)
+
     /// Every panel in the table.
     public static let all: [SSD1306Panel] = [
         .ssd1306_128x64, .ssd1306_128x32, .ssd1306_96x16, .ssd1306_72x40, .ssd1306_64x48, .sh1106_128x64,
-        .ssd1309_128x64,
+        .ssd1309_128x64, .sh1107_64x128, .sh1107_128x128,
     ]
 
     /// The number of 8-row pages the glass covers.
@@ -112,7 +136,8 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// the RAM, so a window off-centre (96x16: columns 0...95) moves (to 32...127); the centred
     /// ones (72x40, 64x48, the SH1106's 2...129) stay where they are.
     public func firstRAMColumn(_ rotation: DisplayRotation) -> Int {
-        rotation == .normal ? columnOffset : controller.ramWidth - columnOffset - width
+        // An SH1107 turns the picture with its COM scan (C0h/C8h) inside the multiplexed columns.
+        rotation == .normal || controller == .sh1107 ? columnOffset : controller.ramWidth - columnOffset - width
     }
 
     /// The commands that bring the controller from reset to ready to show RAM on this glass, display off.
@@ -131,6 +156,7 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// SH1106 stays in page addressing, its only mode. RAM column `firstRAMColumn`, page 0 is
     /// the top-left pixel of the glass.
     public func initializationSequence(_ settings: DisplaySettings) -> [SSD1306Command] {
+        if controller == .sh1107 { return sh1107InitializationSequence(settings) }
         let upright = settings.rotation == .normal
         var commands: [SSD1306Command] = [
             .displayOn(false),  // AEh: sleep while configuring, so nothing half-set flashes.
@@ -150,7 +176,7 @@ public struct SSD1306Panel: Hashable, Sendable {
                 commands.append(.setIREF(iref))  // ADh: SSD1306B/SSD1315 reference current.
             }
             commands.append(.setMemoryAddressingMode(.horizontal))  // 20h 00h: one window write fills a frame.
-        case .sh1106:
+        case .sh1106, .sh1107:  // (an SH1107 takes its own sequence, above)
             commands.append(.setDCDC(true))  // ADh 8Bh: the SH1106's converter, its charge pump.
         case .ssd1309:
             // 8Dh 10h: no pump; the module's boost converter feeds the panel (the Linux ssd130x
@@ -195,8 +221,41 @@ public struct SSD1306Panel: Hashable, Sendable {
     public var powerOffSequence: [SSD1306Command] {
         switch controller {
         case .ssd1306: return [.displayOn(false), .setChargePump(false)]
-        case .sh1106: return [.displayOn(false), .setDCDC(false)]
+        case .sh1106, .sh1107: return [.displayOn(false), .setDCDC(false)]
         case .ssd1309: return [.displayOn(false)]  // the module's converter is not the controller's to switch
         }
+    }
+}
+
+extension SSD1306Panel {
+    /// The SH1107's sequence (v2.1 command set, the values Adafruit's SH110X and u8g2 send): no
+    /// COM pins (DAh) or scroll commands, which it lacks; the multiplex ratio, offset and start
+    /// line (DCh) in columns; page addressing (20h), the driver writing page by page.
+    func sh1107InitializationSequence(_ settings: DisplaySettings) -> [SSD1306Command] {
+        let upright = settings.rotation == .normal
+        var commands: [SSD1306Command] = [
+            .displayOn(false),  // AEh: sleep while configuring.
+            .setDisplayClock(divideRatio: 2, oscillatorFrequency: 5),  // D5h 51h: as Adafruit and u8g2 run it.
+            .setSH1107MultiplexRatio(commons: UInt8(width)),  // A8h: the COMs wired, one a glass column.
+            .setSH1107DisplayOffset(displayOffset),  // D3h: where the module's COMs start (60h: COM32).
+            .setSH1107DisplayStartLine(0),  // DCh 00h: RAM column 0 on the first COM.
+            .setSH1107AddressingMode(vertical: false),  // 20h: the pointer runs along a page.
+            .setDCDC(true),  // ADh 8Bh: the converter on (modules with their own boost ignore it).
+            // A0h/C0h upright, as Adafruit and u8g2 mount these modules; A1h/C8h turn the picture half a turn.
+            .setSegmentRemap(!upright),
+            .setCOMOutputScanDirection(remapped: !upright),
+        ]
+        if let brightness = settings.brightness {
+            commands += brightness.commands  // 81h, D9h, DBh together.
+        } else {
+            commands += [
+                .setContrast(contrast),  // 81h: Adafruit's 4Fh (reset 80h).
+                .setPrechargePeriod(phase1: 2, phase2: 2),  // D9h 22h: the reset value, stated.
+                .setVCOMHDeselectLevel(0x34),  // DBh 34h: next to the reset 35h (the command keeps bits 6-2).
+            ]
+        }
+        if let contrast = settings.contrast { commands.append(.setContrast(contrast)) }
+        commands += [.entireDisplayOn(false), .inverseDisplay(settings.isInverted)]  // A4h, A6h
+        return commands  // still asleep (AEh): AFh follows the first frame.
     }
 }

@@ -28,15 +28,15 @@ public struct SSD1306Registers: Hashable, Sendable {
     /// The RAM page the next data byte goes to.
     public var page = 0
 
-    /// The RAM row shown on display row 0 (40h-7Fh), 0...63.
+    /// The RAM row shown on display row 0 (40h-7Fh), 0...63; on an SH1107 the RAM column (DCh), 0...127.
     public var displayStartLine = 0
     /// RAM column 127 drives SEG0 (A1h); reset A0h.
     public var isSegmentRemapped = false
     /// COM scan runs from COM[N-1] to COM0 (C8h); reset C0h.
     public var isCOMScanRemapped = false
-    /// Rows scanned (A8h), 16...64; reset 64.
+    /// Rows scanned (A8h), 16...64; reset 64 (SH1107: COMs, 1...128, reset 128).
     public var multiplexRatio = 64
-    /// Vertical shift by COM (D3h), 0...63.
+    /// Vertical shift by COM (D3h), 0...63 (SH1107: 0...127).
     public var displayOffset = 0
     /// The COM pins configuration (DAh); reset 12h, alternative.
     public var comPinsConfiguration = COMPinsConfiguration.alternative
@@ -67,4 +67,16 @@ public struct SSD1306Registers: Hashable, Sendable {
 
     /// The reset state.
     public init() {}
+
+    /// The SH1107's reset values where they differ (v2.1, command descriptions): 128 rows scanned,
+    /// contrast 80h, clock 50h, VCOMH 35h, the DC-DC converter on (ADh 81h), columns 0...127.
+    mutating func resetSH1107() {
+        multiplexRatio = 128
+        contrast = 0x80
+        displayClock = 0x50
+        vcomhDeselectLevel = 0x35
+        isChargePumpEnabled = true
+        columnEnd = 127
+        pageEnd = 15
+    }
 }

@@ -30,7 +30,7 @@ import Testing
         ),
         (
             "[display]\npanel = \"128x46\"",
-            "test.toml:2: display.panel: expected one of \"128x64\", \"128x32\", \"96x16\", \"72x40\", \"64x48\", \"sh1106-128x64\", \"ssd1309-128x64\", \"ssd1306-128x64\" or \"ssd1306-128x32\", found \"128x46\" (did you mean \"128x64\"?)"
+            "test.toml:2: display.panel: expected one of \"128x64\", \"128x32\", \"96x16\", \"72x40\", \"64x48\", \"sh1106-128x64\", \"ssd1309-128x64\", \"sh1107-64x128\", \"sh1107-128x128\", \"ssd1306-128x64\" or \"ssd1306-128x32\", found \"128x46\" (did you mean \"128x64\"?)"
         ),
         (
             "[display]\nbus = -1",

@@ -211,6 +211,38 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         expectGolden(pattern, named: "doctor_test_pattern_ssd1309-128x64")
     }
 
+    @Test func doctorTellsTheSH1107ByItsIDAndDrawsForBothSizes() throws {
+        // The SH1107 answers its documented ID, 07h (47h while the display is off).
+        let fake = try FakeBusRun()
+        let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x3d:0x47")
+        #expect(status == 0, "\(error)")
+        for line in [
+            "a display answers at 0x3d: status byte 0x47, display off", "carries the SH1107's ID (07h)",
+            "only the test pattern shows", "drew the test pattern for sh1107-128x128",
+            "try --panel sh1107-64x128",
+            "Configuration: crownpager run --i2c-bus 1 --address 0x3d --panel sh1107-128x128",
+        ] {
+            #expect(output.contains(line), "\(line)")
+        }
+        var emulator = SSD1306Emulator(panel: .sh1107_128x128, address: .ssd1306Secondary)
+        emulator.replay(try fake.transfers())
+        let pattern = DisplayTestPattern.render(.sh1107_128x128)
+        #expect(emulator.glass == pattern)
+        #expect(emulator.diagnostics.isEmpty)
+        expectGolden(pattern, named: "doctor_test_pattern_sh1107-128x128")
+
+        let narrow = try FakeBusRun()
+        let (narrowStatus, _, narrowError) = try narrow.run(
+            ["doctor", "display", "--i2c-bus", "1", "--panel", "sh1107-64x128"], devices: "1:0x3c:0x47")
+        #expect(narrowStatus == 0, "\(narrowError)")
+        var narrowEmulator = SSD1306Emulator(panel: .sh1107_64x128)
+        narrowEmulator.replay(try narrow.transfers())
+        let narrowPattern = DisplayTestPattern.render(.sh1107_64x128)
+        #expect(narrowEmulator.glass == narrowPattern)
+        #expect(narrowEmulator.diagnostics.isEmpty)
+        expectGolden(narrowPattern, named: "doctor_test_pattern_sh1107-64x128")
+    }
+
     @Test func doctorWithNothingOnTheBusSaysWhatToCheck() throws {
         let fake = try FakeBusRun()
         let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x50")

@@ -344,6 +344,23 @@ import Testing
         expectGolden(Self.frame([Self.system] + Self.filler, panel: .ssd1306_128x32), named: "panel-128x32-system-more")
     }
 
+    /// One page of each kind (PanelLayoutTests' long values) on each of the SH1107's panels.
+    static let sh1107Kinds = [
+        "clock-long-date", "text", "system", "command", "file", "image-small", "gauge-bar", "gauge-dial",
+    ]
+
+    @Test(arguments: [SSD1306Panel.sh1107_64x128, .sh1107_128x128])
+    func everyPageKindOnTheSH1107Panels(panel: SSD1306Panel) {
+        let pages = PanelLayoutTests.pages()
+        for kind in Self.sh1107Kinds {
+            guard let page = pages.first(where: { $0.0 == kind })?.1 else {
+                Issue.record("no \(kind) page")
+                continue
+            }
+            expectGolden(Self.frame([page] + Self.filler, panel: panel), named: "panel-\(panel.name)-\(kind)")
+        }
+    }
+
     @Test func bottomIndicatorKeepsItsRows() {
         let bottom = PageIndicatorStyle(crownSide: .bottom)
         expectGolden(
