@@ -34,7 +34,7 @@ struct SlideFigures {
         let largest = frames.max { $0.bytes < $1.bytes } ?? BusLoad()
         let luma = fullFrame.bytes * frames.count
         let percent = luma == 0 ? 0 : Double(bytes) * 100 / Double(luma)
-        return pad(panel.name, 14) + pad(slide, 7) + leftPad(String(frames.count), 7) + leftPad(String(bytes), 8)
+        return pad(panel.name, 15) + pad(slide, 7) + leftPad(String(frames.count), 7) + leftPad(String(bytes), 8)
             + leftPad(String(largest.bytes), 9) + leftPad(fixed1(largest.milliseconds(at: 400_000)) + " ms", 10)
             + leftPad(String(luma), 9) + leftPad(fixed1(percent) + " %", 9)
     }
@@ -47,7 +47,7 @@ func runDisplayBenchmarks() {
     print("Display: bus load per workload (partial updates vs a full frame every frame)")
     print("workload                panel          method    transactions    bytes   100 kHz   400 kHz     1 MHz")
     var slides: [SlideFigures] = []
-    for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .sh1106_128x64] {
+    for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .sh1106_128x64, .sh1107_64x128, .sh1107_128x128] {
         let (loads, panelSlides) = workloads(panel)
         slides += panelSlides
         for (name, partial, full) in loads {
@@ -62,9 +62,10 @@ func runDisplayBenchmarks() {
     }
     print("")
     print("Page slide, frame by frame, against luma.oled: a full frame every frame (SSD1306: 00h 21h 0 127")
-    print("22h 0 p, then 40h and the data; SH1106: 00h B0h+p 02h 10h, then 40h and 128 bytes, per page)")
+    print("22h 0 p, then 40h and the data; SH1106: 00h B0h+p 02h 10h, then 40h and 128 bytes, per page;")
+    print("SH1107: the same from column 00h, 16 pages of 64 or 128 bytes)")
     print("(first: the first slide after the start; back: the slide back to the first page, later)")
-    print("panel          slide   frames   bytes  largest  400 kHz     luma  of luma")
+    print("panel           slide   frames   bytes  largest  400 kHz     luma  of luma")
     for slide in slides { print(slide.line) }
 }
 

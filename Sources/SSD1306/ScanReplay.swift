@@ -24,8 +24,10 @@ public struct ScanReplay {
     public let busHertz: Int
     /// Every complete refresh so far, as the glass showed it, oldest first.
     public private(set) var refreshes: [Bitmap] = []
-    /// The glass row each ROW drives (a ROW may drive none).
+    /// The glass rows each ROW drives (a ROW may drive none); on an SH1107, the glass columns each line drives.
     private let rowsOfScan: [[Int]]
+    /// Whether the scan runs across the glass's columns: an SH1107's COMs are its columns.
+    private let scansColumns: Bool
     /// The refresh being scanned, and the next ROW and when it is scanned.
     private var current: Bitmap
     private var nextROW = 0
@@ -39,10 +41,18 @@ public struct ScanReplay {
         self.busHertz = max(1, busHertz)
         mux = max(1, emulator.registers.multiplexRatio)
         rowPeriod = max(1, Int64((1e9 / max(1, refreshHertz) / Double(mux)).rounded()))
-        var rows = [[Int]](repeating: [], count: 64)
-        for y in 0..<emulator.panel.height {
-            rows[SSD1306Emulator.row(onPin: emulator.glassRowPins[y], emulator.registers.comPinsConfiguration)]
-                .append(y)
+        scansColumns = emulator.controller == .sh1107
+        var rows = [[Int]](repeating: [], count: emulator.controller.ramRows)
+        if scansColumns {
+            // Lines in scan order: COM p carries line (p + D) mod 128, and each COM is a glass column.
+            for x in 0..<emulator.panel.width {
+                rows[(emulator.glassRowPins[x] + emulator.registers.displayOffset) & 127].append(x)
+            }
+        } else {
+            for y in 0..<emulator.panel.height {
+                rows[SSD1306Emulator.row(onPin: emulator.glassRowPins[y], emulator.registers.comPinsConfiguration)]
+                    .append(y)
+            }
         }
         rowsOfScan = rows
         current = emulator.glass
@@ -99,8 +109,12 @@ public struct ScanReplay {
         guard nextScan < instant else { return }
         let glass = emulator.glass
         while nextScan < instant {
-            for y in rowsOfScan[nextROW] {
-                for x in 0..<glass.width { current[x, y] = glass[x, y] }
+            for line in rowsOfScan[nextROW] {
+                if scansColumns {
+                    for y in 0..<glass.height { current[line, y] = glass[line, y] }
+                } else {
+                    for x in 0..<glass.width { current[x, line] = glass[x, line] }
+                }
             }
             nextROW += 1
             nextScan += rowPeriod

@@ -237,6 +237,21 @@ import Testing
         }
     }
 
+    /// The SH1107's 128-row strip holds a dot for each of 6 pages, and a window of 7 of 40.
+    @Test func theTallStripShowsMoreDots() {
+        for panel in [SSD1306Panel.sh1107_64x128, .sh1107_128x128] {
+            let renderer = PagerRenderer(size: panel.size)
+            guard case .dots(let six) = renderer.indicatorShape(pages: 6, current: 2),
+                case .dots(let forty) = renderer.indicatorShape(pages: 40, current: 20)
+            else {
+                Issue.record("\(panel.name) draws a bar")
+                continue
+            }
+            #expect(six.count == 6, "\(panel.name)")
+            #expect(forty.count == 7, "\(panel.name)")
+        }
+    }
+
     /// A narrow panel shows the clock smaller, never cut, and a shorter date; seconds stay.
     @Test func theClockFallsBackToSmallerFacesAndShorterDates() {
         let book = PageBook(specs: [Self.clock("%H:%M:%S", "%a %e %b %Y")])
@@ -254,6 +269,10 @@ import Testing
         #expect(texts(.ssd1306_72x40) == ["10:09:30", "Sat 21 Nov"])
         #expect(texts(.ssd1306_64x48) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
         #expect(texts(.ssd1306_96x16) == ["10:09:30"])
+        // The SH1107's tall glass: 56 columns beside the indicator take the 6x10 time, as 64x48 does.
+        #expect(texts(.sh1107_64x128) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
+        #expect(texts(.sh1107_128x128) == ["Clock in the kitche\u{2026}", "10:09:30", "Sat 21 Nov 2026"])
+        #expect(timeFace(.sh1107_64x128) == .body && timeFace(.sh1107_128x128) == .large)
         #expect(timeFace(.ssd1306_128x64) == .large && timeFace(.ssd1306_128x32) == .large)
         #expect(timeFace(.ssd1306_72x40) == .body && timeFace(.ssd1306_64x48) == .body)
         #expect(timeFace(.ssd1306_96x16) == .body)

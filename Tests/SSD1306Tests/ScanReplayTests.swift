@@ -60,4 +60,34 @@ import Testing
             #expect(replay.refreshes.last?.litPixelCount == 128 * 64)
         }
     }
+
+    @Test func anSH1107ScansAcrossItsColumnsWhileThePagesGoDown() {
+        // The 64x128 module: its COMs are the glass's columns, so a refresh takes column after
+        // column while the frame's 16 pages land top to bottom; every column of a torn refresh is
+        // lit from the top down to where the write had come when the scan took it.
+        let panel = SSD1306Panel.sh1107_64x128
+        var dark = SSD1306Driver(bus: SSD1306Emulator(panel: panel), panel: panel)
+        dark.initialize()
+        dark.writeFrame(Bitmap(width: 64, height: 128))
+        var lit = Bitmap(width: 64, height: 128)
+        lit.fill(true)
+        var writer = SSD1306Driver(bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel)
+        writer.writeFrame(lit)
+        let hertz = ScanReplay.nominalRefreshHertz(dark.bus.registers)
+        var replay = ScanReplay(emulator: dark.bus, refreshHertz: hertz, phase: 0, busHertz: 400_000)
+        var at: Int64 = 0
+        for transfer in writer.bus.drainTransfers() { at = replay.send(transfer, at: at) }
+        // D5h 51h, D9h 22h and 64 COMs refresh about 47 times a second: wait two refreshes.
+        replay.idle(until: at + 45_000_000)
+        let full = 64 * 128
+        let torn = replay.refreshes.filter { $0.litPixelCount != 0 && $0.litPixelCount != full }
+        #expect(torn.count >= 1)
+        for refresh in torn {
+            for x in [0, 31, 63] {
+                let litRows = (0..<128).filter { y in refresh[x, y] }
+                #expect(litRows == Array(0..<litRows.count), "column \(x): lit rows \(litRows)")
+            }
+        }
+        #expect(replay.refreshes.last?.litPixelCount == full)
+    }
 }
