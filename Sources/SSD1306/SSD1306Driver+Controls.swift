@@ -10,8 +10,8 @@ extension SSD1306Driver {
     public mutating func setRotation(_ rotation: DisplayRotation) throws(Bus.Failure) {
         settings.rotation = rotation
         invalidate()
-        let upright = rotation == .normal
-        try send([.setSegmentRemap(upright), .setCOMOutputScanDirection(remapped: upright)])
+        let remapped = panel.remapsSegmentsAndCOMs(rotation)
+        try send([.setSegmentRemap(remapped), .setCOMOutputScanDirection(remapped: remapped)])
     }
 
     /// Sets contrast, pre-charge and VCOMH together (81h, D9h, DBh).

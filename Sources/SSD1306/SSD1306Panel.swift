@@ -140,6 +140,12 @@ public struct SSD1306Panel: Hashable, Sendable {
         rotation == .normal || controller == .sh1107 ? columnOffset : controller.ramWidth - columnOffset - width
     }
 
+    /// Whether `rotation` takes the segment re-map (A1h) and the remapped COM scan (C8h): upright
+    /// on the SSD1306, SH1106 and SSD1309 modules, turned half a turn on the SH1107's (upright A0h/C0h).
+    public func remapsSegmentsAndCOMs(_ rotation: DisplayRotation) -> Bool {
+        (rotation == .normal) != (controller == .sh1107)
+    }
+
     /// The commands that bring the controller from reset to ready to show RAM on this glass, display off.
     public var initializationSequence: [SSD1306Command] { initializationSequence(DisplaySettings()) }
 
@@ -157,7 +163,7 @@ public struct SSD1306Panel: Hashable, Sendable {
     /// the top-left pixel of the glass.
     public func initializationSequence(_ settings: DisplaySettings) -> [SSD1306Command] {
         if controller == .sh1107 { return sh1107InitializationSequence(settings) }
-        let upright = settings.rotation == .normal
+        let upright = remapsSegmentsAndCOMs(settings.rotation)
         var commands: [SSD1306Command] = [
             .displayOn(false),  // AEh: sleep while configuring, so nothing half-set flashes.
             // D5h 80h: the SSD1306's reset clock, stated; the SSD1309 resets to 70h and the Linux
@@ -232,7 +238,7 @@ extension SSD1306Panel {
     /// COM pins (DAh) or scroll commands, which it lacks; the multiplex ratio, offset and start
     /// line (DCh) in columns; page addressing (20h), the driver writing page by page.
     func sh1107InitializationSequence(_ settings: DisplaySettings) -> [SSD1306Command] {
-        let upright = settings.rotation == .normal
+        let remapped = remapsSegmentsAndCOMs(settings.rotation)
         var commands: [SSD1306Command] = [
             .displayOn(false),  // AEh: sleep while configuring.
             .setDisplayClock(divideRatio: 2, oscillatorFrequency: 5),  // D5h 51h: as Adafruit and u8g2 run it.
@@ -242,8 +248,8 @@ extension SSD1306Panel {
             .setSH1107AddressingMode(vertical: false),  // 20h: the pointer runs along a page.
             .setDCDC(true),  // ADh 8Bh: the converter on (modules with their own boost ignore it).
             // A0h/C0h upright, as Adafruit and u8g2 mount these modules; A1h/C8h turn the picture half a turn.
-            .setSegmentRemap(!upright),
-            .setCOMOutputScanDirection(remapped: !upright),
+            .setSegmentRemap(remapped),
+            .setCOMOutputScanDirection(remapped: remapped),
         ]
         if let brightness = settings.brightness {
             commands += brightness.commands  // 81h, D9h, DBh together.

@@ -166,6 +166,12 @@ import Testing
             #expect(driver.bus.base.glass == card.rotated180(), "\(panel.name)")
             let registers = driver.bus.base.registers
             #expect(registers.isSegmentRemapped && registers.isCOMScanRemapped, "\(panel.name)")
+            // Turned back at run time: A0h and C0h, the SH1107's upright, and no RAM rewritten.
+            _ = driver.bus.drainTransfers()
+            driver.setRotation(.normal)
+            let sent = driver.bus.drainTransfers().map { $0.bytes }
+            #expect(sent == [[0x00, 0xA0, 0xC0]], "\(panel.name)")
+            #expect(driver.bus.base.glass == card, "\(panel.name)")
         }
     }
 }
