@@ -7,10 +7,10 @@ import PagerGraphics
 /// The driver does no I/O in `init`; call `initialize()` first.
 ///
 /// It remembers what it last put in display RAM, all 64 rows of it (an SH1107's 128), and the
-/// display start line (40h-7Fh, section 10.1.6), so `update(to:)` sends only what changed. When the caller says the
-/// picture moved (a slide), `update(to:movedUpBy:)` may move the start line instead of the
-/// picture and write only the rows that come into view and what must stand still. Any failed
-/// write forgets RAM: the next update sends the whole frame.
+/// display start line (40h-7Fh, section 10.1.6), so `update(to:)` sends only what changed. When
+/// the caller says the picture moved (a slide), `update(to:movedUpBy:)` may move the start line
+/// instead of the picture and write only the rows that come into view and what must stand still.
+/// Any failed write forgets RAM: the next update sends the whole frame.
 public struct SSD1306Driver<Bus: I2CBus> {
     /// The transport, public so a test can look at a recording or an emulator behind it.
     public var bus: Bus

@@ -45,13 +45,15 @@ public struct SSD1306Panel: Hashable, Sendable {
     public let iref: IREFSelection?
 
     /// A panel; nil unless the glass fits the controller: width 1...RAM width - `columnOffset`,
-    /// height 16...64 (an SH1107's 128, all its SEGs) and a multiple of 8.
+    /// height 16...64 and a multiple of 8 (an SH1107's: 128, all its SEGs, and column offset 0,
+    /// its glass's columns being COMs that `displayOffset` places).
     public init?(
         name: String, width: Int, height: Int, comPinsConfiguration: COMPinsConfiguration,
         columnOffset: Int = 0, contrast: UInt8 = 0x7F, iref: IREFSelection? = nil,
         controller: SSD1306Controller = .ssd1306, displayOffset: UInt8 = 0
     ) {
-        let heightFits = controller == .sh1107 ? height == 128 : (16...64).contains(height) && height % 8 == 0
+        let heightFits =
+            controller == .sh1107 ? height == 128 && columnOffset == 0 : (16...64).contains(height) && height % 8 == 0
         guard columnOffset >= 0, width >= 1, width + columnOffset <= controller.ramWidth, heightFits else {
             return nil
         }

@@ -174,4 +174,27 @@ import Testing
             #expect(driver.bus.base.glass == card, "\(panel.name)")
         }
     }
+
+    @Test func aCustomSH1107PanelTakesAllItsSEGsAndPlacesItsCOMsByTheOffset() {
+        let custom = SSD1306Panel(
+            name: "sh1107-96x128", width: 96, height: 128, comPinsConfiguration: .sequential, controller: .sh1107,
+            displayOffset: 0x10)
+        let short = SSD1306Panel(
+            name: "short", width: 96, height: 64, comPinsConfiguration: .sequential, controller: .sh1107)
+        let shifted = SSD1306Panel(
+            name: "shifted", width: 96, height: 128, comPinsConfiguration: .sequential, columnOffset: 4,
+            controller: .sh1107)
+        #expect(short == nil)
+        #expect(shifted == nil)
+        guard let custom else {
+            Issue.record("a 96x128 SH1107 panel was refused")
+            return
+        }
+        var driver = recordingDriver(custom)
+        driver.initialize()
+        let card = testCard(width: 96, height: 128)
+        driver.update(to: card)
+        #expect(driver.bus.base.glass == card)
+        #expect(driver.bus.base.diagnostics.isEmpty)
+    }
 }
