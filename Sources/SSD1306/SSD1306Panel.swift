@@ -109,7 +109,7 @@ public struct SSD1306Panel: Hashable, Sendable {
         unchecked: "ssd1309-128x64", controller: .ssd1309, width: 128, height: 64,
         comPinsConfiguration: .alternative, columnOffset: 0, contrast: 0x7F, iref: nil)
 
-    /// The 1.12" 128 x 64 module (Adafruit's OLED FeatherWing and STEMMA QT board), stood on its
+    /// The 128 x 64 SH1107 module (Adafruit's 128x64 OLED FeatherWing, for one), stood on its
     /// end: an SH1107 whose 64 COMs are its columns, COM32-95 (display offset 60h), 128 rows down.
     public static let sh1107_64x128 = SSD1306Panel(
         unchecked: "sh1107-64x128", controller: .sh1107, width: 64, height: 128,
