@@ -107,11 +107,23 @@ public struct PagerRenderer: Hashable, Sendable {
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
             let titles = pager.pages.map { $0.title }
+            let look = controller.currentPageTimerLook(at: instant)
             if overviewFallbacks.isEmpty {
-                frame.drawPageOverview(overview, titles: titles, in: contentRect, font: overviewFontThatFits)
+                let mark = look.map {
+                    OverviewTimerMark(
+                        page: pager.currentPage, look: $0, dotDiameter: indicatorStyle.dotDiameter,
+                        lineHeight: overviewFontThatFits.lineHeight)
+                }
+                frame.drawPageOverview(
+                    overview, titles: titles, in: contentRect, font: overviewFontThatFits, mark: mark)
             } else {
                 let fonts = FontChain(overviewFontThatFits, fallbacks: overviewFallbacks)
-                frame.drawPageOverview(overview, titles: titles, in: contentRect, fonts: fonts)
+                let mark = look.map {
+                    OverviewTimerMark(
+                        page: pager.currentPage, look: $0, dotDiameter: indicatorStyle.dotDiameter,
+                        lineHeight: fonts.lineHeight)
+                }
+                frame.drawPageOverview(overview, titles: titles, in: contentRect, fonts: fonts, mark: mark)
             }
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
             return
