@@ -253,14 +253,15 @@ import Testing
         #expect(texts(.ssd1306_128x32) == ["10:09:30", "Sat 21 Nov 2026"])
         #expect(texts(.ssd1306_72x40) == ["10:09:30", "Sat 21 Nov"])
         #expect(texts(.ssd1306_64x48) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
-        #expect(texts(.ssd1306_96x16) == ["10:09:30"])
+        // 16 rows: the time and the date in 5x8, line under line, rather than the time alone in 6x10.
+        #expect(texts(.ssd1306_96x16) == ["10:09:30", "Sat 21 Nov 2026"])
         #expect(timeFace(.ssd1306_128x64) == .large && timeFace(.ssd1306_128x32) == .large)
         #expect(timeFace(.ssd1306_72x40) == .body && timeFace(.ssd1306_64x48) == .body)
-        #expect(timeFace(.ssd1306_96x16) == .body)
+        #expect(timeFace(.ssd1306_96x16) == .small)
         // Only where no face fits the time whole do the seconds go, with their separator.
         let narrow = page.layout(in: Size(width: 32, height: 16), viewport: Size(width: 32, height: 16))
         let narrowTexts = narrow.texts.map { $0.text }
-        #expect(narrowTexts == ["10:09"])
+        #expect(narrowTexts == ["10:09", "21 Nov"])
     }
 
     /// With the bottom indicator a 16-row panel leaves 8 rows: a gauge shows its number alone.
@@ -332,6 +333,11 @@ import Testing
 
     @Test func clockWithItsDateOn64x48() {
         expectGolden(Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_64x48), named: "panel-64x48-clock")
+    }
+
+    @Test func clockWithItsDateOn96x16() {
+        let frame = Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_96x16)
+        expectGolden(frame, named: "panel-96x16-clock")
     }
 
     @Test func positionBarOn96x16() {
