@@ -95,7 +95,8 @@ extension WiringDiagram {
         guard let bus = busLines(wiring.device), let cs = gpioPins[bus.select] else {
             return .failure(.noSuchChipSelect(wiring.device))
         }
-        let busGPIOs: Set<Int> = [bus.clock, bus.data, bus.select, 9]
+        // The bus's own pins, MISO too (SPI0: GPIO9, SPI1: GPIO19), though nothing is read back.
+        let busGPIOs: Set<Int> = [bus.clock, bus.data, bus.select, wiring.device.bus == 0 ? 9 : 19]
         var wires: [(pin: Int, devicePin: String, label: String)] = [
             (20, "GND", "ground"), (17, "VCC", "3V3 power"),
             (gpioPins[bus.clock] ?? 0, "D0", "GPIO\(bus.clock) SCLK (clock)"),

@@ -41,13 +41,7 @@ struct WiringDiagramCommand: ParsableCommand {
     func validate() throws {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be between 1 and 8, not \(scale)") }
         if let spi { _ = try spiOption(spi) }
-        if let dcLine, !(0...511).contains(dcLine) {
-            throw ValidationError("--dc-line must be a GPIO line from 0 to 511, not \(dcLine)")
-        }
-        if let resetLine, resetLine != "none", Int(resetLine).map({ (0...511).contains($0) }) != true {
-            throw ValidationError(
-                "--reset-line must be a GPIO line from 0 to 511, or none when RES is tied high, not '\(resetLine)'")
-        }
+        try checkSPILines(dcLine: dcLine, resetLine: resetLine)
     }
 
     func run() throws {
