@@ -60,7 +60,8 @@ extension Bitmap {
     /// the left) by `step` of `steps` parts, with one lit pixel at that end from 0% on, as the
     /// dot's centre pixel; the thumb stays readable, cut dark where the filling covers it.
     /// Paused, the whole track is solid with a dark line down its middle (the dot's pause sign,
-    /// drawn long) and the thumb cut dark across it. On the plate the inks swap, as for the dots.
+    /// drawn long) and the thumb cut dark across it. On the plate, where the track is cut out dark,
+    /// the filling is drawn as off it (the inside is dark either way) and the pause sign inverted.
     mutating func drawTimerBar(_ bar: IndicatorPositionBar, look: TimerLook, onPlate: Bool) {
         let lit: Ink = onPlate ? .off : .on
         let dark: Ink = onPlate ? .on : .off
@@ -92,7 +93,8 @@ extension Bitmap {
                 for x in inside.x..<inside.maxX {
                     let point = Point(x: x, y: y)
                     guard fill.contains(point) || point == seed else { continue }
-                    plot(x: x, y: y, ink: bar.thumb.contains(point) ? dark : lit)
+                    // The track's inside is dark on and off the plate: the filling is lit on both.
+                    plot(x: x, y: y, ink: bar.thumb.contains(point) ? .off : .on)
                 }
             }
         }

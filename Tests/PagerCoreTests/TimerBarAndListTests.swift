@@ -45,6 +45,26 @@ import Testing
         #expect(!paused[thumb.x, thumb.y] && !paused[thumb.maxX - 1, thumb.y])
     }
 
+    @Test func theBarsLooksDifferOnThePlateToo() {
+        let style = PageIndicatorStyle(backgroundStyle: .prominent)
+        let renderer = PagerRenderer(size: Self.panel96x16, indicatorStyle: style)
+        let looks = TimedPagesTests.looks(size: Self.panel96x16, style: style)
+        for (state, frame) in looks where state != "finished" {
+            expectGolden(frame, named: "timer-bar-prominent-\(state)-96x16")
+        }
+        let strips = looks.map { TimedPagesTests.strip($0.1, renderer) }
+        #expect(Set(strips.map { PBM.plain($0) }).count == 4)
+        // The timer is drawn inside the plate: no look lights or darkens a pixel outside the strip.
+        let (plain, _) = barsController(4, current: 1, size: Self.panel96x16, style: style)
+        let plainFrame = renderer.render(plain, at: .zero)
+        let content = renderer.contentRect
+        for (state, frame) in looks {
+            let page = frame.cropped(to: content)
+            let plainPage = plainFrame.cropped(to: content)
+            #expect(page.litPixelCount == plainPage.litPixelCount || state == "finished", "\(state)")
+        }
+    }
+
     @Test func theTitleListMarksTheCurrentPagesRowWithThePausedTimer() {
         for size in TimedPagesTests.sizes {
             let configuration = PagerConfiguration(pageDuration: .seconds(4), timerResumeDelay: .seconds(10))
