@@ -41,8 +41,10 @@ import Testing
         let middle = inside.x + (inside.width - 1) / 2
         #expect(paused[inside.x, inside.y] && !paused[middle, inside.y])
         // The thumb still says where the page is: cut dark out of the solid track.
-        let thumb = bar.thumb
-        #expect(!paused[thumb.x, thumb.y] && !paused[thumb.maxX - 1, thumb.y])
+        let thumbLeft = bar.thumb.x
+        let thumbRight = bar.thumb.maxX - 1
+        let thumbTop = bar.thumb.y
+        #expect(!paused[thumbLeft, thumbTop] && !paused[thumbRight, thumbTop])
     }
 
     @Test func theBarsLooksDifferOnThePlateToo() {
