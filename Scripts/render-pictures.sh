@@ -24,4 +24,6 @@ cp "$tmp/32/step-00.png" Hardware/pictures/system-128x32.png
     --crown "+1,@2s +1,@2.05s +1,@2.1s +1,@2.15s +1,@2.2s +1,@2.25s +1,@4s long-press,@5.5s -1,@6.1s -1,@6.7s press,@8.5s wait 1s" \
     >/dev/null
 "$bin" wiring-diagram --out Hardware/pictures/wiring.png --scale 2
-echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring}.png and tour-128x64.gif"
+# The 7-pin module on SPI0 as Hardware/README.md wires it: CE0, DC on GPIO24, RES on GPIO25.
+"$bin" wiring-diagram --spi 0.0 --dc-line 24 --reset-line 25 --out Hardware/pictures/wiring-spi.png --scale 2
+echo "render-pictures: wrote Hardware/pictures/{clock-128x64,slide-128x64,system-128x32,wiring,wiring-spi}.png and tour-128x64.gif"

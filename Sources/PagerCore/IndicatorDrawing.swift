@@ -88,6 +88,7 @@ extension Bitmap {
             strokeRoundedRect(bar.track, radius: radius)
         }
         fillRect(bar.thumb)
+        if let look = decoration.timer { drawTimerBar(bar, look: look, onPlate: decoration.plate == .shown) }
     }
 
     /// The plate behind the indicator: an outline while it fades, solid while it shows.

@@ -21,7 +21,14 @@ extension PagerController {
     /// How the current dot shows the timer at `instant`; nil for the plain solid dot (the page is
     /// not timed, or the timer finished on the last page).
     public func timerLook(at instant: Timestamp) -> TimerLook? {
-        guard overview == nil, let duration = currentPageDuration else { return nil }
+        guard overview == nil else { return nil }
+        return currentPageTimerLook(at: instant)
+    }
+
+    /// How the current page's timer looks at `instant`, the title list open or not: the list marks
+    /// the current page's row with it (the dots there stand for the selection). Nil when not timed or finished.
+    public func currentPageTimerLook(at instant: Timestamp) -> TimerLook? {
+        guard let duration = currentPageDuration else { return nil }
         switch timer.phase {
         case .running:
             let steps = timerSteps
@@ -36,6 +43,15 @@ extension PagerController {
 
     /// Starts timed pages again at once, with the current page's full time (UIKit's `resumeTimer`).
     public mutating func resumeTimer(at instant: Timestamp) { timer.resume(at: instant) }
+
+    /// Takes over a pause from `old`, the controller a reload replaces, when both show the same
+    /// page and this one has timed pages: the timer stays paused and resumes as it would have,
+    /// `timerResumeDelay` after the turn or press that paused it. Otherwise this timer is kept.
+    public mutating func keepPause<OldPage>(of old: PagerController<OldPage>) {
+        guard old.timer.isPaused, old.currentPage == currentPage, hasTimedPages else { return }
+        timer.pause()
+        lastInteraction = old.lastInteraction
+    }
 
     /// Resumes a paused timer when its time comes; moves a timed page on when its time runs out,
     /// to the next page, to the first after the last, or not at all when the pages do not loop.

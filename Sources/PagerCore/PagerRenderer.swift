@@ -107,11 +107,17 @@ public struct PagerRenderer: Hashable, Sendable {
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
             let titles = pager.pages.map { $0.title }
-            if overviewFallbacks.isEmpty {
-                frame.drawPageOverview(overview, titles: titles, in: contentRect, font: overviewFontThatFits)
+            let fonts = overviewFallbacks.isEmpty ? nil : FontChain(overviewFontThatFits, fallbacks: overviewFallbacks)
+            let mark = controller.currentPageTimerLook(at: instant).map {
+                OverviewTimerMark(
+                    page: pager.currentPage, look: $0, dotDiameter: indicatorStyle.dotDiameter,
+                    lineHeight: fonts?.lineHeight ?? overviewFontThatFits.lineHeight)
+            }
+            if let fonts {
+                frame.drawPageOverview(overview, titles: titles, in: contentRect, fonts: fonts, mark: mark)
             } else {
-                let fonts = FontChain(overviewFontThatFits, fallbacks: overviewFallbacks)
-                frame.drawPageOverview(overview, titles: titles, in: contentRect, fonts: fonts)
+                frame.drawPageOverview(
+                    overview, titles: titles, in: contentRect, font: overviewFontThatFits, mark: mark)
             }
             drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
             return

@@ -52,6 +52,55 @@ extension Bitmap {
     }
 }
 
+extension Bitmap {
+    /// The position bar of a timed page, drawn over the plain bar: the timer the current dot
+    /// would show, in the track, as the dot shows it.
+    ///
+    /// Running, the track's inside fills from the bottom (a row along a horizontal track: from
+    /// the left) by `step` of `steps` parts, with one lit pixel at that end from 0% on, as the
+    /// dot's centre pixel; the thumb stays readable, cut dark where the filling covers it.
+    /// Paused, the whole track is solid with a dark line down its middle (the dot's pause sign,
+    /// drawn long) and the thumb cut dark across it. On the plate, where the track is cut out dark,
+    /// the filling is drawn as off it (the inside is dark either way) and the pause sign inverted.
+    mutating func drawTimerBar(_ bar: IndicatorPositionBar, look: TimerLook, onPlate: Bool) {
+        let lit: Ink = onPlate ? .off : .on
+        let dark: Ink = onPlate ? .on : .off
+        let inside = bar.track.insetBy(1)
+        guard inside.width > 0, inside.height > 0 else { return }
+        let length = bar.isVertical ? inside.height : inside.width
+        switch look {
+        case .paused:
+            let radius = (min(bar.track.width, bar.track.height) - 1) / 2
+            fillRoundedRect(bar.track, radius: radius, ink: lit)
+            if bar.isVertical {
+                drawVerticalLine(x: inside.x + (inside.width - 1) / 2, y: inside.y, length: inside.height, ink: dark)
+            } else {
+                drawHorizontalLine(x: inside.x, y: inside.y + (inside.height - 1) / 2, length: inside.width, ink: dark)
+            }
+            fillRect(bar.thumb, ink: dark)
+        case .running(let step, let steps):
+            let filled = steps > 0 ? min(length, max(0, step) * length / steps) : 0
+            let fill =
+                bar.isVertical
+                ? Rect(x: inside.x, y: inside.maxY - filled, width: inside.width, height: filled)
+                : Rect(x: inside.x, y: inside.y, width: filled, height: inside.height)
+            // The seed: the middle pixel of the end the filling starts from.
+            let seed =
+                bar.isVertical
+                ? Point(x: inside.x + (inside.width - 1) / 2, y: inside.maxY - 1)
+                : Point(x: inside.x, y: inside.y + (inside.height - 1) / 2)
+            for y in inside.y..<inside.maxY {
+                for x in inside.x..<inside.maxX {
+                    let point = Point(x: x, y: y)
+                    guard fill.contains(point) || point == seed else { continue }
+                    // The track's inside is dark on and off the plate: the filling is lit on both.
+                    plot(x: x, y: y, ink: bar.thumb.contains(point) ? .off : .on)
+                }
+            }
+        }
+    }
+}
+
 extension IndicatorImage {
     /// Whether filling row `y` changes the running look: it has a lit pixel off the outline, besides the centre.
     func isTimerFillRow(_ y: Int) -> Bool {

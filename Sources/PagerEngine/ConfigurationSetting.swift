@@ -195,6 +195,7 @@ extension ConfigurationSetting {
         "Where the knob sits: right, left, or bottom (horizontal paging, dots centred at the bottom)")
     static let crownSensitivity = ConfigurationSetting(
         "crown.sensitivity", .choice(CrownSensitivity.allCases.map { $0.rawValue }), default: "\"high\"",
+        flag: SettingFlag("--sensitivity"),
         "Detents a page, as the Digital Crown's presets: high 1, medium 2, low 3 (20, 10 or 7 pages a turn of a 20-detent knob)"
     )
     static let crownDetentsPerPage = ConfigurationSetting(
@@ -202,6 +203,7 @@ extension ConfigurationSetting {
         "Detents of the crown needed to move one page; set, it overrides sensitivity")
     static let crownRubberBand = ConfigurationSetting(
         "crown.rubber_band", .choice(RubberBandStiffness.allCases.map { $0.rawValue }), default: "\"medium\"",
+        flag: SettingFlag("--rubber-band"),
         "How the content gives at the first and last page: soft 8 pixels over 400 ms, medium 4 over 300, stiff 2 over 200"
     )
 

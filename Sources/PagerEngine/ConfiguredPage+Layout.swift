@@ -85,24 +85,28 @@ extension ConfiguredPage {
 
     /// The time in the largest face it fits whole, seconds dropped only when it fits in none;
     /// under it, when there is room, the longest date that fits, 6x10 before 5x8. A date that
-    /// needs a smaller time face wins over the larger face without a date.
+    /// needs a smaller time face wins over the larger face without a date. Two rows apart where
+    /// they fit so, else line under line: a 16-row screen holds two 5x8 lines and no more, and
+    /// the blank row at the foot of a 5x8 digit keeps them apart (96x16: 10:09:30 over the date).
     private func layOutClock(times: [String], dates: [String], in area: Rect, into layout: inout PageLayout) {
-        let gap = 2
         var timeOnly: (String, PageLayout.Face)?
-        for time in times {
-            for face in PageLayout.Face.allCases
-            where measure(time, face: face) <= area.width && lineHeight(of: face, time) <= area.height {
-                if timeOnly == nil { timeOnly = (time, face) }
-                let room = area.height - lineHeight(of: face, time) - gap
-                for dateFace in [PageLayout.Face.body, .small] {
-                    for date in dates
-                    where lineHeight(of: dateFace, date) <= room && measure(date, face: dateFace) <= area.width {
-                        placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area, into: &layout)
-                        return
+        for gap in [2, 0] {
+            for time in times {
+                for face in PageLayout.Face.allCases
+                where measure(time, face: face) <= area.width && lineHeight(of: face, time) <= area.height {
+                    if timeOnly == nil { timeOnly = (time, face) }
+                    let room = area.height - lineHeight(of: face, time) - gap
+                    for dateFace in [PageLayout.Face.body, .small] {
+                        for date in dates
+                        where lineHeight(of: dateFace, date) <= room && measure(date, face: dateFace) <= area.width {
+                            placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area, into: &layout)
+                            return
+                        }
                     }
                 }
             }
         }
+        let gap = 2
         if let timeOnly {
             placeClock(time: timeOnly, date: nil, gap: gap, in: area, into: &layout)
         } else if let last = times.last {

@@ -364,8 +364,11 @@ public struct DeviceEngine {
         book.glyphs = glyphs
         let pages = book.pages(clock: clock)
         askForGlyphs(in: pages)
+        let replaced = session.controller
         session = Self.session(
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
+        // A pause in progress survives the reload on the same page; a running timer starts the page afresh.
+        session.controller.keepPause(of: replaced)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         updateOverviewFonts()
         // The bus has not changed: what its writes taught the pacer stays.

@@ -33,8 +33,12 @@ public struct RunOverrides: Sendable {
     public var wrap = false
     /// `--crown-side`.
     public var side: CrownSide?
+    /// `--sensitivity`: the preset, and the detents a page it means unless `--detents-per-page` is given too.
+    public var sensitivity: CrownSensitivity?
     /// `--detents-per-page`.
     public var detentsPerPage: Int?
+    /// `--rubber-band`.
+    public var rubberBand: RubberBandStiffness?
     /// `--no-acceleration`.
     public var noAcceleration = false
     /// `--background-style`.
@@ -74,7 +78,13 @@ public struct RunOverrides: Sendable {
         if inverted { result.display.isInverted = true }
         if wrap { result.crown.wrap = true }
         if let side { result.crown.side = side }
+        if let sensitivity {
+            // The flag wins over the file's preset and its exact count alike; --detents-per-page over both.
+            result.crown.sensitivity = sensitivity
+            result.crown.detentsPerPage = sensitivity.detentsPerPage
+        }
         if let detentsPerPage { result.crown.detentsPerPage = detentsPerPage }
+        if let rubberBand { result.crown.rubberBand = rubberBand }
         if noAcceleration { result.crown.acceleration = false }
         if let backgroundStyle { result.indicator.style = backgroundStyle }
         if let maximumDots { result.indicator.maximumDots = maximumDots }

@@ -98,7 +98,7 @@ public enum WiringDiagram {
         }
     }
 
-    private static func drawDevice(
+    static func drawDevice(
         _ name: [String], pins: [(String, Int)], top: Int, bottom: Int, into canvas: inout Bitmap, font: BitmapFont,
         small: BitmapFont
     ) {

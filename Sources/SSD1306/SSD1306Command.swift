@@ -266,7 +266,7 @@ public enum IREFSelection: UInt8, Hashable, Sendable {
 public struct COMPinsConfiguration: Hashable, Sendable {
     /// COM signals alternate between the chip's two sides (A[4] = 1, reset) instead of running in sequence.
     public var isAlternative: Bool
-    /// The die's two sides of COM pins, COM0-31 and COM32-63, are exchanged (A[5] = 1, Table 10-3).
+    /// The die's two sides of COM pins are exchanged face to face, COMx with COM(63 - x) (A[5] = 1, Table 10-3).
     public var isLeftRightRemapped: Bool
 
     /// A configuration.

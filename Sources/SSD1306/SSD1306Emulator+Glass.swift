@@ -16,14 +16,17 @@ import PagerGraphics
 ///     COM pins:       pin COMx (the die's pad, section 7) outputs, per Table 10-3,
 ///                       A[4] = 0, sequential:   ROW x
 ///                       A[4] = 1, alternative:  ROW 2x for x < 32, ROW 2(x - 32) + 1 for x >= 32
-///                       A[5] = 1, left/right remap: first swap the pins' halves (x becomes x + 32 mod 64)
+///                       A[5] = 1, left/right remap: first mirror the pins (x becomes 63 - x)
 ///
-/// Table 10-3 names the die's pins COM0-COM63 (COM0-31 on one side of the die, COM32-63 on
-/// the other) and says which ROW each outputs: with alternative pins the even ROWs come out
-/// of one side and the odd ones out of the other, as a module that routes its rows to the two
-/// sides in turn needs. (Before, this model read the table the other way round, pin x
-/// carrying the ROW that Table 10-3 puts on pin x / 2: mismatched DAh settings drew two
-/// squashed copies where the glass interlaces them, and vice versa.)
+/// Table 10-3 names the die's pins COM0-COM63 (COM0-31 down one side of the die, COM63-32 down
+/// the other, so COMx and COM(63 - x) face each other) and says which ROW each outputs: with
+/// alternative pins the even ROWs come out of one side and the odd ones out of the other, as a
+/// module that routes its rows to the two sides in turn needs. The left/right remap exchanges the
+/// two sides face to face: the figures of the SSD1315's copy of the table (Table 1-6, the same
+/// eight conditions) label ROW2 beside COM62 and ROW61 beside COM1 with DAh 32h, where DAh 12h
+/// has ROW2 beside COM1 and ROW61 beside COM62. (Before, this model exchanged the halves,
+/// COMx as COM(x + 32): on a 128x64 module DAh 32h swapped neighbouring rows, where the table
+/// turns the picture upside down.) The derivation, cell by cell, is in COMPinsTableTests.
 ///
 /// A module ties each glass row to one pin and each glass column to one SEG. We derive that
 /// wiring from the panel's own setup, the one its makers intend (A1h, C8h, offset 0, mux =
@@ -78,8 +81,8 @@ extension SSD1306Emulator {
 
     /// The ROW that pin COMx outputs under a COM pins configuration (Table 10-3).
     static func row(onPin pin: Int, _ configuration: COMPinsConfiguration) -> Int {
-        // A[5]: COM left/right remap exchanges the die's two sides, COM0-31 and COM32-63.
-        let side = configuration.isLeftRightRemapped ? (pin + 32) & 63 : pin
+        // A[5]: COM left/right remap exchanges the die's two sides face to face: COMx and COM(63 - x).
+        let side = configuration.isLeftRightRemapped ? 63 - pin : pin
         guard configuration.isAlternative else { return side }  // A[4] = 0: pin COMx outputs ROWx.
         // A[4] = 1: COM0-31 output the even ROWs, COM32-63 the odd ones.
         return side < 32 ? 2 * side : 2 * (side - 32) + 1

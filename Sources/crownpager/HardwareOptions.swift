@@ -43,13 +43,7 @@ struct HardwareOptions: ParsableArguments {
         if let address { _ = try addressOption(address) }
         guard spi == nil || i2cBus == nil else { throw ValidationError("give --spi or --i2c-bus, not both") }
         if let spi { _ = try spiOption(spi) }
-        if let dcLine, !(0...511).contains(dcLine) {
-            throw ValidationError("--dc-line must be a GPIO line from 0 to 511, not \(dcLine)")
-        }
-        if let resetLine, resetLine != "none", Int(resetLine).map({ (0...511).contains($0) }) != true {
-            throw ValidationError(
-                "--reset-line must be a GPIO line from 0 to 511, or none when RES is tied high, not '\(resetLine)'")
-        }
+        try checkSPILines(dcLine: dcLine, resetLine: resetLine)
         if let rotate, DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate must be 0 or 180, not \(rotate)")
         }
@@ -72,6 +66,17 @@ struct HardwareOptions: ParsableArguments {
         overrides.brightness = brightness
         overrides.contrast = contrast
         overrides.inverted = invert
+    }
+}
+
+/// Checks `--dc-line` and `--reset-line` (a GPIO line, or `none` for RES tied high).
+func checkSPILines(dcLine: Int?, resetLine: String?) throws(ValidationError) {
+    if let dcLine, !(0...511).contains(dcLine) {
+        throw ValidationError("--dc-line must be a GPIO line from 0 to 511, not \(dcLine)")
+    }
+    if let resetLine, resetLine != "none", Int(resetLine).map({ (0...511).contains($0) }) != true {
+        throw ValidationError(
+            "--reset-line must be a GPIO line from 0 to 511, or none when RES is tied high, not '\(resetLine)'")
     }
 }
 

@@ -80,6 +80,12 @@ struct PagerOptions: ParsableArguments {
     @Option(help: .setting("--detents-per-page"))
     var detentsPerPage: Int?
 
+    @Option(help: .setting("--sensitivity", valueName: "low|medium|high"))
+    var sensitivity: String?
+
+    @Option(help: .setting("--rubber-band", valueName: "soft|medium|stiff"))
+    var rubberBand: String?
+
     @Option(help: .setting("--background-style"))
     var backgroundStyle: String?
 
@@ -112,6 +118,12 @@ struct PagerOptions: ParsableArguments {
             throw ValidationError("--crown-side must be 'right', 'left' or 'bottom', not '\(crownSide)'")
         }
         try checkRange(detentsPerPage, flag: "--detents-per-page")
+        if let sensitivity, preset == nil {
+            throw ValidationError("--sensitivity must be 'low', 'medium' or 'high', not '\(sensitivity)'")
+        }
+        if let rubberBand, stiffness == nil {
+            throw ValidationError("--rubber-band must be 'soft', 'medium' or 'stiff', not '\(rubberBand)'")
+        }
         if let backgroundStyle, style == nil {
             throw ValidationError(
                 "--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
@@ -131,6 +143,12 @@ struct PagerOptions: ParsableArguments {
     }
 
     var side: CrownSide? { crownSide.flatMap { CrownSide(rawValue: $0.lowercased()) } }
+
+    /// `--sensitivity`, parsed.
+    var preset: CrownSensitivity? { sensitivity.flatMap { CrownSensitivity(rawValue: $0.lowercased()) } }
+
+    /// `--rubber-band`, parsed.
+    var stiffness: RubberBandStiffness? { rubberBand.flatMap { RubberBandStiffness(rawValue: $0.lowercased()) } }
 
     var style: PageControlBackgroundStyle? {
         backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) }
@@ -165,6 +183,8 @@ struct PagerOptions: ParsableArguments {
         overrides.wrap = wrap
         overrides.side = side
         overrides.detentsPerPage = detentsPerPage
+        overrides.sensitivity = preset
+        overrides.rubberBand = stiffness
         overrides.backgroundStyle = style
         overrides.maximumDots = maxDots
         overrides.hidesForSinglePage = hidesForSinglePage

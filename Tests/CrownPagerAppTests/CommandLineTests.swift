@@ -71,6 +71,8 @@ import Testing
         (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right', 'left' or 'bottom'"),
         (["render", "--out", "/tmp/x", "--crown", "+1", "--script", "a"], "give --crown or --script, not both"),
         (["--detents-per-page", "0"], "--detents-per-page must be between 1 and 20"),
+        (["render", "--out", "/tmp/x", "--sensitivity", "twitchy"], "--sensitivity must be 'low', 'medium' or 'high'"),
+        (["run", "--rubber-band", "bouncy"], "--rubber-band must be 'soft', 'medium' or 'stiff'"),
     ])
     func badInputExitsNonZeroWithAMessage(arguments: [String], message: String) throws {
         let run = try runCrownPager(arguments)
@@ -138,6 +140,24 @@ import Testing
             let data = try Data(contentsOf: URL(fileURLWithPath: out + "/" + frame.name + ".pbm"))
             #expect(try PBM.decode(Array(data)) == frame.glass, "\(frame.name)")
         }
+    }
+
+    /// `--sensitivity low` asks three detents a page, as `crown.sensitivity = "low"` does: one
+    /// detent only nudges, three turn the page the default's one detent turns.
+    @Test func renderTakesTheSensitivityFlag() throws {
+        let scratch = try ScratchDirectory()
+        func stepOne(_ steps: String, _ flags: [String]) throws -> Bitmap {
+            let out = scratch.path + "/\(steps)\(flags.joined())"
+            let run = try runCrownPager(
+                ["render", "--crown", steps, "--out", out, "--frozen", "--steps-only", "--no-png"] + flags)
+            #expect(run.status == 0, "\(run.standardError)")
+            return try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: out + "/step-01.pbm"))))
+        }
+        let turned = try stepOne("+1", [])
+        let nudged = try stepOne("+1", ["--sensitivity", "low"])
+        let threeDetents = try stepOne("+3", ["--sensitivity", "LOW", "--rubber-band", "stiff"])
+        #expect(nudged != turned)
+        #expect(threeDetents == turned)
     }
 
     /// `--address` reads 0x3c, 3C and 60 as the same address, as the configuration file does.

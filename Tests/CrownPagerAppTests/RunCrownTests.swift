@@ -149,4 +149,55 @@ import Testing
             Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white),
             "run Scripts/render-pictures.sh")
     }
+
+    @Test func theSPIDiagramIsItsGoldenAndTheShippedPicture() throws {
+        let drawn = try WiringDiagram.renderSPI(SPIDiagramWiring()).get()
+        expectGolden(drawn, named: "wiring_diagram_spi")
+        let scratch = try ScratchDirectory()
+        let run = try runCrownPager([
+            "wiring-diagram", "--spi", "0.0", "--out", scratch.path + "/spi.png", "--scale", "1",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/spi.png"))
+        #expect(Array(png) == PNG.encode(drawn, scale: 1, lit: .black, dark: .white))
+        let shipped = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Hardware/pictures/wiring-spi.png").standardized)
+        #expect(
+            Array(shipped) == PNG.encode(drawn, scale: 2, lit: .black, dark: .white), "run Scripts/render-pictures.sh")
+    }
+
+    @Test func theConfigurationsSPIWiringIsDrawnAndFlagsOverrideIt() throws {
+        let scratch = try ScratchDirectory()
+        let config = scratch.path + "/spi.toml"
+        try "[display]\nbus = \"spi0.1\"\ndc_line = 23\nreset_line = 5\n".write(
+            toFile: config, atomically: true, encoding: .utf8)
+        let fromFile = try runCrownPager(["wiring-diagram", "--config", config, "--out", scratch.path + "/a.png"])
+        #expect(fromFile.status == 0, "\(fromFile.standardError)")
+        let expected = try WiringDiagram.renderSPI(
+            SPIDiagramWiring(device: SPIDevice(bus: 0, chipSelect: 1), dataCommandLine: 23, resetLine: 5)
+        ).get()
+        let written = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/a.png"))
+        #expect(Array(written) == PNG.encode(expected, scale: 2, lit: .black, dark: .white))
+        // CE1 is pin 26, DC (GPIO23) pin 16, RES (GPIO5) pin 29: the lit pin boxes say so.
+        let pins: [Int] = [16, 17, 19, 20, 23, 26, 29]
+        let used: [Int] = WiringDiagram.usedPins(
+            of: SPIDiagramWiring(device: SPIDevice(bus: 0, chipSelect: 1), dataCommandLine: 23, resetLine: 5))
+        #expect(used == pins)
+        // A flag wins over the file; a line on the bus's own pins is refused with the rule.
+        let overridden = try runCrownPager([
+            "wiring-diagram", "--config", config, "--reset-line", "none", "--out", scratch.path + "/b.png",
+        ])
+        #expect(overridden.status == 0, "\(overridden.standardError)")
+        let untied = try WiringDiagram.renderSPI(
+            SPIDiagramWiring(device: SPIDevice(bus: 0, chipSelect: 1), dataCommandLine: 23, resetLine: nil)
+        ).get()
+        let writtenUntied = try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/b.png"))
+        #expect(Array(writtenUntied) == PNG.encode(untied, scale: 2, lit: .black, dark: .white))
+        let refused = try runCrownPager(["wiring-diagram", "--spi", "0.0", "--dc-line", "10", "--out", "/tmp/x.png"])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("dc_line GPIO10 is not a free GPIO"), "\(refused.standardError)")
+        let noBus = try runCrownPager(["wiring-diagram", "--spi", "2.0", "--out", "/tmp/x.png"])
+        #expect(noBus.standardError.contains("spi2.0 has no pins on the 40-pin header"), "\(noBus.standardError)")
+    }
 }

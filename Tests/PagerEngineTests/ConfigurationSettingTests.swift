@@ -243,6 +243,27 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         #expect(overrides.applied(to: try parse("[crown]\nsensitivity = \"low\"\n")).crown.detentsPerPage == 2)
     }
 
+    @Test func theFeelFlagsWinOverTheFile() throws {
+        let file = try parse("[crown]\nsensitivity = \"high\"\ndetents_per_page = 5\nrubber_band = \"soft\"\n")
+        var overrides = RunOverrides()
+        overrides.sensitivity = .low
+        overrides.rubberBand = .stiff
+        let crown = overrides.applied(to: file).crown
+        // --sensitivity wins over the file's preset and its exact count alike.
+        #expect(crown.sensitivity == .low && crown.detentsPerPage == 3)
+        #expect(crown.crownConfiguration.detentsPerPage == 3 && crown.crownConfiguration.rubberBand == .stiff)
+        // --detents-per-page wins over --sensitivity, as detents_per_page over sensitivity in the file.
+        overrides.detentsPerPage = 4
+        #expect(overrides.applied(to: file).crown.detentsPerPage == 4)
+        // Flags left out keep the file's values.
+        let untouched = RunOverrides().applied(to: file).crown
+        #expect(untouched.detentsPerPage == 5 && untouched.rubberBand == .soft)
+        // Both flags stand in the settings table, so `--help` and the README name them.
+        let sensitivityFlag = ConfigurationSetting.overridden(byFlag: "--sensitivity")?.key
+        let rubberBandFlag = ConfigurationSetting.overridden(byFlag: "--rubber-band")?.key
+        #expect(sensitivityFlag == "crown.sensitivity" && rubberBandFlag == "crown.rubber_band")
+    }
+
     @Test func theRubberBandStiffnessReachesThePager() throws {
         #expect(try parse("").crown.crownConfiguration.rubberBand == .medium)
         #expect(try parse("[crown]\nrubber_band = \"soft\"\n").crown.crownConfiguration.rubberBand == .soft)

@@ -268,18 +268,19 @@ import Testing
         #expect(texts(.ssd1306_128x32) == ["10:09:30", "Sat 21 Nov 2026"])
         #expect(texts(.ssd1306_72x40) == ["10:09:30", "Sat 21 Nov"])
         #expect(texts(.ssd1306_64x48) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
-        #expect(texts(.ssd1306_96x16) == ["10:09:30"])
+        // 16 rows: the time and the date in 5x8, line under line, rather than the time alone in 6x10.
+        #expect(texts(.ssd1306_96x16) == ["10:09:30", "Sat 21 Nov 2026"])
         // The SH1107's tall glass: 56 columns beside the indicator take the 6x10 time, as 64x48 does.
         #expect(texts(.sh1107_64x128) == ["Clock in\u{2026}", "10:09:30", "21 Nov"])
         #expect(texts(.sh1107_128x128) == ["Clock in the kitche\u{2026}", "10:09:30", "Sat 21 Nov 2026"])
         #expect(timeFace(.sh1107_64x128) == .body && timeFace(.sh1107_128x128) == .large)
         #expect(timeFace(.ssd1306_128x64) == .large && timeFace(.ssd1306_128x32) == .large)
         #expect(timeFace(.ssd1306_72x40) == .body && timeFace(.ssd1306_64x48) == .body)
-        #expect(timeFace(.ssd1306_96x16) == .body)
+        #expect(timeFace(.ssd1306_96x16) == .small)
         // Only where no face fits the time whole do the seconds go, with their separator.
         let narrow = page.layout(in: Size(width: 32, height: 16), viewport: Size(width: 32, height: 16))
         let narrowTexts = narrow.texts.map { $0.text }
-        #expect(narrowTexts == ["10:09"])
+        #expect(narrowTexts == ["10:09", "21 Nov"])
     }
 
     /// With the bottom indicator a 16-row panel leaves 8 rows: a gauge shows its number alone.
@@ -351,6 +352,11 @@ import Testing
 
     @Test func clockWithItsDateOn64x48() {
         expectGolden(Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_64x48), named: "panel-64x48-clock")
+    }
+
+    @Test func clockWithItsDateOn96x16() {
+        let frame = Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_96x16)
+        expectGolden(frame, named: "panel-96x16-clock")
     }
 
     @Test func positionBarOn96x16() {

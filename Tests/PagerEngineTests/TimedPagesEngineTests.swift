@@ -169,6 +169,39 @@ private struct NoFiles: FileReading {
         #expect(engine.nextDeadline == nil)
     }
 
+    @Test func aReloadKeepsAPauseInProgressOnTheSamePage() {
+        var engine = IdleDeadlineTests.started(Self.configuration())
+        _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
+        _ = Self.run(&engine, until: .milliseconds(2000))
+        let page = engine.session.pager.currentPage
+        #expect(engine.session.controller.timer.isPaused)
+        _ = engine.handle(.reload(Self.configuration(), style: PageIndicatorStyle()), at: .milliseconds(2000))
+        let reloaded = engine.session.controller
+        #expect(reloaded.timer.isPaused)
+        #expect(engine.session.pager.currentPage == page)
+        // It resumes as it would have without the reload: 10 s after the turn, not after the reload.
+        let resume: Timestamp? = reloaded.timerResumeInstant
+        #expect(resume == .milliseconds(10_500))
+        let look: TimerLook? = reloaded.timerLook(at: .milliseconds(2000))
+        #expect(look == .paused)
+        _ = Self.run(&engine, until: .milliseconds(10_500))
+        let resumed = engine.session.controller.timer
+        #expect(resumed.isRunning && resumed.pageStart == .milliseconds(10_500))
+    }
+
+    @Test func aReloadThatDropsThePausedPageStartsTheFirstPageAfresh() {
+        var engine = IdleDeadlineTests.started(Self.configuration())
+        _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
+        _ = Self.run(&engine, until: .milliseconds(2000))
+        #expect(engine.session.pager.currentPage == 1 && engine.session.controller.timer.isPaused)
+        var fewer = Self.configuration()
+        fewer.pages = [Self.page("A")]
+        _ = engine.handle(.reload(fewer, style: PageIndicatorStyle()), at: .milliseconds(2000))
+        let reloaded = engine.session.controller
+        #expect(engine.session.pager.currentPage == 0)
+        #expect(reloaded.timer.isRunning && reloaded.timer.pageStart == .milliseconds(2000))
+    }
+
     // MARK: The file
 
     static let file = """

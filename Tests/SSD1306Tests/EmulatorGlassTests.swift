@@ -115,21 +115,23 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     }
 }
 
-@Test func leftRightRemapSwapsNeighbouringRowsOf128x64() {
-    // The module routes even rows to COM0-31 and odd rows to COM32-63; DAh 32h exchanges the
-    // two sides (Table 10-3), so each pair of rows trades places.
+@Test func leftRightRemapTurnsA128x64UpsideDown() {
+    // The module routes odd rows to COM0-31 and even rows to COM32-63; DAh 32h mirrors the pins
+    // (COMx outputs what COM(63 - x) did, Table 10-3 cells 5 and 6), so with mux 64 glass row y
+    // shows picture row 63 - y: the same picture C0h would give, from the other end.
     let frame = testCard(width: 128, height: 64)
     let glass = glassAfter(
         .ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: true, leftRightRemap: true))])
     for y in 0..<64 {
         #expect(
             glass.cropped(to: Rect(x: 0, y: y, width: 128, height: 1))
-                == frame.cropped(to: Rect(x: 0, y: y ^ 1, width: 128, height: 1)), "row \(y)")
+                == frame.cropped(to: Rect(x: 0, y: 63 - y, width: 128, height: 1)), "row \(y)")
     }
 }
 
 @Test func leftRightRemapDarkensA128x32() {
-    // The module's rows are on COM0-31; DAh 22h moves ROW0-31 to COM32-63, where nothing is wired.
+    // The module's rows are on COM0-31; DAh 22h mirrors the pins, so COM0-31 output ROW63-32,
+    // which mux 32 does not scan, and ROW0-31 come out of COM63-32, where nothing is wired.
     let frame = testCard(width: 128, height: 32)
     let glass = glassAfter(
         .ssd1306_128x32, frame: frame, then: [.setCOMPinsConfiguration(.init(alternative: false, leftRightRemap: true))]
@@ -154,7 +156,8 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
 
 @Test func a128x64PanelDrivenWithSequentialCOMPinsInterlacesTheTwoHalves() {
     // DAh 02h on a 128x64 module: pin COMx outputs ROWx, so the rows the module routes to
-    // COM0-31 (its even rows) show the top half of the picture and the odd rows the bottom half.
+    // COM32-63 (its even rows, glass row 2k on COM(63 - k)) show the top half of the picture
+    // (C8h: ROW 63 - k is RAM row k) and the odd rows, on COM0-31, the bottom half.
     let frame = testCard(width: 128, height: 64)
     let glass = glassAfter(.ssd1306_128x64, frame: frame, then: [.setCOMPinsConfiguration(.sequential)])
     for y in 0..<32 {
