@@ -136,20 +136,41 @@ public struct SSD1306Driver<Bus: I2CBus> {
     @discardableResult
     public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Bus.Failure) -> [DisplayWindow] {
         let picture = fitted(frame)
-        guard let ram, let line = displayStartLine else {
+        guard planUpdate(to: picture, movedUpBy: rows) != nil else {
             return try update(wholeFrame: picture)
         }
+        try writePlan()
+        return plan.windows
+    }
+
+    /// The bytes `update(to:movedUpBy:)` would put on the bus for `frame` (address bytes
+    /// counted, as `DisplayUpdatePlanner.cost` counts them), sending nothing: a caller with a
+    /// byte budget picks the frame that fits.
+    public mutating func plannedCost(of frame: Bitmap, movedUpBy rows: Int) -> Int {
+        let picture = fitted(frame)
+        if let cost = planUpdate(to: picture, movedUpBy: rows) { return cost }
+        let whole = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
+        return DisplayUpdatePlanner.cost(of: whole, controller: panel.controller) + 3
+    }
+
+    /// Makes `plan` the cheaper of the changed windows under today's start line and the start
+    /// line moved by `rows`; returns its cost, nil when RAM or the start line is unknown.
+    mutating func planUpdate(to picture: Bitmap, movedUpBy rows: Int) -> Int? {
+        guard let ram, let line = displayStartLine else { return nil }
         Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
         let moved = ((line + rows) % Self.ramRows + Self.ramRows) % Self.ramRows
+        var cost = plan.cost
         if moved != line {
             Self.plan(
                 picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
             // Its own transaction (address, 00h, 4xh), or one byte.
             let lineCost = alternative.windows.isEmpty ? 3 : 1
-            if alternative.cost + lineCost < plan.cost { swap(&plan, &alternative) }
+            if alternative.cost + lineCost < plan.cost {
+                swap(&plan, &alternative)
+                cost = plan.cost + lineCost
+            }
         }
-        try writePlan()
-        return plan.windows
+        return cost
     }
 
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
@@ -293,7 +314,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
-    private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+    mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
         Self.prepare(&plan.image, width: panel.width, spare: &scratch.spare)
         // The picture's pages, then dark pages below a panel shorter than RAM.
         plan.image.withUnsafeMutablePageBytes { image in
@@ -312,7 +333,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the start line if it moves, then `plan`'s windows of its RAM image; RAM becomes that
     /// image (the plan keeps the old RAM's buffer for the next frame) or, on failure, unknown.
-    private mutating func writePlan() throws(Bus.Failure) {
+    mutating func writePlan() throws(Bus.Failure) {
         let knownBefore = knownPages
         let line = plan.line
         // Unknown until the writes are through.
@@ -348,7 +369,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// `frame` cropped or padded to the glass.
-    private func fitted(_ frame: Bitmap) -> Bitmap {
+    func fitted(_ frame: Bitmap) -> Bitmap {
         frame.size == panel.size ? frame : frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height))
     }
 
