@@ -38,6 +38,8 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// Whether the last frame went only in part, its windows beyond `frameByteBudget` left for
     /// the next frame, which should go as soon as the bus is free.
     public private(set) var isFrameIncomplete = false
+    /// Whether the driver holds the plan of the frame being presented (`keepWithin`).
+    private var isFramePlanned = false
     /// The instant the last frame sent was drawn for.
     private var lastSampled: Timestamp?
     /// Whether the RAM rows off the glass still lack the neighbouring pages (`fillOffGlass(at:)`).
@@ -147,6 +149,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
             return false
         }
         isBehindSlide = false
+        isFramePlanned = false
         if let budget = frameByteBudget { sampled = keepWithin(budget, from: instant, asked: sampled) }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
@@ -157,6 +160,8 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         var isWhole = true
         if let budget = frameByteBudget, controller.pager.slide?.isStepped == true {
             isWhole = try display.update(to: nextFrame, movedUpBy: moved, byteBudget: budget)
+        } else if isFramePlanned, try display.writePlannedUpdate() {
+            // Weighed against the budget already: sent as planned.
         } else {
             try display.update(to: nextFrame, movedUpBy: moved)
         }
@@ -189,7 +194,10 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         }
         // `nextFrame` is drawn for `asked` already.
         let askedPosition = renderer.contentPosition(controller, at: asked) ?? last
-        guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else { return asked }
+        guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else {
+            isFramePlanned = true
+            return asked
+        }
         // Not from before the slide: the glass stood still until it began.
         var fits = max(lastSampled, slide.start)
         var fitsCost = 0
@@ -207,7 +215,8 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
         }
         // A frame that changes nothing is no step on.
         let chosen = fitsCost > 0 ? fits : over
-        renderer.render(controller, at: chosen, into: &nextFrame, scratch: &scratch)
+        _ = cost(at: chosen)
+        isFramePlanned = true
         isBehindSlide = chosen < asked
         return chosen
     }

@@ -16,6 +16,7 @@ extension SSD1306Driver {
         -> Bool
     {
         let picture = fitted(frame)
+        isPlanCurrent = false
         guard let cost = planUpdate(to: picture, movedUpBy: rows) else {
             try update(wholeFrame: picture)
             return true

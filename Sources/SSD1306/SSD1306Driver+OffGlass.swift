@@ -47,6 +47,8 @@ extension SSD1306Driver {
     /// Builds in `plan.image` what RAM would hold with the neighbours off the glass and returns
     /// the first window of it RAM lacks, within one RAM page; nil when nothing is to be written.
     mutating func planOffGlass(next: Bitmap?, previous: Bitmap?, columns: Range<Int>) -> DisplayWindow? {
+        // It builds in the plan's image: a plan weighed before is gone.
+        isPlanCurrent = false
         let height = panel.height
         guard height < Self.ramRows, next != nil || previous != nil, let ram, let line = displayStartLine,
             isGlassKnown

@@ -33,6 +33,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
     var alternative = Plan()
     /// The other buffers a frame is planned and written in.
     var scratch = UpdateScratch()
+    /// Whether `plan` is the one `plannedCost(of:movedUpBy:)` made last, not yet sent.
+    var isPlanCurrent = false
     /// Display On (AFh) waits for RAM to hold the whole picture under the glass: after
     /// `initialize()`, or a wake asked for while RAM was unknown.
     public internal(set) var isDisplayOnPending = false
@@ -148,9 +150,21 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// byte budget picks the frame that fits.
     public mutating func plannedCost(of frame: Bitmap, movedUpBy rows: Int) -> Int {
         let picture = fitted(frame)
-        if let cost = planUpdate(to: picture, movedUpBy: rows) { return cost }
+        if let cost = planUpdate(to: picture, movedUpBy: rows) {
+            isPlanCurrent = true
+            return cost
+        }
         let whole = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
         return DisplayUpdatePlanner.cost(of: whole, controller: panel.controller) + 3
+    }
+
+    /// Sends the update the last `plannedCost(of:movedUpBy:)` weighed, when nothing has been
+    /// planned or sent since: the frame is not planned twice. Returns false, sending nothing, when
+    /// there is no such plan (RAM was unknown, or something else went since).
+    public mutating func writePlannedUpdate() throws(Bus.Failure) -> Bool {
+        guard isPlanCurrent else { return false }
+        try writePlan()
+        return true
     }
 
     /// Makes `plan` the cheaper of the changed windows under today's start line and the start
@@ -175,6 +189,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
     public mutating func invalidate() {
+        isPlanCurrent = false
         // Its buffer is kept for the whole frame that follows.
         if let ram { scratch.spare = ram }
         ram = nil
@@ -334,6 +349,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Sends the start line if it moves, then `plan`'s windows of its RAM image; RAM becomes that
     /// image (the plan keeps the old RAM's buffer for the next frame) or, on failure, unknown.
     mutating func writePlan() throws(Bus.Failure) {
+        isPlanCurrent = false
         let knownBefore = knownPages
         let line = plan.line
         // Unknown until the writes are through.
