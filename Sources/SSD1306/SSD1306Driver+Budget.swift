@@ -1,10 +1,33 @@
 import PagerGraphics
 
-// A frame byte budget: a frame that would take the bus longer than a detent may wait goes in
-// two (or more) frames, its windows in order, the rest in the next update. RAM is known
-// throughout, so the next update sends exactly what the first left out.
+// A frame byte budget: the caller weighs an update before it goes (and a slide's frame is drawn
+// less far on when it costs too much), and a frame that would still take the bus longer than a
+// detent may wait goes in two (or more) parts, its windows in order, the rest in the next
+// update. RAM is known throughout, so the next update sends exactly what the first left out.
 
 extension SSD1306Driver {
+    /// The bytes `update(to:movedUpBy:)` would put on the bus for `frame` (address bytes
+    /// counted, as `DisplayUpdatePlanner.cost` counts them), sending nothing: a caller with a
+    /// byte budget picks the frame that fits.
+    public mutating func plannedCost(of frame: Bitmap, movedUpBy rows: Int) -> Int {
+        let picture = fitted(frame)
+        if let cost = planUpdate(to: picture, movedUpBy: rows) {
+            isPlanCurrent = true
+            return cost
+        }
+        let whole = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
+        return DisplayUpdatePlanner.cost(of: whole, controller: panel.controller) + 3
+    }
+
+    /// Sends the update the last `plannedCost(of:movedUpBy:)` weighed, when nothing has been
+    /// planned or sent since: the frame is not planned twice. Returns false, sending nothing, when
+    /// there is no such plan (RAM was unknown, or something else went since).
+    public mutating func writePlannedUpdate() throws(Bus.Failure) -> Bool {
+        guard isPlanCurrent else { return false }
+        try writePlan()
+        return true
+    }
+
     /// Brings the glass towards `frame` as `update(to:movedUpBy:)` does, putting at most `budget`
     /// bytes on the bus (address bytes counted, as `DisplayUpdatePlanner.cost` counts them): the
     /// windows in order while they fit, a window of several pages taken a page at a time, the

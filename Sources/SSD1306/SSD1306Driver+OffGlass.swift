@@ -8,10 +8,10 @@ import PagerGraphics
 // bus is idle, a RAM page a call, so a detent's frame never waits behind more than one.
 
 extension SSD1306Driver {
-    /// Whether the RAM rows off the glass differ from both placements of the neighbouring pages
-    /// that a slide would bring into view: `next` (a frame of the page below, its top at the top)
-    /// and `previous` (a frame of the page above, as it shows when a slide leaves it). A page the
-    /// pager does not have is nil. Only `columns` count: the pages' columns, not the indicator's,
+    /// Whether the RAM rows off the glass lack what a turn would bring into view: `next` (what
+    /// comes in below the glass, its top row first) and `previous` (what comes in above it, its
+    /// bottom row last), each going away from the glass until the two meet. What the pager does
+    /// not have is nil. Only `columns` count: the pages' columns, not the indicator's,
     /// which a slide rewrites where it stands. False on a 64-row panel, or while the glass is unknown.
     public mutating func offGlassNeedsFill(next: Bitmap?, previous: Bitmap?, columns: Range<Int>) -> Bool {
         planOffGlass(next: next, previous: previous, columns: columns) != nil
@@ -61,7 +61,8 @@ extension SSD1306Driver {
         }
         placeOffGlass(next: next, previous: previous, nextWins: true, line: line, ram: ram, columns: columns)
         if knownPages == 0xFF, plan.image == ram { return nil }
-        // Every page but those the glass shows whole: a page the start line splits has rows off it.
+        // The first RAM page that differs (the glass's own rows are RAM's in the image, so only
+        // rows off the glass can), or that RAM does not know: written whole.
         for page in 0..<8 {
             guard knownPages & (1 << UInt8(page)) != 0 else {
                 return DisplayWindow(columns: 0..<width, pages: page..<(page + 1))

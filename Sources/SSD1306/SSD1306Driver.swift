@@ -145,28 +145,6 @@ public struct SSD1306Driver<Bus: I2CBus> {
         return plan.windows
     }
 
-    /// The bytes `update(to:movedUpBy:)` would put on the bus for `frame` (address bytes
-    /// counted, as `DisplayUpdatePlanner.cost` counts them), sending nothing: a caller with a
-    /// byte budget picks the frame that fits.
-    public mutating func plannedCost(of frame: Bitmap, movedUpBy rows: Int) -> Int {
-        let picture = fitted(frame)
-        if let cost = planUpdate(to: picture, movedUpBy: rows) {
-            isPlanCurrent = true
-            return cost
-        }
-        let whole = DisplayWindow(columns: 0..<panel.width, pages: 0..<panel.pageCount)
-        return DisplayUpdatePlanner.cost(of: whole, controller: panel.controller) + 3
-    }
-
-    /// Sends the update the last `plannedCost(of:movedUpBy:)` weighed, when nothing has been
-    /// planned or sent since: the frame is not planned twice. Returns false, sending nothing, when
-    /// there is no such plan (RAM was unknown, or something else went since).
-    public mutating func writePlannedUpdate() throws(Bus.Failure) -> Bool {
-        guard isPlanCurrent else { return false }
-        try writePlan()
-        return true
-    }
-
     /// Makes `plan` the cheaper of the changed windows under today's start line and the start
     /// line moved by `rows`; returns its cost, nil when RAM or the start line is unknown.
     mutating func planUpdate(to picture: Bitmap, movedUpBy rows: Int) -> Int? {
