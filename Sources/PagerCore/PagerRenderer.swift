@@ -254,9 +254,9 @@ public struct PagerRenderer: Hashable, Sendable {
         frame.clip = frame.bounds
     }
 
-    private func drawPage<Page: PageContent>(
+    func drawPage<Page: PageContent>(
         _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap,
-        canvas: inout Bitmap
+        canvas: inout Bitmap, marksMore: Bool = true
     ) {
         let content = contentRect
         // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
@@ -268,7 +268,7 @@ public struct PagerRenderer: Hashable, Sendable {
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
         frame.blit(canvas, at: origin, opaque: true)
-        if let mark = moreMark(pageHeight: height, scrolled: scrolled) {
+        if marksMore, let mark = moreMark(pageHeight: height, scrolled: scrolled) {
             frame.drawMoreMark(mark.offsetBy(dx: origin.x - content.x, dy: origin.y - content.y + scrolled))
         }
     }

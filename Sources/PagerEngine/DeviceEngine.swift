@@ -130,7 +130,9 @@ public struct DeviceEngine {
         case .drawFrame, .handleInput:
             return health.isLost ? health.nextAttempt.map { max($0, now) } : now
         case .wait(let until):
-            return Timestamp.earliest(until, health.nextAttempt)
+            // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
+            let fill = fillsOffGlass ? max(now, pacer.busFreeAt) : nil
+            return Timestamp.earliest(Timestamp.earliest(until, fill), health.nextAttempt)
         }
     }
 
@@ -274,7 +276,10 @@ public struct DeviceEngine {
         }
         // Values read at once come back before the next tick: draw then, with them, not now without.
         if effects.readsClock || effects.reads.contains(where: { $0.source.isImmediate }) { return }
-        guard case .drawFrame = decision(at: now) else { return }
+        guard case .drawFrame = decision(at: now) else {
+            fillOffGlass(into: &effects)
+            return
+        }
         if health.isLost {
             guard health.mayAttempt(at: now) else { return }
             // RAM and registers may be gone after a power glitch: all of it again, then the whole frame.
@@ -283,6 +288,26 @@ public struct DeviceEngine {
             screen = .bright
         }
         drawFrame(into: &effects)
+    }
+
+    /// Whether the RAM rows off the glass wait to be filled with the neighbouring pages: the
+    /// panel lit, answering, and the pages standing still.
+    private var fillsOffGlass: Bool {
+        session.isOffGlassFillPending && screen != .off && !health.isLost && attemptInFlight == nil
+    }
+
+    /// With no frame due, one RAM page of the rows off the glass once the bus is free: a slide
+    /// then finds the rows it brings into view already there. A detent's frame waits behind one
+    /// such write at most, and the filling stops once the rows hold the neighbours.
+    private mutating func fillOffGlass(into effects: inout Effects) {
+        guard screen != .off, !health.isLost, attemptInFlight == nil, now >= pacer.busFreeAt else { return }
+        session.checkOffGlassIfNeeded(at: now)
+        guard session.isOffGlassFillPending else { return }
+        session.fillOffGlass(at: now)
+        let transfers = session.display.bus.take()
+        guard !transfers.isEmpty else { return }
+        pacer.idleWriteSent(bytes: transfers.byteCount, transactions: transfers.count, at: now)
+        effects.transfers = transfers
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
@@ -305,12 +330,14 @@ public struct DeviceEngine {
         }
         // A slide is drawn where it stands a frame interval on, when this frame is on the glass.
         let moving = screen != .off && session.isAnimating(at: now)
+        session.frameByteBudget = pacer.frameByteBudget
         if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
         let transfers = session.display.bus.take()
         pacer.frameSent(bytes: transfers.byteCount, transactions: transfers.count, at: now, moving: moving)
         // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
         // frame interval on, so the pages catch up between detents instead of meeting the next one.
-        if screen != .off, session.pager.glassLags(at: now) { pacer.invalidate() }
+        // So does the rest of a frame the frame byte budget cut short.
+        if screen != .off, session.pager.glassLags(at: now) || session.isFrameIncomplete { pacer.invalidate() }
         // The queue's storage itself when nothing came before it in this tick: no copy.
         if effects.transfers.isEmpty {
             effects.transfers = transfers

@@ -137,6 +137,29 @@ public struct FramePacer: Hashable, Sendable {
         pendingBits = 0
     }
 
+    /// The most bytes a frame of a slide may take (address bytes counted): at 400 kHz and up,
+    /// what the learnt bus carries in 5 ms, half the 10 ms from detent to glass, so that a detent
+    /// waiting for the frame on the bus and then its own frame stay within it (222 bytes at
+    /// 400 kHz); never more than 300 (issue 13: no frame of a slide over 300 bytes). A slower bus
+    /// cannot keep 10 ms (222 bytes take 20 ms at 100 kHz): it takes fewer, larger steps of 300.
+    public var frameByteBudget: Int {
+        let hertz = busRate.hertz
+        return hertz < Self.fastBusHertz ? Self.largestFrameBudget : min(Self.largestFrameBudget, hertz / 200 / 9)
+    }
+
+    /// The clock from which frames are held to 5 ms of the bus: 400 kHz, I2C Fast-mode.
+    static let fastBusHertz = 400_000
+    /// The largest frame of a slide, on any bus.
+    static let largestFrameBudget = 300
+
+    /// Records writes at `now` that change no frame (the RAM rows off the glass filled while the
+    /// bus idles): the bus is busy with them, and no frame is due for them.
+    public mutating func idleWriteSent(bytes: Int, transactions: Int, at now: Timestamp) {
+        pendingBits = Self.bits(bytes: bytes, transactions: transactions)
+        pendingStart = now
+        busFreeAt = now + busRate.time(bits: pendingBits)
+    }
+
     /// Writing the transfers last handed out failed: their time teaches nothing.
     public mutating func writeFailed() { pendingBits = 0 }
 

@@ -33,6 +33,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
     var alternative = Plan()
     /// The other buffers a frame is planned and written in.
     var scratch = UpdateScratch()
+    /// Whether `plan` is the one `plannedCost(of:movedUpBy:)` made last, not yet sent.
+    var isPlanCurrent = false
     /// Display On (AFh) waits for RAM to hold the whole picture under the glass: after
     /// `initialize()`, or a wake asked for while RAM was unknown.
     public internal(set) var isDisplayOnPending = false
@@ -136,25 +138,37 @@ public struct SSD1306Driver<Bus: I2CBus> {
     @discardableResult
     public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Bus.Failure) -> [DisplayWindow] {
         let picture = fitted(frame)
-        guard let ram, let line = displayStartLine else {
+        guard planUpdate(to: picture, movedUpBy: rows) != nil else {
             return try update(wholeFrame: picture)
-        }
-        Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
-        // An SH1107's start line (DCh) moves columns, not rows: its slides go as changed windows.
-        let moved = panel.controller.startLineMovesRows ? ((line + rows) % ramRows + ramRows) % ramRows : line
-        if moved != line {
-            Self.plan(
-                picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
-            // Its own transaction (address, 00h, 4xh), or one byte.
-            let lineCost = alternative.windows.isEmpty ? 3 : 1
-            if alternative.cost + lineCost < plan.cost { swap(&plan, &alternative) }
         }
         try writePlan()
         return plan.windows
     }
 
+    /// Makes `plan` the cheaper of the changed windows under today's start line and the start
+    /// line moved by `rows`; returns its cost, nil when RAM or the start line is unknown.
+    mutating func planUpdate(to picture: Bitmap, movedUpBy rows: Int) -> Int? {
+        guard let ram, let line = displayStartLine else { return nil }
+        Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
+        // An SH1107's start line (DCh) moves columns, not rows: its slides go as changed windows.
+        let moved = panel.controller.startLineMovesRows ? ((line + rows) % ramRows + ramRows) % ramRows : line
+        var cost = plan.cost
+        if moved != line {
+            Self.plan(
+                picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
+            // Its own transaction (address, 00h, 4xh), or one byte.
+            let lineCost = alternative.windows.isEmpty ? 3 : 1
+            if alternative.cost + lineCost < plan.cost {
+                swap(&plan, &alternative)
+                cost = plan.cost + lineCost
+            }
+        }
+        return cost
+    }
+
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
     public mutating func invalidate() {
+        isPlanCurrent = false
         // Its buffer is kept for the whole frame that follows.
         if let ram { scratch.spare = ram }
         ram = nil
@@ -300,7 +314,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
-    private mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+    mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
         Self.prepare(&plan.image, width: panel.width, rows: ramRows, spare: &scratch.spare)
         // The picture's pages, then dark pages below a panel shorter than RAM.
         plan.image.withUnsafeMutablePageBytes { image in
@@ -319,7 +333,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the start line if it moves, then `plan`'s windows of its RAM image; RAM becomes that
     /// image (the plan keeps the old RAM's buffer for the next frame) or, on failure, unknown.
-    private mutating func writePlan() throws(Bus.Failure) {
+    mutating func writePlan() throws(Bus.Failure) {
+        isPlanCurrent = false
         let knownBefore = knownPages
         let line = plan.line
         // Unknown until the writes are through.
@@ -357,7 +372,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// `frame` cropped or padded to the glass.
-    private func fitted(_ frame: Bitmap) -> Bitmap {
+    func fitted(_ frame: Bitmap) -> Bitmap {
         frame.size == panel.size ? frame : frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height))
     }
 

@@ -18,6 +18,8 @@ struct ModelledBusRun {
     var positions: [Int] = []
     /// Frames after which the emulator's glass was not the frame the renderer drew.
     var glassMismatches = 0
+    /// Frames that went in part (the frame byte budget), the rest in the next frame.
+    var partialFrames = 0
     var shell: VirtualShell
 
     /// `configuration` turned by one detent at each of `detents` until `end`, its bus modelled at
@@ -53,7 +55,12 @@ struct ModelledBusRun {
                 waiting = []
                 frameTimes.append(now)
                 positions.append(shell.engine.session.lastContentPosition ?? -1)
-                if shell.glass != shell.engine.session.lastFrame { glassMismatches += 1 }
+                // A scrub's frame cut short by the frame byte budget is whole in the next one.
+                if shell.engine.session.isFrameIncomplete {
+                    partialFrames += 1
+                } else if shell.glass != shell.engine.session.lastFrame {
+                    glassMismatches += 1
+                }
             }
             guard let wake = shell.wake(after: now, nextInput: next < detents.count ? detents[next] : nil), wake <= end
             else { break }
