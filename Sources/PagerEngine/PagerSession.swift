@@ -213,8 +213,10 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
                 over = middle
             }
         }
-        // A frame that changes nothing is no step on.
-        let chosen = fitsCost > 0 ? fits : over
+        // When no step on fits (an SH1107, whose start line cannot move rows, rewrites the rows
+        // that moved however little they move), a smaller step saves nothing and only slows the
+        // slide: the frame goes as asked.
+        let chosen = fitsCost > 0 ? fits : asked
         _ = cost(at: chosen)
         isFramePlanned = true
         isBehindSlide = chosen < asked
