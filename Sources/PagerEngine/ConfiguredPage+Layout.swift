@@ -51,7 +51,7 @@ extension ConfiguredPage {
         let header = header(width: size.width, viewport: viewport)
         if let title = header.title { layout.texts.append(title) }
         if let rule = header.rule { layout.graphics.append(PageLayout.Graphic(kind: .rule, box: rule)) }
-        let area = Rect(x: 0, y: header.bottom, width: size.width, height: max(0, size.height - header.bottom))
+        let area = bodyArea(under: header, size: size)
         switch body {
         case .text, .values, .output:
             let tall = isTall(in: viewport)
@@ -64,10 +64,11 @@ extension ConfiguredPage {
                     width: measure(line), alignment: .leading)
                 y += lineHeight
             }
-        case .clock(let time, let date, let shorterTimes, let shorterDates):
-            layOutClock(
-                times: [time] + shorterTimes, dates: date.isEmpty ? [] : [date] + shorterDates, in: area,
-                into: &layout)
+        case .clock:
+            if let clock = clockPlacement(in: area) {
+                layout.texts.append(clock.time)
+                if let date = clock.date { layout.texts.append(date) }
+            }
         case .image(let bitmap):
             let picture = Rect(
                 x: (size.width - bitmap.width) / 2, y: area.y + (area.height - bitmap.height) / 2,
@@ -83,58 +84,79 @@ extension ConfiguredPage {
         return layout
     }
 
+    /// Where a clock's time and, under it, its date go: what `layout(in:viewport:)` adds and
+    /// `draw(into:viewport:at:)` draws straight, so that a clock's frame allocates nothing.
+    struct ClockPlacement {
+        var time: PageLayout.Text
+        var date: PageLayout.Text?
+    }
+
+    /// The body's area under the header in a canvas of `size`.
+    func bodyArea(under header: Header, size: Size) -> Rect {
+        Rect(x: 0, y: header.bottom, width: size.width, height: max(0, size.height - header.bottom))
+    }
+
+    /// The gaps between time and date, the faces for the time and for the date, largest first:
+    /// stored once, not array literals a frame would build.
+    private static let clockGaps = [2, 0]
+    private static let clockTimeFaces: [PageLayout.Face] = [.large, .body, .small]
+    private static let clockDateFaces: [PageLayout.Face] = [.body, .small]
+
+    /// The clock's placement in `area`; nil when the body is not a clock.
+    ///
     /// The time in the largest face it fits whole, seconds dropped only when it fits in none;
     /// under it, when there is room, the longest date that fits, 6x10 before 5x8. A date that
     /// needs a smaller time face wins over the larger face without a date. Two rows apart where
     /// they fit so, else line under line: a 16-row screen holds two 5x8 lines and no more, and
     /// the blank row at the foot of a 5x8 digit keeps them apart (96x16: 10:09:30 over the date).
-    private func layOutClock(times: [String], dates: [String], in area: Rect, into layout: inout PageLayout) {
+    func clockPlacement(in area: Rect) -> ClockPlacement? {
+        guard case .clock(let fullTime, let fullDate, let shorterTimes, let shorterDates) = body else { return nil }
+        // The forms by index, the full one first: no `[time] + shorterTimes` to build each frame.
+        let timeCount = 1 + shorterTimes.count
+        let dateCount = fullDate.isEmpty ? 0 : 1 + shorterDates.count
         var timeOnly: (String, PageLayout.Face)?
-        for gap in [2, 0] {
-            for time in times {
-                for face in PageLayout.Face.allCases
+        for gap in Self.clockGaps {
+            for timeIndex in 0..<timeCount {
+                let time = timeIndex == 0 ? fullTime : shorterTimes[timeIndex - 1]
+                for face in Self.clockTimeFaces
                 where measure(time, face: face) <= area.width && lineHeight(of: face, time) <= area.height {
                     if timeOnly == nil { timeOnly = (time, face) }
                     let room = area.height - lineHeight(of: face, time) - gap
-                    for dateFace in [PageLayout.Face.body, .small] {
-                        for date in dates
-                        where lineHeight(of: dateFace, date) <= room && measure(date, face: dateFace) <= area.width {
-                            placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area, into: &layout)
-                            return
+                    for dateFace in Self.clockDateFaces {
+                        for dateIndex in 0..<dateCount {
+                            let date = dateIndex == 0 ? fullDate : shorterDates[dateIndex - 1]
+                            if lineHeight(of: dateFace, date) <= room && measure(date, face: dateFace) <= area.width {
+                                return placeClock(time: (time, face), date: (date, dateFace), gap: gap, in: area)
+                            }
                         }
                     }
                 }
             }
         }
         let gap = 2
-        if let timeOnly {
-            placeClock(time: timeOnly, date: nil, gap: gap, in: area, into: &layout)
-        } else if let last = times.last {
-            // Nothing fits whole (a panel narrower than any face): the time cut, in the smallest face.
-            let face = PageLayout.Face.small
-            let shown = fit(last, width: area.width, face: face)
-            placeClock(time: (shown, face), date: nil, gap: gap, in: area, into: &layout)
-        }
+        if let timeOnly { return placeClock(time: timeOnly, date: nil, gap: gap, in: area) }
+        // Nothing fits whole (a panel narrower than any face): the time cut, in the smallest face.
+        let last = shorterTimes.last ?? fullTime
+        let face = PageLayout.Face.small
+        return placeClock(time: (fit(last, width: area.width, face: face), face), date: nil, gap: gap, in: area)
     }
 
     /// The time, and the date under it, centred in `area` together.
     private func placeClock(
-        time: (String, PageLayout.Face), date: (String, PageLayout.Face)?, gap: Int, in area: Rect,
-        into layout: inout PageLayout
-    ) {
+        time: (String, PageLayout.Face), date: (String, PageLayout.Face)?, gap: Int, in area: Rect
+    ) -> ClockPlacement {
         let timeHeight = lineHeight(of: time.1, time.0)
         let height = timeHeight + (date.map { gap + lineHeight(of: $0.1, $0.0) } ?? 0)
         let top = area.y + max(0, (area.height - height) / 2)
-        layout.add(
+        let timeText = PageLayout.text(
             time.0, in: Rect(x: area.x, y: top, width: area.width, height: timeHeight), face: time.1,
             width: measure(time.0, face: time.1), alignment: .center)
-        if let date {
-            layout.add(
-                date.0,
-                in: Rect(
-                    x: area.x, y: top + timeHeight + gap, width: area.width, height: lineHeight(of: date.1, date.0)),
-                face: date.1, width: measure(date.0, face: date.1), alignment: .center)
-        }
+        guard let date else { return ClockPlacement(time: timeText, date: nil) }
+        let dateText = PageLayout.text(
+            date.0,
+            in: Rect(x: area.x, y: top + timeHeight + gap, width: area.width, height: lineHeight(of: date.1, date.0)),
+            face: date.1, width: measure(date.0, face: date.1), alignment: .center)
+        return ClockPlacement(time: timeText, date: dateText)
     }
 
     /// The face for a gauge's text: the first of `faces` it fits whole in with `below` rows to

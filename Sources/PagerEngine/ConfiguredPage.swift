@@ -247,7 +247,16 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
                 drawLine(line, at: Point(x: 0, y: y), into: &canvas)
                 y += lineHeight
             }
-        case .clock, .image, .gauge:
+        case .clock:
+            // Placed and drawn without a layout's arrays: the clock draws every second.
+            let header = header(width: canvas.width, viewport: viewport)
+            if let rule = header.rule { canvas.fillRect(rule) }
+            if let title = header.title { drawText(title, into: &canvas) }
+            if let clock = clockPlacement(in: bodyArea(under: header, size: canvas.size)) {
+                drawText(clock.time, into: &canvas)
+                if let date = clock.date { drawText(date, into: &canvas) }
+            }
+        case .image, .gauge:
             let layout = layout(in: canvas.size, viewport: viewport)
             for graphic in layout.graphics {
                 switch graphic.kind {

@@ -50,14 +50,17 @@ extension SSD1306Driver {
         // It builds in the plan's image: a plan weighed before is gone.
         isPlanCurrent = false
         let height = panel.height
-        guard height < ramRows, panel.controller.startLineMovesRows, next != nil || previous != nil, let ram, let line = displayStartLine,
+        guard height < ramRows, panel.controller.startLineMovesRows, next != nil || previous != nil, let ram,
+            let line = displayStartLine,
             isGlassKnown
         else { return nil }
         let width = panel.width
         let allPagesKnown: UInt16 = (1 << UInt16(panel.controller.ramPages)) - 1
         // A slide or scroll just ended leaves what it took away above the glass (or below), and
         // what it did not bring in yet on the other side: that serves as well as a fill would.
-        if knownPages == allPagesKnown, Self.holdsNeighbours(ram, next: next, previous: previous, line: line, panel, columns) {
+        if knownPages == allPagesKnown,
+            Self.holdsNeighbours(ram, next: next, previous: previous, line: line, panel, columns)
+        {
             return nil
         }
         placeOffGlass(next: next, previous: previous, nextWins: true, line: line, ram: ram, columns: columns)
