@@ -5,6 +5,7 @@
 # prints its wakeups per minute (the voluntary context switches of all its threads, from
 # /proc/PID/task/*/status: each is a sleep that ended) and its peak RSS (/usr/bin/time -v):
 #   static page    a text page; its neighbour is a seconds clock, which must not wake it
+#   128x32         the same on a 128x32 panel, whose RAM rows off the glass are filled after the start
 #   minute clock   a clock showing %H:%M
 #   seconds clock  a clock showing %H:%M:%S
 #   built-in       the built-in configuration (system, clock, temperature, memory, disk)
@@ -76,6 +77,8 @@ title = "Static"
 text = "Nothing here changes"'
 clock_page() { printf '[[page]]\nkind = "clock"\ntitle = "Clock"\ntime = "%s"\ndate = ""\n' "$1"; }
 configuration 1 "$text_page" "$(clock_page '%H:%M:%S')" >"$work/static.toml"
+# The same on a 128x32 panel, whose RAM rows off the glass are filled once after the start.
+sed 's/^\[display\]$/[display]\npanel = "128x32"/' "$work/static.toml" >"$work/short.toml"
 configuration 1 "$(clock_page '%H:%M')" >"$work/minute.toml"
 configuration 1 "$(clock_page '%H:%M:%S')" >"$work/seconds.toml"
 configuration '"mock"' "$text_page" "$(clock_page '%H:%M:%S')" >"$work/mock.toml"
@@ -115,7 +118,7 @@ ended_early() {
   exit 70
 }
 
-cases=(static minute seconds builtin mock)
+cases=(static short minute seconds builtin mock)
 for name in "${cases[@]}"; do start "$name"; done
 for name in "${cases[@]}"; do
   for _ in $(seq 100); do [ -s "$work/$name.pid" ] && break; sleep 0.05; done
@@ -146,6 +149,7 @@ wait
 label() {
   case "$1" in
     static) echo "static page (seconds clock next to it), panel" ;;
+    short) echo "static page, 128x32 panel" ;;
     minute) echo "minute clock (%H:%M), panel" ;;
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;
     builtin) echo "the built-in configuration, panel" ;;
