@@ -65,6 +65,9 @@ else
   . Scripts/debian-root.sh
   cleanup() { debian_root_leave_all; rm -rf "$work"; }
   trap cleanup EXIT
+  # The man page and completions come from running the arm64 program under qemu (Scripts/docs.sh):
+  # binfmt_misc must be mounted and qemu-aarch64 registered, which a fresh machine may lack.
+  debian_root_foreign_ready "$arch" || exit 1
   builder="$(Scripts/cross-root.sh prepare "$arch")"
   debian_root_enter "$builder"
   src="$builder/root/src"
