@@ -30,6 +30,11 @@ func runEngineBenchmarks() {
     ] {
         print(measure(name, detents: detents, acceleration: acceleration).line)
     }
+    // A 128x32 panel fills the RAM rows it does not show while the bus is idle: a detent's frame
+    // may wait behind one such write (a RAM page, 136 bytes).
+    for (name, detents) in [("128x32 (fill), spin 30/s", spin), ("128x32 (fill), single detents", single)] {
+        print(measure(name, detents: detents, acceleration: true, panel: .ssd1306_128x32).line)
+    }
     print("")
     print("bus speeds: the same pages, the bus modelled at each clock; the pacer learns it from the writes' times")
     print(
@@ -118,13 +123,14 @@ struct EngineFigures {
     }
 }
 
-/// 400 text pages (a spin never reaches the end), the built-in display and crown, `detents`
-/// turned at their instants; `bus_hz` is `busHertz`, the modelled bus runs at `realBusHertz`.
+/// 400 text pages (a spin never reaches the end), the built-in display (or `panel`) and crown,
+/// `detents` turned at their instants; `bus_hz` is `busHertz`, the modelled bus runs at `realBusHertz`.
 func measure(
     _ name: String, detents: [Timestamp], acceleration: Bool, busHertz: Int = 400_000, realBusHertz: Int? = nil,
-    timesWrites: Bool = true
+    timesWrites: Bool = true, panel: SSD1306Panel? = nil
 ) -> EngineFigures {
     var configuration = Configuration.builtIn
+    if let panel { configuration.display.panel = panel }
     configuration.display.bus = nil
     configuration.display.busHertz = busHertz
     configuration.crown.acceleration = acceleration

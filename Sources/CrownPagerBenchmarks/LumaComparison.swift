@@ -15,12 +15,15 @@ import SSD1306
 /// One line a workload, tab-separated, for the script to pair with luma's:
 ///
 ///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame  the shell's a frame
-func runLumaComparison() {
+/// `only` names one workload (text, slide, clock, drawing) to run alone, for a profiler.
+func runLumaComparison(only: String? = nil) {
     let counting = crownpager_allocation_counting() != 0
-    for figures in [textFrame(), slide(), clockTick()] {
-        print(figures.line(counting: counting))
+    let workloads: [(String, () -> FrameFigures)] = [
+        ("text", textFrame), ("slide", slide), ("clock", clockTick), ("drawing", drawingOnly),
+    ]
+    for (name, workload) in workloads where only == nil || only == name {
+        print(workload().line(counting: counting))
     }
-    print(drawingOnly().line(counting: counting))
 }
 
 /// The title and body the text workload shows (four lines: the page fits the screen); the script draws the same in luma.
@@ -117,6 +120,15 @@ private func slide() -> FrameFigures {
     var (shell, sampler) = comparisonShell()
     var figures = FrameFigures(name: "slide (per frame)")
     var now = Timestamp.milliseconds(5000)
+    // One slide there and back first, untimed: the renderer's and driver's buffers (page
+    // drawings, the indicator's dots, the plans) are made by the first slide and kept after it.
+    for detents in [1, -1] {
+        now = now + .milliseconds(1000)
+        shell.run(
+            events: [.rotated(detents: detents, at: now)], from: now, until: now + .milliseconds(900),
+            sampler: &sampler)
+        now = now + .milliseconds(900)
+    }
     for turn in 0..<100 {
         now = now + .milliseconds(1000)
         shell.feed(.crown(.rotated(detents: turn % 2 == 0 ? 1 : -1, at: now)), at: now, sampler: &sampler)

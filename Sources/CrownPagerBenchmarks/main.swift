@@ -7,6 +7,7 @@
 //   swift run -c release crownpager-bench crown      only the crown's
 //   swift run -c release crownpager-bench image      only the PNG decoder
 //   swift run -c release crownpager-bench luma       the workloads Scripts/bench-vs-luma.sh compares
+//   swift run -c release crownpager-bench luma slide one of them (text, slide, clock, drawing), to profile
 let selected = CommandLine.arguments.dropFirst().first
 if selected == nil || selected == "display" { runDisplayBenchmarks() }
 if selected == nil || selected == "tear" { runTearBenchmarks() }
@@ -14,4 +15,4 @@ if selected == nil || selected == "engine" { runEngineBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
 if selected == nil || selected == "image" { runImageBenchmarks() }
 // Tab-separated lines for the script, so not part of the default run.
-if selected == "luma" { runLumaComparison() }
+if selected == "luma" { runLumaComparison(only: CommandLine.arguments.dropFirst(2).first) }

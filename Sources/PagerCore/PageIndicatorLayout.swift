@@ -48,13 +48,27 @@ public enum PageIndicatorLayout {
     public static func dots(
         numberOfPages: Int, currentPage: Int, in strip: Rect, style: PageIndicatorStyle, currentStretch: Int = 0
     ) -> [IndicatorDot] {
-        guard numberOfPages > 0, !(style.hidesForSinglePage && numberOfPages == 1) else { return [] }
+        var dots: [IndicatorDot] = []
+        self.dots(
+            numberOfPages: numberOfPages, currentPage: currentPage, in: strip, style: style,
+            currentStretch: currentStretch, into: &dots)
+        return dots
+    }
+
+    /// The dots `dots(numberOfPages:currentPage:in:style:currentStretch:)` lays out, into `dots`,
+    /// whose storage is reused: a frame loop lays them out without allocating.
+    public static func dots(
+        numberOfPages: Int, currentPage: Int, in strip: Rect, style: PageIndicatorStyle, currentStretch: Int = 0,
+        into dots: inout [IndicatorDot]
+    ) {
+        dots.removeAll(keepingCapacity: true)
+        guard numberOfPages > 0, !(style.hidesForSinglePage && numberOfPages == 1) else { return }
         let vertical = style.crownSide.isVertical
         let length = vertical ? strip.height : strip.width
         var stretch = max(0, currentStretch)
         if capacity(length: length, style: style, stretch: stretch) == 0 { stretch = 0 }
         let visible = min(numberOfPages, capacity(length: length, style: style, stretch: stretch))
-        guard visible > 0 else { return [] }
+        guard visible > 0 else { return }
         let current = min(max(currentPage, 0), numberOfPages - 1)
         let first = windowStart(numberOfPages: numberOfPages, visible: visible, currentPage: current)
 
@@ -62,7 +76,6 @@ public enum PageIndicatorLayout {
         let start = (vertical ? strip.y : strip.x) + (length - span - 1) / 2
         let across = vertical ? strip.x + strip.width / 2 : strip.y + strip.height / 2
         let shrunk = max(1, style.dotDiameter - 2)
-        var dots: [IndicatorDot] = []
         dots.reserveCapacity(visible)
         var along = start
         for slot in 0..<visible {
@@ -78,7 +91,6 @@ public enum PageIndicatorLayout {
                     isShrunk: (moreBefore || moreAfter) && !isCurrent))
             along += style.pitch + (isCurrent ? stretch : 0)
         }
-        return dots
     }
 
     /// The first page of the window: the current page sits in the middle where the ends allow.

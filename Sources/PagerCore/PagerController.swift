@@ -64,13 +64,20 @@ public struct PagerController<Page: PageContent> {
     /// How long the current page stays before the timer moves on, if it is timed.
     public var currentPageDuration: TimeSpan? {
         // Compared with the count rather than `indices`, which unspecialized goes through Collection.
-        guard currentPage >= 0, currentPage < pager.pages.count else { return nil }
-        return duration(of: pager.pages[currentPage])
+        guard currentPage >= 0, currentPage < pager.pageDurations.count else { return nil }
+        // From the pager's list: reading the page would copy it (and retain all it holds) where
+        // the page type is not known at compile time.
+        return duration(of: pager.pageDurations[currentPage])
     }
 
     /// How long `page` stays before the timer moves on, if it is timed: its own duration or the pager's.
     func duration(of page: Page) -> TimeSpan? {
-        switch page.duration {
+        duration(of: page.duration)
+    }
+
+    /// How long a page of `duration` stays before the timer moves on, if it is timed.
+    func duration(of duration: PageDuration) -> TimeSpan? {
+        switch duration {
         case .automatic: return configuration.pageDuration
         case .never: return nil
         case .after(let span): return span.nanoseconds > 0 ? span : nil

@@ -16,21 +16,23 @@ extension PagerRenderer {
             return false
         }
         let content = contentRect
-        var page = pager.pages[pager.currentPage]
+        var index = pager.currentPage
         let scroll = Int(controller.scroll.position(at: instant).rounded())
         var scrolled = scroll + step * content.height
         // A tall page scrolls before it pages: its own rows come into view first.
-        if step > 0 ? scroll + content.height >= page.contentHeight(in: content.size) : scroll <= 0 {
-            let index = pager.currentPage + step
-            guard pager.configuration.wrapsAround || pager.pages.indices.contains(index) else { return false }
-            page = pager.pages[pager.normalizedPage(index)]
+        if step > 0 ? scroll + content.height >= pager.pages[index].contentHeight(in: content.size) : scroll <= 0 {
+            let neighbour = pager.currentPage + step
+            guard pager.configuration.wrapsAround || pager.pages.indices.contains(neighbour) else { return false }
+            index = pager.normalizedPage(neighbour)
             // As drawPages draws the two pages of a slide: the upper one scrolled to its end.
-            scrolled = step < 0 ? max(0, page.contentHeight(in: content.size) - content.height) : 0
+            scrolled = step < 0 ? max(0, pager.pages[index].contentHeight(in: content.size) - content.height) : 0
         }
         frame.reset(to: size)
         frame.clip = content
         // Without the "more" mark: it stands still on the glass, which the driver rewrites anyway.
-        drawPage(page, scrolled: scrolled, shift: 0, at: instant, into: &frame, canvas: &scratch.page, marksMore: false)
+        drawPage(
+            index, of: pager, scrolled: scrolled, shift: 0, at: instant, into: &frame, scratch: &scratch,
+            marksMore: false)
         frame.clip = frame.bounds
         return true
     }

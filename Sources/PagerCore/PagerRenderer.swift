@@ -51,8 +51,8 @@ public struct PagerRenderer: Hashable, Sendable {
     /// The frame for `pager` alone at `instant`: plain dots, fixed-height pages.
     public func render<Page: PageContent>(_ pager: Pager<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
-        var page = Bitmap(width: 0, height: 0)
-        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame, page: &page)
+        var scratch = RenderScratch()
+        drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame, scratch: &scratch)
         drawIndicator(pages: pager.numberOfPages, current: pager.displayedPage(at: instant), into: &frame)
         return frame
     }
@@ -76,22 +76,76 @@ public struct PagerRenderer: Hashable, Sendable {
         var indicatorStrip = Bitmap(width: 0, height: 0)
         /// What `indicatorStrip` shows; nil when it holds nothing to copy.
         var cachedIndicator: IndicatorKey?
+        /// The size and indicator style `indicatorStrip` was drawn with.
+        var stripSize = Size(width: 0, height: 0)
+        var stripStyle = PageIndicatorStyle()
         /// Frames the indicator is drawn over, dark and lit, before its strip is kept.
         var darkCheck = Bitmap(width: 0, height: 0)
         var litCheck = Bitmap(width: 0, height: 0)
+        /// The indicator's dots as last laid out.
+        var dots: [IndicatorDot] = []
+        /// Drawings of the pages that draw alike at every instant, the current page and its two
+        /// neighbours at most: a slide places them again instead of drawing them every frame.
+        var drawings: [PageDrawing] = []
+        /// Counts lookups in `drawings`, to let the least recently used one go.
+        var drawingUses = 0
 
-        /// Empty scratch: the first frames allocate what it keeps.
+        /// Empty scratch: the first frames allocate what it keeps. It serves one controller's
+        /// frames: pages are known by their index and the pager's `contentGeneration`.
         public init() {}
+
+        /// How many page drawings it keeps: a slide's two pages and the page beyond.
+        static let keptDrawings = 3
+
+        /// The index in `drawings` of the drawing for `key`, made ready to draw into (and
+        /// `isDrawn` false) when there was none: the least recently used one gives way.
+        mutating func drawing(for key: PageDrawing.Key) -> Int {
+            drawingUses &+= 1
+            if let index = drawings.firstIndex(where: { $0.key == key }) {
+                drawings[index].lastUse = drawingUses
+                return index
+            }
+            let index: Int
+            if drawings.count < Self.keptDrawings {
+                drawings.append(PageDrawing(key: key))
+                index = drawings.count - 1
+            } else {
+                var oldest = 0
+                for candidate in drawings.indices where drawings[candidate].lastUse < drawings[oldest].lastUse {
+                    oldest = candidate
+                }
+                index = oldest
+                drawings[index].key = key
+                drawings[index].isDrawn = false
+            }
+            drawings[index].lastUse = drawingUses
+            return index
+        }
     }
 
-    /// Everything the indicator's pixels depend on.
+    /// A page as drawn into its canvas, kept while the pages stay the same.
+    struct PageDrawing: Sendable {
+        /// Which page, of which pages, in a canvas of which size.
+        struct Key: Hashable, Sendable {
+            var page: Int
+            var generation: Int
+            var canvas: Size
+            var viewport: Size
+        }
+        var key: Key
+        var bitmap = Bitmap(width: 0, height: 0)
+        var isDrawn = false
+        var lastUse = 0
+    }
+
+    /// What the indicator's pixels depend on from frame to frame; the renderer's size and style,
+    /// which they depend on too, are kept beside it (`RenderScratch.stripStyle`). Plain values
+    /// only, so comparing it every frame costs no reference counting.
     struct IndicatorKey: Hashable, Sendable {
         var pages: Int
         var current: Int
         var stretch: Int
         var decoration: IndicatorDecoration
-        var size: Size
-        var style: PageIndicatorStyle
     }
 
     /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
@@ -124,7 +178,7 @@ public struct PagerRenderer: Hashable, Sendable {
         }
         drawPages(
             of: pager, scroll: controller.scroll.position(at: instant),
-            bounce: controller.contentShift(at: instant), at: instant, into: &frame, page: &scratch.page)
+            bounce: controller.contentShift(at: instant), at: instant, into: &frame, scratch: &scratch)
         let displayed = pager.displayedPage(at: instant)
         var stretch = 0
         if displayed == pager.currentPage, controller.scroll.isScrollable {
@@ -132,9 +186,7 @@ public struct PagerRenderer: Hashable, Sendable {
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
         if displayed == pager.currentPage { decoration.timer = controller.timerLook(at: instant) }
-        let key = IndicatorKey(
-            pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration, size: size,
-            style: indicatorStyle)
+        let key = IndicatorKey(pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration)
         drawIndicator(key, into: &frame, scratch: &scratch)
     }
 
@@ -145,17 +197,17 @@ public struct PagerRenderer: Hashable, Sendable {
     /// it changes nothing outside the strip (the frame is then the same either way).
     private func drawIndicator(_ key: IndicatorKey, into frame: inout Bitmap, scratch: inout RenderScratch) {
         let strip = indicatorColumn
-        if scratch.cachedIndicator == key {
+        if scratch.cachedIndicator == key, scratch.stripSize == size, scratch.stripStyle == indicatorStyle {
             frame.blit(scratch.indicatorStrip, at: strip.origin, opaque: true)
             return
         }
         func draw(into bitmap: inout Bitmap) {
             drawIndicator(
                 pages: key.pages, current: key.current, stretch: key.stretch, decoration: key.decoration,
-                into: &bitmap)
+                into: &bitmap, dots: &scratch.dots)
         }
         draw(into: &frame)
-        if scratch.lastIndicator == key {
+        if scratch.lastIndicator == key, scratch.stripSize == size, scratch.stripStyle == indicatorStyle {
             scratch.cachedIndicator = nil
             // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
             scratch.darkCheck.reset(to: size)
@@ -163,15 +215,21 @@ public struct PagerRenderer: Hashable, Sendable {
             scratch.litCheck.fill(true)
             draw(into: &scratch.darkCheck)
             draw(into: &scratch.litCheck)
-            let drawn = scratch.darkCheck.cropped(to: strip)
+            // Copied into the strip's own storage, kept from the last time: no allocation.
+            scratch.indicatorStrip.reset(to: strip.size)
+            scratch.indicatorStrip.blit(scratch.darkCheck, at: Point(x: -strip.x, y: -strip.y), opaque: true)
             scratch.darkCheck.fillRect(strip, ink: .off)
             scratch.litCheck.fillRect(strip, ink: .on)
             if scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height {
-                scratch.indicatorStrip = drawn
                 scratch.cachedIndicator = key
             }
         }
         scratch.lastIndicator = key
+        if scratch.stripSize != size || scratch.stripStyle != indicatorStyle {
+            scratch.cachedIndicator = nil
+            scratch.stripSize = size
+            scratch.stripStyle = indicatorStyle
+        }
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,
@@ -200,13 +258,27 @@ public struct PagerRenderer: Hashable, Sendable {
         pages: Int, current: Int, stretch: Int = 0, decoration: IndicatorDecoration = IndicatorDecoration(),
         into frame: inout Bitmap
     ) {
+        var dots: [IndicatorDot] = []
+        drawIndicator(
+            pages: pages, current: current, stretch: stretch, decoration: decoration, into: &frame, dots: &dots)
+    }
+
+    /// Draws the indicator, its dots laid out in `dots`, whose storage is reused.
+    private func drawIndicator(
+        pages: Int, current: Int, stretch: Int, decoration: IndicatorDecoration, into frame: inout Bitmap,
+        dots: inout [IndicatorDot]
+    ) {
         let strip = indicatorColumn
-        switch indicatorShape(pages: pages, current: current, stretch: stretch) {
-        case .dots(let dots):
-            frame.drawPageIndicator(dots, images: indicatorStyle.images, decoration: decoration, strip: strip)
-        case .positionBar(let bar):
+        if let bar = IndicatorPositionBar.layout(
+            numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle)
+        {
             frame.drawPositionBar(bar, decoration: decoration, strip: strip)
+            return
         }
+        PageIndicatorLayout.dots(
+            numberOfPages: pages, currentPage: current, in: strip, style: indicatorStyle, currentStretch: stretch,
+            into: &dots)
+        frame.drawPageIndicator(dots, images: indicatorStyle.images, decoration: decoration, strip: strip)
     }
 
     /// What the indicator is made of for `pages` with `current` shown: dots as Apple lays them
@@ -227,10 +299,11 @@ public struct PagerRenderer: Hashable, Sendable {
     ///
     /// `scroll` is where the current page's content stands; in a slide the earlier page shows
     /// its end and the later one its top, so tall pages run on into each other. `bounce` shifts
-    /// everything along the paging axis. Each page is drawn into `canvas` first, then placed.
+    /// everything along the paging axis. Each page is drawn into a canvas of `scratch` first
+    /// (or found there, drawn before), then placed.
     func drawPages<Page: PageContent>(
         of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
-        page canvas: inout Bitmap
+        scratch: inout RenderScratch
     ) {
         guard pager.numberOfPages > 0 else { return }
         let content = contentRect
@@ -242,32 +315,51 @@ public struct PagerRenderer: Hashable, Sendable {
         frame.clip = content
         if offset == 0 {
             let scrolled = upper == pager.currentPage ? Int((scroll ?? 0).rounded()) : 0
-            drawPage(pager.pages[upper], scrolled: scrolled, shift: bounce, at: instant, into: &frame, canvas: &canvas)
-        } else {
-            let page = pager.pages[upper]
-            let end = page.contentHeight(in: content.size) - content.height
-            drawPage(page, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame, canvas: &canvas)
-            let lower = pager.pages[pager.normalizedPage(Int(base) + 1)]
             drawPage(
-                lower, scrolled: 0, shift: bounce + extent - offset, at: instant, into: &frame, canvas: &canvas)
+                upper, of: pager, scrolled: scrolled, shift: bounce, at: instant, into: &frame, scratch: &scratch)
+        } else {
+            let end = pager.pages[upper].contentHeight(in: content.size) - content.height
+            drawPage(
+                upper, of: pager, scrolled: max(0, end), shift: bounce - offset, at: instant, into: &frame,
+                scratch: &scratch)
+            drawPage(
+                pager.normalizedPage(Int(base) + 1), of: pager, scrolled: 0, shift: bounce + extent - offset,
+                at: instant, into: &frame, scratch: &scratch)
         }
         frame.clip = frame.bounds
     }
 
+    /// Draws page `index` of `pager` into `frame`, `scrolled` rows up and `shift` along the
+    /// paging axis. A page that draws alike at every instant is drawn once into a kept canvas
+    /// and placed from there until the pages are replaced; any other is drawn every time.
     func drawPage<Page: PageContent>(
-        _ page: Page, scrolled: Int, shift: Int, at instant: Timestamp, into frame: inout Bitmap,
-        canvas: inout Bitmap, marksMore: Bool = true
+        _ index: Int, of pager: Pager<Page>, scrolled: Int, shift: Int, at instant: Timestamp,
+        into frame: inout Bitmap, scratch: inout RenderScratch, marksMore: Bool = true
     ) {
+        let page = pager.pages[index]
         let content = contentRect
         // A page may be taller than the screen, within reason: a hostile height must not exhaust memory.
         let height = min(max(page.contentHeight(in: content.size), content.height), 4096)
-        canvas.reset(to: Size(width: content.width, height: height))
-        page.draw(into: &canvas, viewport: content.size, at: instant)
+        let canvasSize = Size(width: content.width, height: height)
         let origin =
             indicatorStyle.crownSide.isVertical
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
-        frame.blit(canvas, at: origin, opaque: true)
+        if page.drawsAlikeAtEveryInstant {
+            let key = PageDrawing.Key(
+                page: index, generation: pager.contentGeneration, canvas: canvasSize, viewport: content.size)
+            let slot = scratch.drawing(for: key)
+            if !scratch.drawings[slot].isDrawn {
+                scratch.drawings[slot].bitmap.reset(to: canvasSize)
+                page.draw(into: &scratch.drawings[slot].bitmap, viewport: content.size, at: instant)
+                scratch.drawings[slot].isDrawn = true
+            }
+            frame.blit(scratch.drawings[slot].bitmap, at: origin, opaque: true)
+        } else {
+            scratch.page.reset(to: canvasSize)
+            page.draw(into: &scratch.page, viewport: content.size, at: instant)
+            frame.blit(scratch.page, at: origin, opaque: true)
+        }
         if marksMore, let mark = moreMark(pageHeight: height, scrolled: scrolled) {
             frame.drawMoreMark(mark.offsetBy(dx: origin.x - content.x, dy: origin.y - content.y + scrolled))
         }

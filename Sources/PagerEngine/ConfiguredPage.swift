@@ -49,6 +49,12 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// The page's font, misc-fixed and the fallback glyphs, when the page has a font or its text
     /// needs the glyphs; nil draws as before.
     var chain: FontChain?
+    /// The chains `chain(for:text:)` picks from, made with a clock or a gauge page that has a
+    /// chain: for each face, one a subset of the fonts after the face's font (a bit a font), so a
+    /// frame that draws the page measures and draws its lines without allocating. Empty otherwise.
+    private var lineChains: [FontChain] = []
+    /// Subsets a face has room for in `lineChains`: the chain has at most three fonts.
+    private static let subsetsPerFace = 8
 
     /// Lines of a body wrapped for one width, and for that width less the "more" gutter (a page
     /// taller than the screen keeps it free for the renderer's mark).
@@ -107,13 +113,31 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
             fallbackGlyphs.map { glyphs in
                 textContains { Self.font.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil }
             } ?? false
+        lineChains = []
         guard font != nil || needsGlyphs else {
             chain = nil
             return
         }
         // The page's font, then misc-fixed 6x10, then Unifont's glyphs; a character none has is a box.
         let fallbacks = (font == nil ? [] : [Self.font]) + (needsGlyphs ? fallbackGlyphs.map { [$0] } ?? [] : [])
-        chain = FontChain(font ?? Self.font, fallbacks: fallbacks)
+        let chain = FontChain(font ?? Self.font, fallbacks: fallbacks)
+        self.chain = chain
+        switch body {
+        case .clock, .gauge:
+            for face in [PageLayout.Face.large, .body, .small] {
+                let (first, rest) = Self.lineFonts(face, chain)
+                for used in 0..<Self.subsetsPerFace {
+                    let subset = rest.indices.filter { used & (1 << ($0 - rest.startIndex)) != 0 }.map { rest[$0] }
+                    lineChains.append(FontChain(first, fallbacks: subset))
+                }
+            }
+        case .text, .values, .output, .image: break
+        }
+    }
+
+    /// The font a line in `face` draws in first, and the fonts of `chain` it may fall back on.
+    private static func lineFonts(_ face: PageLayout.Face, _ chain: FontChain) -> (BitmapFont, ArraySlice<BitmapFont>) {
+        face == .body ? (chain.fonts[0], chain.fonts.dropFirst()) : (face.font, chain.fonts[...])
     }
 
     /// The chain one line of a clock or a gauge draws through in `face`: the face's font (the
@@ -121,13 +145,25 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// is only as tall as the fonts in use. Nil when the page draws with misc-fixed alone.
     func chain(for face: PageLayout.Face, text: String) -> FontChain? {
         guard let chain else { return nil }
-        let first = face == .body ? chain.fonts[0] : face.font
-        let rest = face == .body ? Array(chain.fonts.dropFirst()) : chain.fonts
-        var used = [Bool](repeating: false, count: rest.count)
+        let (first, rest) = Self.lineFonts(face, chain)
+        // The fonts the text needs, a bit each, counted from the first of `rest`.
+        var used = 0
         for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.isControl(scalar) {
-            if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) { used[index] = true }
+            if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
+                used |= 1 << (index - rest.startIndex)
+            }
         }
-        return FontChain(first, fallbacks: rest.indices.filter { used[$0] }.map { rest[$0] })
+        // Made with the page (a clock, a gauge): no allocation. Otherwise made here.
+        let faceIndex: Int
+        switch face {
+        case .large: faceIndex = 0
+        case .body: faceIndex = 1
+        case .small: faceIndex = 2
+        }
+        let index = faceIndex * Self.subsetsPerFace + used
+        if used < Self.subsetsPerFace, index < lineChains.count { return lineChains[index] }
+        return FontChain(
+            first, fallbacks: rest.indices.filter { used & (1 << ($0 - rest.startIndex)) != 0 }.map { rest[$0] })
     }
 
     /// The height of `text` as one line in `face`.
@@ -226,6 +262,9 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         let lines = lineCount(width: max(1, viewport.width - PagerRenderer.moreMarkGutter))
         return max(viewport.height, headerHeight + lines * lineHeight)
     }
+
+    /// A configured page draws from its content alone: readings and the clock come as new pages.
+    public var drawsAlikeAtEveryInstant: Bool { true }
 
     /// Draws the page as if the screen showed it whole.
     public func draw(into canvas: inout Bitmap, at instant: Timestamp) {

@@ -58,25 +58,39 @@ public enum DisplayUpdatePlanner {
 
     /// The windows `windows(from:to:controller:whole:)` chooses, into `windows`, whose storage is
     /// reused: the driver plans every frame in the same arrays.
+    ///
+    /// With a `costLimit`, the search stops once the changed spans alone cost more (every window
+    /// covers its spans whole, so no choice can cost less), and `whole` stands in: a plan that
+    /// loses to one costing `costLimit` is not worked out in full.
     public static func windows(
         from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow],
-        into windows: inout [DisplayWindow]
+        into windows: inout [DisplayWindow], costLimit: Int = .max
     ) {
         windows.removeAll(keepingCapacity: true)
         guard old.size == new.size else {
             windows.append(contentsOf: whole)
             return
         }
+        let overhead = overhead(controller)
+        var spanBytes = 0
         for page in 0..<new.pageCount {
-            forEachChangedSpan(old, new, page: page, bridging: overhead(controller)) { span in
+            let finished = forEachChangedSpan(old, new, page: page, bridging: overhead) { span in
+                spanBytes += span.count
+                if spanBytes + overhead > costLimit { return false }
                 let alone = DisplayWindow(columns: span, pages: page..<(page + 1))
                 guard controller.hasHorizontalAddressing,
                     let (index, merged) = bestMerge(alone, into: windows, controller)
                 else {
                     windows.append(alone)
-                    return
+                    return true
                 }
                 windows[index] = merged
+                return true
+            }
+            guard finished else {
+                windows.removeAll(keepingCapacity: true)
+                windows.append(contentsOf: whole)
+                return
             }
         }
         if controller.hasHorizontalAddressing, windows != whole,
@@ -89,14 +103,16 @@ public enum DisplayUpdatePlanner {
     }
 
     /// Calls `body` with each column span of `page` whose bytes differ, joined across gaps of at
-    /// most `bridging` bytes, left to right, without an array: 8 equal bytes at a time are
-    /// passed over as one word.
+    /// most `bridging` bytes, left to right, without an array: 8 bytes at a time are compared
+    /// as one word. Stops when `body` returns false; returns false then, true when every span went.
+    @discardableResult
     static func forEachChangedSpan(
-        _ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int, _ body: (Range<Int>) -> Void
-    ) {
-        guard page >= 0, page < old.pageCount, page < new.pageCount else { return }
+        _ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int, _ body: (Range<Int>) -> Bool
+    ) -> Bool {
+        guard page >= 0, page < old.pageCount, page < new.pageCount else { return true }
         let count = min(old.width, new.width)
         var pending: Range<Int>?
+        var stopped = false
         old.bytes.withUnsafeBufferPointer { oldBytes in
             new.bytes.withUnsafeBufferPointer { newBytes in
                 guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else { return }
@@ -104,18 +120,41 @@ public enum DisplayUpdatePlanner {
                 let after = newBase + page * new.width
                 var x = 0
                 while x < count {
-                    if x + 8 <= count,
-                        UnsafeRawPointer(before + x).loadUnaligned(as: UInt64.self)
-                            == UnsafeRawPointer(after + x).loadUnaligned(as: UInt64.self)
-                    {
-                        x += 8
-                        continue
+                    if x + 8 <= count {
+                        // Byte 0 in the low bits, whatever the machine's byte order.
+                        let differ =
+                            UInt64(littleEndian: UnsafeRawPointer(before + x).loadUnaligned(as: UInt64.self))
+                            ^ UInt64(littleEndian: UnsafeRawPointer(after + x).loadUnaligned(as: UInt64.self))
+                        if differ == 0 {
+                            x += 8
+                            continue
+                        }
+                        // Changed bytes within one word are at most 6 apart, closer than any
+                        // bridging (7 or 10): the word's first and last changed bytes stand for them all.
+                        if bridging >= 6 {
+                            let first = x + differ.trailingZeroBitCount / 8
+                            let last = x + 7 - differ.leadingZeroBitCount / 8
+                            if let span = pending, first - span.upperBound <= bridging {
+                                pending = span.lowerBound..<(last + 1)
+                            } else {
+                                if let span = pending, !body(span) {
+                                    stopped = true
+                                    return
+                                }
+                                pending = first..<(last + 1)
+                            }
+                            x += 8
+                            continue
+                        }
                     }
                     if before[x] != after[x] {
                         if let last = pending, x - last.upperBound <= bridging {
                             pending = last.lowerBound..<(x + 1)
                         } else {
-                            if let last = pending { body(last) }
+                            if let last = pending, !body(last) {
+                                stopped = true
+                                return
+                            }
                             pending = x..<(x + 1)
                         }
                     }
@@ -123,7 +162,9 @@ public enum DisplayUpdatePlanner {
                 }
             }
         }
-        if let last = pending { body(last) }
+        guard !stopped else { return false }
+        if let last = pending { return body(last) }
+        return true
     }
 
     /// The window ending just above `span` that absorbs it most cheaply, if that is no dearer than two windows.

@@ -58,9 +58,7 @@ extension SSD1306Driver {
         let allPagesKnown: UInt16 = (1 << UInt16(panel.controller.ramPages)) - 1
         // A slide or scroll just ended leaves what it took away above the glass (or below), and
         // what it did not bring in yet on the other side: that serves as well as a fill would.
-        if knownPages == allPagesKnown,
-            Self.holdsNeighbours(ram, next: next, previous: previous, line: line, panel, columns)
-        {
+        if knownPages == allPagesKnown, holdsNeighbours(ram, next: next, previous: previous, line: line, columns) {
             return nil
         }
         placeOffGlass(next: next, previous: previous, nextWins: true, line: line, ram: ram, columns: columns)
@@ -73,9 +71,13 @@ extension SSD1306Driver {
             }
             var first = width
             var last = -1
-            for x in 0..<width where plan.image.pageByte(page: page, column: x) != ram.pageByte(page: page, column: x) {
-                first = min(first, x)
-                last = x
+            plan.image.bytes.withUnsafeBufferPointer { image in
+                ram.bytes.withUnsafeBufferPointer { ram in
+                    for x in 0..<width where image[page * width + x] != ram[page * width + x] {
+                        first = min(first, x)
+                        last = x
+                    }
+                }
             }
             if last >= first { return DisplayWindow(columns: first..<(last + 1), pages: page..<(page + 1)) }
         }
@@ -85,35 +87,72 @@ extension SSD1306Driver {
     /// Whether the rows off the glass hold, going down from the glass's bottom, the top rows of
     /// `next`, and going up from its top, the bottom rows of `previous`, until the two meet: a
     /// missing neighbour asks for nothing, and rows neither reaches may hold anything.
-    static func holdsNeighbours(
-        _ ram: Bitmap, next: Bitmap?, previous: Bitmap?, line: Int, _ panel: SSD1306Panel, _ columns: Range<Int>
+    mutating func holdsNeighbours(
+        _ ram: Bitmap, next: Bitmap?, previous: Bitmap?, line: Int, _ columns: Range<Int>
     ) -> Bool {
         let height = panel.height
-        let ramRows = panel.controller.ramRows
         let offRows = ramRows - height
-        let columns = columns.clamped(to: 0..<panel.width)
-        /// Whether RAM row `ramRow` holds row `row` of `frame`, in `columns`.
-        func holds(_ frame: Bitmap, row: Int, at ramRow: Int) -> Bool {
-            for x in columns where frame[x, row] != ram[x, ramRow] { return false }
-            return true
-        }
         // Row k off the glass is RAM row line + height + k: row k of the page below, or row
-        // k - (offRows - height) of the page above. Each wants as many rows as fit.
+        // k - (offRows - height) of the page above (RAM row line - height + that row).
+        let nextDiffers = next.map { rowsDiffering(ram, from: $0, placedAt: line + height, columns) } ?? 0
+        let previousDiffers = previous.map { rowsDiffering(ram, from: $0, placedAt: line - height, columns) } ?? 0
+        func ramRow(_ k: Int) -> Int { ((line + height + k) % ramRows + ramRows) % ramRows }
+        // Each wants as many rows as fit.
         let nextWants = next == nil ? 0 : min(height, offRows)
         let previousWants = previous == nil ? 0 : min(height, offRows)
         var nextRows = 0
-        while let next, nextRows < nextWants, holds(next, row: nextRows, at: (line + height + nextRows) % ramRows) {
-            nextRows += 1
-        }
+        while nextRows < nextWants, nextDiffers & (1 << UInt64(ramRow(nextRows))) == 0 { nextRows += 1 }
         var previousRows = 0
-        while let previous, previousRows < previousWants {
-            let k = offRows - 1 - previousRows
-            guard holds(previous, row: k - (offRows - height), at: (line + height + k) % ramRows) else { break }
+        while previousRows < previousWants, previousDiffers & (1 << UInt64(ramRow(offRows - 1 - previousRows))) == 0 {
             previousRows += 1
         }
         // Where the two do not meet, the rows between must be ones neither wants.
         let meet = nextRows + previousRows >= offRows
         return (meet || nextRows >= nextWants) && (meet || previousRows >= previousWants)
+    }
+
+    /// The RAM rows (bit r for RAM row r, of at most 64) where `columns` of `ram` differ from
+    /// `frame` placed with its top row on RAM row `first`; rows the frame does not reach are set.
+    /// A RAM page at a time, through the plan's spare image (`scratch.before`): no pixel loop.
+    private mutating func rowsDiffering(_ ram: Bitmap, from frame: Bitmap, placedAt first: Int, _ columns: Range<Int>)
+        -> UInt64
+    {
+        let reached = placeInScratch(frame, at: first)
+        let width = panel.width
+        let columns = columns.clamped(to: 0..<width)
+        var differs: UInt64 = 0
+        scratch.before.bytes.withUnsafeBufferPointer { placed in
+            ram.bytes.withUnsafeBufferPointer { ram in
+                for page in 0..<(ramRows / 8) {
+                    var rows: UInt8 = 0
+                    for x in columns { rows |= placed[page * width + x] ^ ram[page * width + x] }
+                    differs |= UInt64(rows) << UInt64(page * 8)
+                }
+            }
+        }
+        return differs | ~reached
+    }
+
+    /// Places `frame` (fitted to the panel) in `scratch.before`, a RAM image, its top row on RAM
+    /// row `first` (modulo the RAM's rows); returns the RAM rows it reached, one bit a row.
+    private mutating func placeInScratch(_ frame: Bitmap, at first: Int) -> UInt64 {
+        let picture = fitted(frame)
+        let width = panel.width
+        let rows = ramRows
+        var spare: Bitmap?
+        Self.prepare(&scratch.before, width: width, rows: rows, spare: &spare)
+        let line = (first % rows + rows) % rows
+        scratch.before.withUnsafeMutablePageBytes { target in
+            Self.place(picture, pages: picture.pageCount, width: width, line: line, ramPages: rows / 8, into: target)
+        }
+        return Self.rowMask(from: line, count: min(picture.height, rows))
+    }
+
+    /// `count` RAM rows from row `first` on, wrapping at row 64, one bit a row.
+    static func rowMask(from first: Int, count: Int) -> UInt64 {
+        let run: UInt64 = count >= 64 ? ~0 : (1 << UInt64(max(0, count))) - 1
+        let shift = UInt64((first % 64 + 64) % 64)
+        return shift == 0 ? run : (run << shift) | (run >> (64 - shift))
     }
 
     /// `plan.image` made `ram` with the rows off the glass taken by the neighbours, as a slide of
@@ -137,16 +176,27 @@ extension SSD1306Driver {
     }
 
     /// Copies `columns` of the rows of `frame` onto RAM rows `first` onwards in `plan.image`,
-    /// those the glass shows with the start line at `line` left alone. Pixel by pixel: it runs
-    /// while the bus idles.
+    /// those the glass shows with the start line at `line` left alone: placed whole in a spare RAM
+    /// image, then taken under a mask of rows, a RAM page at a time.
     private mutating func place(_ frame: Bitmap?, from first: Int, line: Int, columns: Range<Int>) {
         guard let frame else { return }
-        let rows = ramRows
-        let height = panel.height
-        for row in 0..<min(height, frame.height) {
-            let ramRow = ((first + row) % rows + rows) % rows
-            guard ((ramRow - line) % rows + rows) % rows >= height else { continue }
-            for x in columns.clamped(to: 0..<min(panel.width, frame.width)) { plan.image[x, ramRow] = frame[x, row] }
+        let shown = Self.rowMask(from: line, count: panel.height)
+        let rows = placeInScratch(frame, at: first) & ~shown
+        let width = panel.width
+        let columns = columns.clamped(to: 0..<min(width, frame.width))
+        let placed = scratch.before
+        let pages = ramRows / 8
+        plan.image.withUnsafeMutablePageBytes { image in
+            placed.bytes.withUnsafeBufferPointer { placed in
+                for page in 0..<pages {
+                    let mask = UInt8(truncatingIfNeeded: rows >> UInt64(page * 8))
+                    guard mask != 0 else { continue }
+                    for x in columns {
+                        let index = page * width + x
+                        image[index] = (image[index] & ~mask) | (placed[index] & mask)
+                    }
+                }
+            }
         }
     }
 }

@@ -149,21 +149,24 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// line moved by `rows`; returns its cost, nil when RAM or the start line is unknown.
     mutating func planUpdate(to picture: Bitmap, movedUpBy rows: Int) -> Int? {
         guard let ram, let line = displayStartLine else { return nil }
-        Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
         // An SH1107's start line (DCh) moves columns, not rows: its slides go as changed windows.
         let moved = panel.controller.startLineMovesRows ? ((line + rows) % ramRows + ramRows) % ramRows : line
-        var cost = plan.cost
-        if moved != line {
-            Self.plan(
-                picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
-            // Its own transaction (address, 00h, 4xh), or one byte.
-            let lineCost = alternative.windows.isEmpty ? 3 : 1
-            if alternative.cost + lineCost < plan.cost {
-                swap(&plan, &alternative)
-                cost = plan.cost + lineCost
-            }
+        guard moved != line else {
+            Self.plan(picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch)
+            return plan.cost
         }
-        return cost
+        // The moved start line first: in a slide it is the cheap one, and today's line is then
+        // weighed only as far as it could still cost less.
+        Self.plan(
+            picture, at: moved, over: ram, known: knownPages, panel: panel, into: &alternative, scratch: &scratch)
+        // Its own transaction (address, 00h, 4xh), or one byte.
+        let lineCost = alternative.windows.isEmpty ? 3 : 1
+        Self.plan(
+            picture, at: line, over: ram, known: knownPages, panel: panel, into: &plan, scratch: &scratch,
+            costLimit: alternative.cost + lineCost)
+        guard alternative.cost + lineCost < plan.cost else { return plan.cost }
+        swap(&plan, &alternative)
+        return plan.cost + lineCost
     }
 
     /// Forgets what RAM holds, so the next `update(to:)` sends the whole frame.
@@ -222,7 +225,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// windows that write it, in the plan's own buffers.
     static func plan(
         _ picture: Bitmap, at line: Int, over ram: Bitmap, known: UInt16, panel: SSD1306Panel,
-        into plan: inout Plan, scratch: inout UpdateScratch
+        into plan: inout Plan, scratch: inout UpdateScratch, costLimit: Int = .max
     ) {
         let width = panel.width
         let rows = panel.controller.ramRows
@@ -252,7 +255,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
         }
         windows(of: shown, width: width, into: &scratch.whole)
         DisplayUpdatePlanner.windows(
-            from: before, to: plan.image, controller: panel.controller, whole: scratch.whole, into: &plan.windows)
+            from: before, to: plan.image, controller: panel.controller, whole: scratch.whole, into: &plan.windows,
+            costLimit: costLimit)
         plan.cost = plan.windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
         plan.line = line
         plan.pages = shown
