@@ -3,7 +3,12 @@
 # Installs what it needs and nothing that is already there; says what it does before it does it.
 #
 #   Scripts/bench-vs-luma.sh            build crownpager-bench (release), install luma.oled, compare
+#   Scripts/bench-vs-luma.sh --rounds N  rounds to run (5 by default)
 #
+# The two sides run in turns, workload by workload, round after round (ours, then luma's, for
+# the text frame; then both for the slide; ...), so that a shared machine's changing speed
+# falls on both alike. Each side's figure is its best round (the lowest median a frame, as
+# Python's timeit reports), and each round's own ratio is printed beside it.
 # CrownPager's side is the production path: `crownpager-bench luma` drives the engine `run`
 # drives (DeviceEngine, through VirtualShell), times each tick that sends a frame (render and
 # encode), and counts the tick's heap allocations (and apart, the shell's doing its effects).
@@ -14,11 +19,18 @@
 # luma.oled goes into a virtual environment under .build/luma-venv.
 set -euo pipefail
 
-case "${1:-}" in
-  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  "") ;;
-  *) echo "bench-vs-luma: unknown option '$1' (try --help)" >&2; exit 2 ;;
-esac
+rounds=5
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    --rounds)
+      case "${2:-}" in
+        ''|*[!0-9]*|0) echo "bench-vs-luma: --rounds takes a whole number of 1 or more" >&2; exit 2 ;;
+      esac
+      rounds="$2"; shift 2 ;;
+    *) echo "bench-vs-luma: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
 
 say() { printf 'bench-vs-luma: %s\n' "$*" >&2; }
 
@@ -52,12 +64,12 @@ for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
 done
 say "building crownpager-bench (release)"
 swift build -c release --product crownpager-bench >&2
-ours="$(.build/release/crownpager-bench luma)"
 
-say "running luma.oled $luma_version"
-"$venv/bin/python" - "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" "$ours" <<'PY'
+say "running both, in turns, $rounds rounds (luma.oled $luma_version)"
+"$venv/bin/python" - "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" .build/release/crownpager-bench "$rounds" <<'PY'
 import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -66,7 +78,7 @@ from luma.core.interface.serial import noop
 from luma.oled.device import ssd1306
 import luma.oled
 
-fonts, cache, ours_text = sys.argv[1], sys.argv[2], sys.argv[3]
+fonts, cache, bench, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 os.makedirs(cache, exist_ok=True)
 
 
@@ -173,29 +185,44 @@ def measure(make, frames):
     return statistics.median(times) / 1000, statistics.fmean(times) / 1000, CountingSerial.sent / 20
 
 
-ours = {}
-for row in ours_text.splitlines():
-    name, frames, median, mean, per_frame, allocations, shell = row.split("\t")
-    ours[name] = (int(frames), float(median), float(mean), float(per_frame), allocations, shell)
+def ours_run(workload):
+    """One run of crownpager-bench's workload: frames, median, mean, bytes, allocations, the shell's."""
+    row = subprocess.run([bench, "luma", workload], check=True, capture_output=True, text=True).stdout.strip()
+    _, frames, median, mean, per_frame, allocations, shell = row.split("\t")
+    return int(frames), float(median), float(mean), float(per_frame), allocations, shell
 
-theirs = {
-    "text frame (full)": measure(text_frame, 2000),
-    "slide (per frame)": measure(slide_frame, 1000),
-    "clock tick": measure(clock_frame, 1000),
-}
 
-print("CrownPager vs luma.oled %s (Pillow %s), render + encode a 128x64 frame, one run"
-      % (luma.oled.__version__, Image.__version__))
+workloads = [
+    ("text frame (full)", "text", text_frame, 2000),
+    ("slide (per frame)", "slide", slide_frame, 1000),
+    ("clock tick", "clock", clock_frame, 1000),
+]
+ours, theirs, ratios = {}, {}, {}
+for _ in range(rounds):
+    for name, key, make, frames in workloads:
+        mine = ours_run(key)
+        luma_figures = measure(make, frames)
+        ratios.setdefault(name, []).append(luma_figures[0] / mine[1])
+        # Each side's best round: the lowest median a frame.
+        if name not in ours or mine[1] < ours[name][1]:
+            ours[name] = mine
+        if name not in theirs or luma_figures[0] < theirs[name][0]:
+            theirs[name] = luma_figures
+
+print("CrownPager vs luma.oled %s (Pillow %s), render + encode a 128x64 frame, %d rounds in turns"
+      % (luma.oled.__version__, Image.__version__, rounds))
 print("machine: %s, %d cores" % (os.uname().machine, os.cpu_count() or 0))
-print("%-19s %12s %12s %8s %11s %11s %12s %12s" % (
-    "workload", "luma us", "ours us", "ratio", "luma bytes", "ours bytes", "ours allocs", "shell allocs"))
+print("%-19s %9s %9s %7s %6s %6s %7s %7s  %s" % (
+    "workload", "luma us", "ours us", "ratio", "luma B", "ours B", "allocs", "shell", "each round's ratio"))
 for name, (luma_median, luma_mean, luma_bytes) in theirs.items():
     frames, median, mean, per_frame, allocations, shell = ours[name]
-    print("%-19s %12.1f %12.2f %7.0fx %11.0f %11.0f %12s %12s" % (
-        name, luma_median, median, luma_median / median, luma_bytes, per_frame, allocations, shell))
-print("(medians a frame; means: " + ", ".join(
-    "%s luma %.1f / ours %.2f us" % (name, theirs[name][1], ours[name][2]) for name in theirs) + ")")
-frames, median, mean, _, allocations, _ = ours["drawing only (no engine)"]
+    print("%-19s %9.1f %9.2f %6.0fx %6.0f %6.0f %7s %7s  %s" % (
+        name, luma_median, median, luma_median / median, luma_bytes, per_frame, allocations, shell,
+        " ".join("%.0fx" % ratio for ratio in ratios[name])))
+print("(luma us, ours us: each side's best round, its median a frame, and their ratio; each round's ratio:")
+print(" of that round's medians, the two sides measured one after the other. Means a frame of the best rounds: "
+      + ", ".join("%s luma %.1f / ours %.2f us" % (name, theirs[name][1], ours[name][2]) for name in theirs) + ")")
+frames, median, mean, _, allocations, _ = ours_run("drawing")
 print("drawing only, no engine (text page drawn and blitted into reused bitmaps): %.2f us, %s allocations a frame"
       % (median, allocations))
 PY

@@ -15,6 +15,7 @@ import SSD1306
 /// One line a workload, tab-separated, for the script to pair with luma's:
 ///
 ///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame  the shell's a frame
+///
 /// `only` names one workload (text, slide, clock, drawing) to run alone, for a profiler.
 func runLumaComparison(only: String? = nil) {
     let counting = crownpager_allocation_counting() != 0

@@ -66,22 +66,26 @@ public struct PagerRenderer: Hashable, Sendable {
     }
 
     /// What a frame loop keeps from one frame to the next so that drawing allocates nothing: the
-    /// bitmap a page is drawn in before it is placed, and the indicator strip as last drawn.
+    /// bitmap a page is drawn in before it is placed, the pages' drawings, and the indicator's
+    /// strips as drawn for the indicators seen last.
     public struct RenderScratch: Sendable {
         /// A page is drawn here, then placed in the frame.
         var page = Bitmap(width: 0, height: 0)
         /// What the indicator showed the last time it was drawn.
         var lastIndicator: IndicatorKey?
-        /// The strip as drawn for `cachedIndicator`, to copy while the indicator stays the same.
-        var indicatorStrip = Bitmap(width: 0, height: 0)
-        /// What `indicatorStrip` shows; nil when it holds nothing to copy.
-        var cachedIndicator: IndicatorKey?
-        /// The size and indicator style `indicatorStrip` was drawn with.
+        /// Strips as drawn for the indicators seen last, to copy while an indicator comes again:
+        /// a slide's dot moving on, the plate shown and gone, paging back and forth.
+        var strips: [IndicatorStrip] = []
+        /// Counts lookups in `strips`, to let the least recently used one go.
+        var stripUses = 0
+        /// The size and indicator style `strips` were drawn with.
         var stripSize = Size(width: 0, height: 0)
         var stripStyle = PageIndicatorStyle()
         /// Frames the indicator is drawn over, dark and lit, before its strip is kept.
         var darkCheck = Bitmap(width: 0, height: 0)
         var litCheck = Bitmap(width: 0, height: 0)
+        /// The strip drawn for the check, traded into `strips` when it passes.
+        var drawnStrip = Bitmap(width: 0, height: 0)
         /// The indicator's dots as last laid out.
         var dots: [IndicatorDot] = []
         /// Drawings of the pages that draw alike at every instant, the current page and its two
@@ -121,6 +125,16 @@ public struct PagerRenderer: Hashable, Sendable {
             drawings[index].lastUse = drawingUses
             return index
         }
+    }
+
+    /// How many indicator strips the scratch keeps.
+    static let keptStrips = 4
+
+    /// The indicator's strip as drawn for one indicator.
+    struct IndicatorStrip: Sendable {
+        var key: IndicatorKey
+        var bitmap = Bitmap(width: 0, height: 0)
+        var lastUse = 0
     }
 
     /// A page as drawn into its canvas, kept while the pages stay the same.
@@ -193,12 +207,21 @@ public struct PagerRenderer: Hashable, Sendable {
     /// Draws the indicator for `key`, or copies the strip drawn for it before.
     ///
     /// The pages are clipped to `contentRect`, so the strip is dark when the indicator comes.
-    /// The strip is kept once the same indicator is drawn twice running, and only when drawing
-    /// it changes nothing outside the strip (the frame is then the same either way).
+    /// A strip is kept once the same indicator is drawn twice running, and only when drawing
+    /// it changes nothing outside the strip (the frame is then the same either way); the least
+    /// recently used of the kept strips gives way.
     private func drawIndicator(_ key: IndicatorKey, into frame: inout Bitmap, scratch: inout RenderScratch) {
         let strip = indicatorColumn
-        if scratch.cachedIndicator == key, scratch.stripSize == size, scratch.stripStyle == indicatorStyle {
-            frame.blit(scratch.indicatorStrip, at: strip.origin, opaque: true)
+        if scratch.stripSize != size || scratch.stripStyle != indicatorStyle {
+            scratch.strips.removeAll(keepingCapacity: true)
+            scratch.lastIndicator = nil
+            scratch.stripSize = size
+            scratch.stripStyle = indicatorStyle
+        }
+        scratch.stripUses &+= 1
+        if let kept = scratch.strips.firstIndex(where: { $0.key == key }) {
+            scratch.strips[kept].lastUse = scratch.stripUses
+            frame.blit(scratch.strips[kept].bitmap, at: strip.origin, opaque: true)
             return
         }
         func draw(into bitmap: inout Bitmap) {
@@ -207,29 +230,37 @@ public struct PagerRenderer: Hashable, Sendable {
                 into: &bitmap, dots: &scratch.dots)
         }
         draw(into: &frame)
-        if scratch.lastIndicator == key, scratch.stripSize == size, scratch.stripStyle == indicatorStyle {
-            scratch.cachedIndicator = nil
-            // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
-            scratch.darkCheck.reset(to: size)
-            scratch.litCheck.reset(to: size)
-            scratch.litCheck.fill(true)
-            draw(into: &scratch.darkCheck)
-            draw(into: &scratch.litCheck)
-            // Copied into the strip's own storage, kept from the last time: no allocation.
-            scratch.indicatorStrip.reset(to: strip.size)
-            scratch.indicatorStrip.blit(scratch.darkCheck, at: Point(x: -strip.x, y: -strip.y), opaque: true)
-            scratch.darkCheck.fillRect(strip, ink: .off)
-            scratch.litCheck.fillRect(strip, ink: .on)
-            if scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height {
-                scratch.cachedIndicator = key
+        defer { scratch.lastIndicator = key }
+        guard scratch.lastIndicator == key else { return }
+        // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
+        scratch.darkCheck.reset(to: size)
+        scratch.litCheck.reset(to: size)
+        scratch.litCheck.fill(true)
+        draw(into: &scratch.darkCheck)
+        draw(into: &scratch.litCheck)
+        scratch.drawnStrip.reset(to: strip.size)
+        scratch.drawnStrip.blit(scratch.darkCheck, at: Point(x: -strip.x, y: -strip.y), opaque: true)
+        scratch.darkCheck.fillRect(strip, ink: .off)
+        scratch.litCheck.fillRect(strip, ink: .on)
+        guard scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height else {
+            return
+        }
+        // Traded with the storage of the strip that gives way: no allocation once the strips are there.
+        let slot: Int
+        if scratch.strips.count < Self.keptStrips {
+            scratch.strips.append(IndicatorStrip(key: key))
+            slot = scratch.strips.count - 1
+        } else {
+            var oldest = 0
+            for candidate in scratch.strips.indices
+            where scratch.strips[candidate].lastUse < scratch.strips[oldest].lastUse {
+                oldest = candidate
             }
+            slot = oldest
+            scratch.strips[slot].key = key
         }
-        scratch.lastIndicator = key
-        if scratch.stripSize != size || scratch.stripStyle != indicatorStyle {
-            scratch.cachedIndicator = nil
-            scratch.stripSize = size
-            scratch.stripStyle = indicatorStyle
-        }
+        scratch.strips[slot].lastUse = scratch.stripUses
+        swap(&scratch.strips[slot].bitmap, &scratch.drawnStrip)
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,

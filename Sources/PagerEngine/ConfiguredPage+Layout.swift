@@ -13,7 +13,7 @@ extension ConfiguredPage {
     func measure(_ text: String, face: PageLayout.Face = .body) -> Int {
         // Every chain of the page picks the same font for a character, so widths agree.
         if let chain = face == .body ? chain : chain(for: face, text: text) { return chain.width(of: text) }
-        return face.font.width(of: text)
+        return face.width(of: text)
     }
 
     /// `text` cut with an ellipsis to fit `width` in `face`; whole when it fits.

@@ -168,7 +168,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
 
     /// The height of `text` as one line in `face`.
     func lineHeight(of face: PageLayout.Face, _ text: String) -> Int {
-        chain(for: face, text: text)?.lineHeight ?? face.font.lineHeight
+        chain(for: face, text: text)?.lineHeight ?? face.lineHeight
     }
 
     /// Whether a character of the text drawn through the fallback glyphs (the title, the text,

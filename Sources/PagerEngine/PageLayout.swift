@@ -22,6 +22,25 @@ public struct PageLayout: Hashable, Sendable {
             case .small: return .fixed5x8
             }
         }
+
+        /// `font.width(of:)`, measured in the built-in font itself rather than a copy of it
+        /// (a copy retains and releases the font's tables: a clock measures every second).
+        public func width(of text: String) -> Int {
+            switch self {
+            case .large: return BitmapFont.fixed10x20.width(of: text)
+            case .body: return BitmapFont.fixed6x10.width(of: text)
+            case .small: return BitmapFont.fixed5x8.width(of: text)
+            }
+        }
+
+        /// `font.lineHeight`, read without copying the font.
+        public var lineHeight: Int {
+            switch self {
+            case .large: return BitmapFont.fixed10x20.lineHeight
+            case .body: return BitmapFont.fixed6x10.lineHeight
+            case .small: return BitmapFont.fixed5x8.lineHeight
+            }
+        }
     }
 
     /// One line of text and the box it is given.

@@ -182,6 +182,11 @@ struct PageCanvas {
         // Within each byte lane: the upper page's bits move down by `shift` (towards bit 0 is up,
         // so right), the lower page's fill the freed high bits. A word shift would carry bits
         // into the neighbouring lane, hence the lane masks.
+        // A copy of whole, aligned bytes (an opaque page placed on a page boundary): the bytes as they are.
+        if Rule.mode == .copy, shift == 0, mask == 0xFF {
+            row.update(from: upper, count: count)
+            return
+        }
         let upperLanes = broadcast(0xFF >> UInt8(shift))
         let lowerLanes = broadcast(UInt8(truncatingIfNeeded: 0xFF << (8 - shift)))
         let wordMask = broadcast(mask)

@@ -100,6 +100,30 @@ struct PageDrawingCacheTests {
         #expect(frame != old)
     }
 
+    @Test(arguments: [PageControlBackgroundStyle.automatic, .prominent, .minimal])
+    func pagingBackAndForthGivesEveryFrameAsDrawnAfresh(background: PageControlBackgroundStyle) {
+        // Indicators come again (the dot back on a page, the plate shown and gone): kept strips
+        // stand for them, and must draw what drawing afresh draws.
+        let counter = DrawCounter()
+        var (controller, renderer) = countedController(
+            4, alike: true, counter: counter, style: PageIndicatorStyle(backgroundStyle: background))
+        var frame = Bitmap(width: 0, height: 0)
+        var scratch = PagerRenderer.RenderScratch()
+        var frames = 0
+        for (turn, detents) in [1, -1, 1, 1, -1, -1, 1].enumerated() {
+            let start = Int64(turn) * 1500
+            controller.turn(detents, at: start)
+            for ms in stride(from: start, to: start + 1500, by: 30) {
+                _ = controller.advance(to: .ms(ms))
+                renderer.render(controller, at: .ms(ms), into: &frame, scratch: &scratch)
+                let fresh = renderer.render(controller, at: .ms(ms))
+                #expect(frame == fresh)
+                frames += 1
+            }
+        }
+        #expect(frames == 350)
+    }
+
     @Test func aScratchPassedToAnotherRendererDrawsItsIndicator() {
         let counter = DrawCounter()
         let (controller, renderer) = countedController(5, alike: true, counter: counter)
