@@ -171,14 +171,14 @@ public struct PagerRenderer: Hashable, Sendable {
         scratch: inout RenderScratch
     ) {
         frame.reset(to: size)
-        let pager = controller.pager
+        // The pager read in place, not copied: a copy of a generic pager asks the runtime for its type.
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
-            let titles = pager.pages.map { $0.title }
+            let titles = controller.pager.pages.map { $0.title }
             let fonts = overviewFallbacks.isEmpty ? nil : FontChain(overviewFontThatFits, fallbacks: overviewFallbacks)
             let mark = controller.currentPageTimerLook(at: instant).map {
                 OverviewTimerMark(
-                    page: pager.currentPage, look: $0, dotDiameter: indicatorStyle.dotDiameter,
+                    page: controller.pager.currentPage, look: $0, dotDiameter: indicatorStyle.dotDiameter,
                     lineHeight: fonts?.lineHeight ?? overviewFontThatFits.lineHeight)
             }
             if let fonts {
@@ -187,20 +187,23 @@ public struct PagerRenderer: Hashable, Sendable {
                 frame.drawPageOverview(
                     overview, titles: titles, in: contentRect, font: overviewFontThatFits, mark: mark)
             }
-            drawIndicator(pages: pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame)
+            drawIndicator(
+                pages: controller.pager.numberOfPages, current: overview.selection, decoration: decoration, into: &frame
+            )
             return
         }
         drawPages(
-            of: pager, scroll: controller.scroll.position(at: instant),
+            of: controller.pager, scroll: controller.scroll.position(at: instant),
             bounce: controller.contentShift(at: instant), at: instant, into: &frame, scratch: &scratch)
-        let displayed = pager.displayedPage(at: instant)
+        let displayed = controller.pager.displayedPage(at: instant)
         var stretch = 0
-        if displayed == pager.currentPage, controller.scroll.isScrollable {
+        if displayed == controller.pager.currentPage, controller.scroll.isScrollable {
             stretch = indicatorStyle.pitch
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
-        if displayed == pager.currentPage { decoration.timer = controller.timerLook(at: instant) }
-        let key = IndicatorKey(pages: pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration)
+        if displayed == controller.pager.currentPage { decoration.timer = controller.timerLook(at: instant) }
+        let key = IndicatorKey(
+            pages: controller.pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration)
         drawIndicator(key, into: &frame, scratch: &scratch)
     }
 
@@ -267,19 +270,20 @@ public struct PagerRenderer: Hashable, Sendable {
     /// when pages move vertically: two frames' values differ by the rows the content moved
     /// between them (a slide, a scroll, a bounce), which a display can move instead of redraw.
     /// Nil when pages move sideways or the page-title list is open.
+    /// Inlinable, so the engine's frame loop has it for its own page type: asked twice a frame.
+    @inlinable
     public func contentPosition<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Int? {
-        let pager = controller.pager
-        guard indicatorStyle.crownSide.isVertical, controller.overview == nil, pager.numberOfPages > 0 else {
+        guard indicatorStyle.crownSide.isVertical, controller.overview == nil, controller.pager.numberOfPages > 0 else {
             return nil
         }
         // The same arithmetic as drawPages: the page the slide starts from, and the rows it has moved.
         let extent = contentRect.height
-        let position = pager.position(at: instant)
+        let position = controller.pager.position(at: instant)
         let base = position.rounded(.down)
         let offset = Int(((position - base) * Double(extent)).rounded())
         let bounce = controller.contentShift(at: instant)
         var scrolled = 0
-        if offset == 0, pager.normalizedPage(Int(base)) == pager.currentPage {
+        if offset == 0, controller.pager.normalizedPage(Int(base)) == controller.pager.currentPage {
             scrolled = Int((controller.scroll.position(at: instant)).rounded())
         }
         return Int(base) * extent + offset + scrolled - bounce
