@@ -4,7 +4,14 @@
 #
 #   Scripts/bench-vs-luma.sh            build crownpager-bench (release), install luma.oled, compare
 #   Scripts/bench-vs-luma.sh --rounds N  rounds to run (5 by default)
+#   Scripts/bench-vs-luma.sh --instructions
+#                                       instructions a frame instead of time, both sides under
+#                                       valgrind's callgrind (installed through apt if missing):
+#                                       figures the machine's load does not move
 #
+# Instructions a frame are a difference of two runs, so that what a run does once (starting
+# Python, loading fonts, the engine's start) drops out: luma's 250 frames less its 50, ours at
+# twice the workload's frames less once (every engine tick counted, `DeviceEngine.tick`).
 # The two sides run in turns, workload by workload, round after round (ours, then luma's, for
 # the text frame; then both for the slide; ...), so that a shared machine's changing speed
 # falls on both alike. Each side's figure is its best round (the lowest median a frame, as
@@ -20,8 +27,10 @@
 set -euo pipefail
 
 rounds=5
+instructions=no
 while [ $# -gt 0 ]; do
   case "$1" in
+    --instructions) instructions=yes; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     --rounds)
       case "${2:-}" in
@@ -65,8 +74,9 @@ done
 say "building crownpager-bench (release)"
 swift build -c release --product crownpager-bench >&2
 
-say "running both, in turns, $rounds rounds (luma.oled $luma_version)"
-"$venv/bin/python" - "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" .build/release/crownpager-bench "$rounds" <<'PY'
+# The Python side, written out so that callgrind can run it too.
+script=".build/luma-bench.py"
+cat > "$script" <<'PY'
 import os
 import statistics
 import subprocess
@@ -78,7 +88,7 @@ from luma.core.interface.serial import noop
 from luma.oled.device import ssd1306
 import luma.oled
 
-fonts, cache, bench, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+fonts, cache, bench, mode = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 os.makedirs(cache, exist_ok=True)
 
 
@@ -185,6 +195,17 @@ def measure(make, frames):
     return statistics.median(times) / 1000, statistics.fmean(times) / 1000, CountingSerial.sent / 20
 
 
+if mode == "frames":
+    # Only draw and display: callgrind counts what these frames cost.
+    which, count = sys.argv[5], int(sys.argv[6])
+    make = {"text": text_frame, "slide": slide_frame, "clock": clock_frame}[which]
+    device = ssd1306(noop())
+    for step in range(count):
+        device.display(make(step))
+    sys.exit(0)
+rounds = int(mode)
+
+
 def ours_run(workload):
     """One run of crownpager-bench's workload: frames, median, mean, bytes, allocations, the shell's."""
     row = subprocess.run([bench, "luma", workload], check=True, capture_output=True, text=True).stdout.strip()
@@ -226,3 +247,39 @@ frames, median, mean, _, allocations, _ = ours_run("drawing")
 print("drawing only, no engine (text page drawn and blitted into reused bitmaps): %.2f us, %s allocations a frame"
       % (median, allocations))
 PY
+
+if [ "$instructions" = no ]; then
+  say "running both, in turns, $rounds rounds (luma.oled $luma_version)"
+  exec "$venv/bin/python" "$script" "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" \
+    .build/release/crownpager-bench "$rounds"
+fi
+
+command -v valgrind >/dev/null 2>&1 || apt_install valgrind
+# valgrind 3.19 (Debian 12) cannot read the DWARF 5 a Swift build writes: a copy without it.
+bench=".build/luma-bench-nodebug"
+cp .build/release/crownpager-bench "$bench"
+strip --strip-debug "$bench"
+counted() { # the instructions callgrind counted: counted FILE
+  awk '/^summary:/ { print $2 }' "$1"
+}
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+printf '%-19s %14s %14s %8s\n' "workload" "luma / frame" "ours / frame" "ratio"
+for pair in "text frame (full):text" "slide (per frame):slide" "clock tick:clock"; do
+  name="${pair%%:*}"; key="${pair##*:}"
+  say "counting instructions: $name"
+  for n in 50 250; do
+    valgrind --tool=callgrind --callgrind-out-file="$out/luma-$n" "$venv/bin/python" "$script" \
+      "$root/Sources/PagerGraphics/Fonts/BDF" ".build/luma-fonts" "$bench" frames "$key" "$n" >/dev/null 2>&1
+  done
+  frames=()
+  for scale in 1 2; do
+    frames+=("$(valgrind --tool=callgrind --callgrind-out-file="$out/ours-$scale" --toggle-collect='*DeviceB0V4tick33_*' \
+      "$bench" luma "$key" "$scale" 2>/dev/null | cut -f2)")
+  done
+  luma=$(( ($(counted "$out/luma-250") - $(counted "$out/luma-50")) / 200 ))
+  ours=$(( ($(counted "$out/ours-2") - $(counted "$out/ours-1")) / (frames[1] - frames[0]) ))
+  awk -v name="$name" -v luma="$luma" -v ours="$ours" \
+    'BEGIN { printf "%-19s %14d %14d %7.0fx\n", name, luma, ours, luma / ours }'
+done
+echo "(instructions a frame, valgrind's callgrind: luma's display() with its PIL drawing; ours every engine tick)"

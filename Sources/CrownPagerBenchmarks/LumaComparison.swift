@@ -16,14 +16,16 @@ import SSD1306
 ///
 ///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame  the shell's a frame
 ///
-/// `only` names one workload (text, slide, clock, drawing) to run alone, for a profiler.
-func runLumaComparison(only: String? = nil) {
+/// `only` names one workload (text, slide, clock, drawing) to run alone, for a profiler;
+/// `scale` multiplies its frames (1 by default: 2000 text frames, 100 slides, 1000 clock ticks),
+/// so that two runs' difference is what the frames alone cost (`bench-vs-luma.sh --instructions`).
+func runLumaComparison(only: String? = nil, scale: Int = 1) {
     let counting = crownpager_allocation_counting() != 0
-    let workloads: [(String, () -> FrameFigures)] = [
+    let workloads: [(String, (Int) -> FrameFigures)] = [
         ("text", textFrame), ("slide", slide), ("clock", clockTick), ("drawing", drawingOnly),
     ]
     for (name, workload) in workloads where only == nil || only == name {
-        print(workload().line(counting: counting))
+        print(workload(max(1, scale)).line(counting: counting))
     }
 }
 
@@ -103,11 +105,11 @@ private func timedTick(
 }
 
 /// The text page drawn and sent whole, as after a redraw: the frame luma's `display()` sends every time.
-private func textFrame() -> FrameFigures {
+private func textFrame(scale: Int) -> FrameFigures {
     var (shell, sampler) = comparisonShell()
     var figures = FrameFigures(name: "text frame (full)")
     var now = Timestamp.milliseconds(5000)
-    for _ in 0..<2000 {
+    for _ in 0..<(2000 * scale) {
         // A full frame takes about 26 ms at 400 kHz; the pacer sends nothing sooner.
         now = now + .milliseconds(40)
         shell.feed(.redraw, at: now, sampler: &sampler)
@@ -117,7 +119,7 @@ private func textFrame() -> FrameFigures {
 }
 
 /// One detent from the first text page to the second, every frame of the slide, many times over.
-private func slide() -> FrameFigures {
+private func slide(scale: Int) -> FrameFigures {
     var (shell, sampler) = comparisonShell()
     var figures = FrameFigures(name: "slide (per frame)")
     var now = Timestamp.milliseconds(5000)
@@ -130,7 +132,7 @@ private func slide() -> FrameFigures {
             sampler: &sampler)
         now = now + .milliseconds(900)
     }
-    for turn in 0..<100 {
+    for turn in 0..<(100 * scale) {
         now = now + .milliseconds(1000)
         shell.feed(.crown(.rotated(detents: turn % 2 == 0 ? 1 : -1, at: now)), at: now, sampler: &sampler)
         let end = now + .milliseconds(900)
@@ -144,7 +146,7 @@ private func slide() -> FrameFigures {
 }
 
 /// The clock page as its second turns over: the digits that changed go out.
-private func clockTick() -> FrameFigures {
+private func clockTick(scale: Int) -> FrameFigures {
     var (shell, sampler) = comparisonShell()
     // Two pages on, to the clock, one detent a second.
     let turns: [CrownEvent] = [
@@ -153,7 +155,7 @@ private func clockTick() -> FrameFigures {
     shell.run(events: turns, from: .milliseconds(5000), until: .milliseconds(9000), sampler: &sampler)
     var figures = FrameFigures(name: "clock tick")
     var now = Timestamp.milliseconds(9000)
-    for _ in 0..<1000 {
+    for _ in 0..<(1000 * scale) {
         // The next second: a tick asks for the clock and the shell answers, then the tick that draws it.
         now = Timestamp.milliseconds((now.nanoseconds / 1_000_000_000 + 1) * 1000)
         while let wake = shell.engine.nextDeadline, wake < now {
@@ -168,7 +170,7 @@ private func clockTick() -> FrameFigures {
 /// The drawing alone, into one reused frame: the text workload's title, rule and lines, then the
 /// frame blitted onto a second one, as the renderer places a page. Not the production path (the
 /// engine's allocations are its own); it shows what the drawing itself allocates.
-private func drawingOnly() -> FrameFigures {
+private func drawingOnly(scale: Int) -> FrameFigures {
     let font = BitmapFont.fixed6x10
     let lines = font.wrap(lumaTextBody, width: 122)
     var page = Bitmap(width: 122, height: 64)

@@ -8,6 +8,7 @@
 //   swift run -c release crownpager-bench image      only the PNG decoder
 //   swift run -c release crownpager-bench luma       the workloads Scripts/bench-vs-luma.sh compares
 //   swift run -c release crownpager-bench luma slide one of them (text, slide, clock, drawing), to profile
+//   swift run -c release crownpager-bench luma slide 3   the same with 3 times the frames
 let selected = CommandLine.arguments.dropFirst().first
 if selected == nil || selected == "display" { runDisplayBenchmarks() }
 if selected == nil || selected == "tear" { runTearBenchmarks() }
@@ -15,4 +16,7 @@ if selected == nil || selected == "engine" { runEngineBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
 if selected == nil || selected == "image" { runImageBenchmarks() }
 // Tab-separated lines for the script, so not part of the default run.
-if selected == "luma" { runLumaComparison(only: CommandLine.arguments.dropFirst(2).first) }
+if selected == "luma" {
+    let scale = CommandLine.arguments.dropFirst(3).first.flatMap { Int($0) } ?? 1
+    runLumaComparison(only: CommandLine.arguments.dropFirst(2).first, scale: scale)
+}

@@ -2,6 +2,37 @@ import PagerCore
 import PagerGraphics
 
 extension ConfiguredPage {
+    /// The chain one line of a clock or a gauge draws through in `face`: the face's font (the
+    /// page's for the body), then only the fonts of the page's chain that `text` needs, so a line
+    /// is only as tall as the fonts in use. Nil when the page draws with misc-fixed alone.
+    func chain(for face: PageLayout.Face, text: String) -> FontChain? {
+        guard let chain else { return nil }
+        let (first, rest) = Self.lineFonts(face, chain)
+        // The fonts the text needs, a bit each, counted from the first of `rest`.
+        var used = 0
+        for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.isControl(scalar) {
+            if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
+                used |= 1 << (index - rest.startIndex)
+            }
+        }
+        // Made with the page (a clock, a gauge): no allocation. Otherwise made here.
+        let faceIndex: Int
+        switch face {
+        case .large: faceIndex = 0
+        case .body: faceIndex = 1
+        case .small: faceIndex = 2
+        }
+        let index = faceIndex * Self.subsetsPerFace + used
+        if used < Self.subsetsPerFace, index < lineChains.count { return lineChains[index] }
+        return FontChain(
+            first, fallbacks: rest.indices.filter { used & (1 << ($0 - rest.startIndex)) != 0 }.map { rest[$0] })
+    }
+
+    /// The height of `text` as one line in `face`.
+    func lineHeight(of face: PageLayout.Face, _ text: String) -> Int {
+        chain(for: face, text: text)?.lineHeight ?? face.lineHeight
+    }
+
     /// The title line, the rule under it and where the body starts.
     struct Header {
         var title: PageLayout.Text?

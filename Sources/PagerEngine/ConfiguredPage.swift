@@ -52,9 +52,9 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// The chains `chain(for:text:)` picks from, made with a clock or a gauge page that has a
     /// chain: for each face, one a subset of the fonts after the face's font (a bit a font), so a
     /// frame that draws the page measures and draws its lines without allocating. Empty otherwise.
-    private var lineChains: [FontChain] = []
+    var lineChains: [FontChain] = []
     /// Subsets a face has room for in `lineChains`: the chain has at most three fonts.
-    private static let subsetsPerFace = 8
+    static let subsetsPerFace = 8
 
     /// Lines of a body wrapped for one width, and for that width less the "more" gutter (a page
     /// taller than the screen keeps it free for the renderer's mark).
@@ -136,39 +136,8 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// The font a line in `face` draws in first, and the fonts of `chain` it may fall back on.
-    private static func lineFonts(_ face: PageLayout.Face, _ chain: FontChain) -> (BitmapFont, ArraySlice<BitmapFont>) {
+    static func lineFonts(_ face: PageLayout.Face, _ chain: FontChain) -> (BitmapFont, ArraySlice<BitmapFont>) {
         face == .body ? (chain.fonts[0], chain.fonts.dropFirst()) : (face.font, chain.fonts[...])
-    }
-
-    /// The chain one line of a clock or a gauge draws through in `face`: the face's font (the
-    /// page's for the body), then only the fonts of the page's chain that `text` needs, so a line
-    /// is only as tall as the fonts in use. Nil when the page draws with misc-fixed alone.
-    func chain(for face: PageLayout.Face, text: String) -> FontChain? {
-        guard let chain else { return nil }
-        let (first, rest) = Self.lineFonts(face, chain)
-        // The fonts the text needs, a bit each, counted from the first of `rest`.
-        var used = 0
-        for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.isControl(scalar) {
-            if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
-                used |= 1 << (index - rest.startIndex)
-            }
-        }
-        // Made with the page (a clock, a gauge): no allocation. Otherwise made here.
-        let faceIndex: Int
-        switch face {
-        case .large: faceIndex = 0
-        case .body: faceIndex = 1
-        case .small: faceIndex = 2
-        }
-        let index = faceIndex * Self.subsetsPerFace + used
-        if used < Self.subsetsPerFace, index < lineChains.count { return lineChains[index] }
-        return FontChain(
-            first, fallbacks: rest.indices.filter { used & (1 << ($0 - rest.startIndex)) != 0 }.map { rest[$0] })
-    }
-
-    /// The height of `text` as one line in `face`.
-    func lineHeight(of face: PageLayout.Face, _ text: String) -> Int {
-        chain(for: face, text: text)?.lineHeight ?? face.lineHeight
     }
 
     /// Whether a character of the text drawn through the fallback glyphs (the title, the text,
