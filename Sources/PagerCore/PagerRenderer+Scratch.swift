@@ -54,11 +54,7 @@ extension PagerRenderer {
                 drawings.append(PageDrawing(key: key))
                 index = drawings.count - 1
             } else {
-                var oldest = 0
-                for candidate in drawings.indices where drawings[candidate].lastUse < drawings[oldest].lastUse {
-                    oldest = candidate
-                }
-                index = oldest
+                index = leastRecentlyUsed(drawings)
                 drawings[index].key = key
                 drawings[index].isDrawn = false
             }
@@ -71,14 +67,14 @@ extension PagerRenderer {
     static let keptStrips = 4
 
     /// The indicator's strip as drawn for one indicator.
-    struct IndicatorStrip: Sendable {
+    struct IndicatorStrip: KeptByUse, Sendable {
         var key: IndicatorKey
         var bitmap = Bitmap(width: 0, height: 0)
         var lastUse = 0
     }
 
     /// A page as drawn into its canvas, kept while the pages stay the same.
-    struct PageDrawing: Sendable {
+    struct PageDrawing: KeptByUse, Sendable {
         /// Which page, of which pages, in a canvas of which size.
         struct Key: Hashable, Sendable {
             var page: Int
@@ -101,4 +97,17 @@ extension PagerRenderer {
         var stretch: Int
         var decoration: IndicatorDecoration
     }
+}
+
+/// Something a scratch keeps a few of, the least recently used giving way to a new one.
+protocol KeptByUse {
+    /// When it was last used, by a count of uses.
+    var lastUse: Int { get }
+}
+
+/// The index of the least recently used of `items`; 0 when there are none.
+func leastRecentlyUsed<Item: KeptByUse>(_ items: [Item]) -> Int {
+    var oldest = 0
+    for candidate in items.indices where items[candidate].lastUse < items[oldest].lastUse { oldest = candidate }
+    return oldest
 }

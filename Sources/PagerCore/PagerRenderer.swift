@@ -157,12 +157,7 @@ public struct PagerRenderer: Hashable, Sendable {
             scratch.strips.append(IndicatorStrip(key: key))
             slot = scratch.strips.count - 1
         } else {
-            var oldest = 0
-            for candidate in scratch.strips.indices
-            where scratch.strips[candidate].lastUse < scratch.strips[oldest].lastUse {
-                oldest = candidate
-            }
-            slot = oldest
+            slot = leastRecentlyUsed(scratch.strips)
             scratch.strips[slot].key = key
         }
         scratch.strips[slot].lastUse = scratch.stripUses

@@ -113,6 +113,17 @@ public enum DisplayUpdatePlanner {
         let count = min(old.width, new.width)
         var pending: Range<Int>?
         var stopped = false
+        /// Takes changed bytes `first` through `last` into the pending span, or sends that span
+        /// and starts another; false when `body` stops.
+        func take(_ first: Int, _ last: Int) -> Bool {
+            if let span = pending, first - span.upperBound <= bridging {
+                pending = span.lowerBound..<(last + 1)
+                return true
+            }
+            if let span = pending, !body(span) { return false }
+            pending = first..<(last + 1)
+            return true
+        }
         old.bytes.withUnsafeBufferPointer { oldBytes in
             new.bytes.withUnsafeBufferPointer { newBytes in
                 guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else { return }
@@ -133,30 +144,17 @@ public enum DisplayUpdatePlanner {
                         // bridging (7 or 10): the word's first and last changed bytes stand for them all.
                         if bridging >= 6 {
                             let first = x + differ.trailingZeroBitCount / 8
-                            let last = x + 7 - differ.leadingZeroBitCount / 8
-                            if let span = pending, first - span.upperBound <= bridging {
-                                pending = span.lowerBound..<(last + 1)
-                            } else {
-                                if let span = pending, !body(span) {
-                                    stopped = true
-                                    return
-                                }
-                                pending = first..<(last + 1)
+                            guard take(first, x + 7 - differ.leadingZeroBitCount / 8) else {
+                                stopped = true
+                                return
                             }
                             x += 8
                             continue
                         }
                     }
-                    if before[x] != after[x] {
-                        if let last = pending, x - last.upperBound <= bridging {
-                            pending = last.lowerBound..<(x + 1)
-                        } else {
-                            if let last = pending, !body(last) {
-                                stopped = true
-                                return
-                            }
-                            pending = x..<(x + 1)
-                        }
+                    if before[x] != after[x], !take(x, x) {
+                        stopped = true
+                        return
                     }
                     x += 1
                 }
