@@ -16,11 +16,16 @@
 #
 # Targets: config (configuration text), durations (durations and I2C addresses), pbm, xbm, png,
 # inflate (zlib), i2c-trace, crown-script, input-events (kernel input events), keys (terminal
-# key and mouse sequences), gauge (the values a gauge source yields), command-output.
+# key and mouse sequences), gauge (the values a gauge source yields), command-output, output-path
+# (output paths that are devices, FIFOs, sockets, folders, disks or links: nothing but a regular
+# file is ever replaced; run as root, it makes real device nodes with mknod).
 set -euo pipefail
-targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex)
-# The pure targets, in dependency order: what the fuzz targets link.
-modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerEngine)
+targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
+  output-path)
+# The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
+modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerEngine LinuxHardware)
+# Of LinuxHardware, only the files that write output (they need no C module of the target).
+declare -A only=([LinuxHardware]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 mode=time seconds=60 runs=0 chosen=all
 case "${1:-}" in
@@ -62,7 +67,12 @@ for module in "${modules[@]}"; do
   object="$out/modules/$module.o"
   if $rebuilt || [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -name '*.swift' -newer "$object" | head -n 1)" ]; then
     echo "fuzz: compiling $module"
-    mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
+    if [ -n "${only[$module]:-}" ]; then
+      read -r -a sources <<<"${only[$module]}"
+      sources=("${sources[@]/#/Sources/$module/}")
+    else
+      mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
+    fi
     if ! swiftc "${flags[@]}" -wmo -module-name "$module" -I "$out/modules" -emit-module \
       -emit-module-path "$out/modules/$module.swiftmodule" -c "${sources[@]}" -o "$object" \
       >"$out/logs/build-$module.log" 2>&1; then

@@ -41,8 +41,52 @@ public struct FrameOutput {
     }
 }
 
-/// I2C traces on disk, in i2ctransfer's argument syntax.
-public enum TraceFile {
+/// An I2C trace on disk, in i2ctransfer's argument syntax, written as a run goes.
+///
+/// The file is opened once for the whole run: a FIFO's reader sees one stream to its end, and
+/// /dev/null or /dev/stdout is written in place, never replaced (`OutputPath`).
+public final class TraceFile {
+    private let file: OutputFile
+    private static let header =
+        "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
+
+    /// Starts the trace at `path` (emptied, or created) with its header line.
+    public init(path: String) throws(CrownPagerError) {
+        try Self.checkFolder(of: path)
+        do {
+            file = try OutputFile(creating: path)
+            try file.write(Array(Self.header.utf8))
+        } catch {
+            throw .writeFile(error)
+        }
+    }
+
+    /// Where it is.
+    public var path: String { file.path }
+
+    /// Appends `transfers`, one line each.
+    public func append(_ transfers: [I2CTransfer]) throws(CrownPagerError) {
+        guard !transfers.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for transfer in transfers {
+            bytes += I2CTrace.format(transfer).utf8
+            bytes.append(0x0A)
+        }
+        do { try file.write(bytes) } catch { throw .writeFile(error) }
+    }
+
+    /// Ends the trace; an error here means its end may not have been written.
+    public func close() throws(CrownPagerError) {
+        do { try file.close() } catch { throw .writeFile(error) }
+    }
+
+    /// Writes `transfers` to `path` as a whole trace.
+    public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
+        let trace = try TraceFile(path: path)
+        try trace.append(transfers)
+        try trace.close()
+    }
+
     /// Throws `missingFolder` when the folder `path` would go into does not exist, unless it is
     /// `created`, a folder the run makes itself (render's `--out`): checked before a run starts.
     public static func checkFolder(of path: String, created: String? = nil) throws(CrownPagerError) {
@@ -58,28 +102,5 @@ public enum TraceFile {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         return String(trimmed)
-    }
-
-    /// Writes `transfers` to `path`, one transaction per line, replacing the file.
-    public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
-        try checkFolder(of: path)
-        var text = "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
-        for transfer in transfers { text += I2CTrace.format(transfer) + "\n" }
-        do {
-            try FileSystem.writeAtomically(text, toPath: path)
-        } catch {
-            throw .writeFile(error)
-        }
-    }
-
-    /// Appends `transfers` to `path`, one line each: for a long terminal run that records as it goes.
-    public static func append(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
-        guard !transfers.isEmpty else { return }
-        try checkFolder(of: path)
-        do {
-            try FileSystem.appendLines(transfers.map { I2CTrace.format($0) }, toPath: path)
-        } catch {
-            throw .writeFile(error)
-        }
     }
 }

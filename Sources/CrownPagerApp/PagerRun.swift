@@ -26,6 +26,8 @@ public final class PagerRun {
     public let target: DisplayTarget
     /// Where to record the I2C trace, if anywhere.
     public let tracePath: String?
+    /// The trace, open while the run goes.
+    private var trace: TraceFile?
     /// Leave the last picture on the panel at exit.
     public let persist: Bool
     /// Records the glass into an animated GIF (`--record`), if anywhere.
@@ -71,7 +73,7 @@ public final class PagerRun {
         // The mock redraws the glass when the window changes: SIGWINCH wakes it, nothing polls the size.
         let windowChanges = target == .emulator
         do { signals = try TerminationSignals(windowChanges: windowChanges) } catch { throw .system(error) }
-        if let tracePath { try TraceFile.write([], to: tracePath) }
+        defer { if let trace { closeTrace(trace) } }
         switch target {
         case .emulator:
             let display = configuration.display
@@ -137,6 +139,7 @@ public final class PagerRun {
     func start<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
         throws(CrownPagerError)
     where Bus.Failure: DisplayFailure {
+        if trace == nil, let tracePath { trace = try TraceFile(path: tracePath) }
         let effects = engine.handle(.start, at: now)
         do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch {
             try appendTrace(loop.bus.drainTransfers())
@@ -397,7 +400,13 @@ public final class PagerRun {
     /// Appends the transfers the panel accepted to the trace, and at `now` (when given) to the recording.
     private func appendTrace(_ transfers: [I2CTransfer], at now: Timestamp? = nil) throws(CrownPagerError) {
         if let now { recorder?.record(transfers, at: now) }
-        if let tracePath, !transfers.isEmpty { try TraceFile.append(transfers, to: tracePath) }
+        try trace?.append(transfers)
+    }
+
+    /// Closes the trace at the end of the run; a failure to write its end is a warning, not the run's error.
+    private func closeTrace(_ open: TraceFile) {
+        trace = nil
+        do throws(CrownPagerError) { try open.close() } catch { printError("crownpager: warning: \(error)") }
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.

@@ -62,4 +62,6 @@ extension Errno {
     public static let readOnlyFileSystem = Errno(rawValue: EROFS)
     /// EMSGSIZE: the message is too long for the device.
     public static let messageTooLong = Errno(rawValue: EMSGSIZE)
+    /// ENAMETOOLONG: a path, or a socket's name, is longer than the system takes.
+    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 }

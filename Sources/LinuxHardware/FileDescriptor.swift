@@ -36,6 +36,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
         static let truncate = OpenOptions(rawValue: O_TRUNC)
         static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+        static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
     }
 
     /// Opens `path`, retrying after signals; open(2) reads `permissions` only when it creates the file.

@@ -19,11 +19,15 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
     case tooLarge(path: String, limit: Int)
     /// `path` names a FIFO, a device, a socket or a folder: reading it could block or never end.
     case notARegularFile(path: String)
+    /// `path`, given for output, names something that can be neither replaced nor written in place.
+    case unsuitableOutput(path: String, kind: FileKind)
 
     /// The file or directory concerned.
     public var path: String {
         switch self {
-        case .failed(_, let path, _), .tooLarge(let path, _), .notARegularFile(let path): return path
+        case .failed(_, let path, _), .tooLarge(let path, _), .notARegularFile(let path),
+            .unsuitableOutput(let path, _):
+            return path
         }
     }
 
@@ -40,6 +44,11 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
             return "\(path) is larger than the \(limit) bytes allowed"
         case .notARegularFile(let path):
             return "\(path) is not a regular file (a FIFO, a device or a folder would block or never end): name a file"
+        case .unsuitableOutput(let path, .blockDevice):
+            return "\(path) is a block device: writing there would overwrite a disk; name a file"
+        case .unsuitableOutput(let path, let kind):
+            return
+                "\(path) is \(kind.rawValue), which cannot be written: name a file, a device such as /dev/null, or a FIFO"
         case .failed(let operation, let path, let errno):
             var text = "could not \(operation.rawValue) \(path): \(errno.sentence)"
             switch errno {
@@ -86,11 +95,18 @@ public enum FileSystem {
     ///
     /// The bytes go to a temporary file in the same directory, which is then renamed over
     /// `path` (rename(2) is atomic within a file system). `durable` adds an fsync first,
-    /// which survives power loss but costs milliseconds per file.
+    /// which survives power loss but costs milliseconds per file. Only a regular file or nothing
+    /// is replaced: a device, FIFO or socket is written in place (`OutputPath`).
     public static func writeAtomically(
         _ bytes: [UInt8], toPath path: String, permissions: UInt32 = 0o644, durable: Bool = false
     ) throws(FileSystemError) {
-        let temporary = temporaryPath(beside: path)
+        let destination = try OutputPath.classify(path)
+        if let stream = try destination.openInPlace(naming: path) {
+            try write(bytes, to: stream, path: path)
+            return
+        }
+        guard case .replaceable(let target) = destination else { return }
+        let temporary = temporaryPath(beside: target)
         let file = try open(temporary, .writeOnly, options: [.create, .exclusiveCreate], permissions: permissions)
         do throws(FileSystemError) {
             try attempt(.write, temporary) { _ = try file.writeAll(bytes) }
@@ -103,7 +119,7 @@ public enum FileSystem {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let error = Errno.current
             unlink(temporary)
             throw .failed(operation: .rename, path: path, errno: error)
@@ -117,17 +133,21 @@ public enum FileSystem {
         try writeAtomically(Array(text.utf8), toPath: path, permissions: permissions)
     }
 
-    /// Appends each of `lines` and a newline to `path`, creating the file if needed, in one write.
-    public static func appendLines(_ lines: [String], toPath path: String, permissions: UInt32 = 0o644)
-        throws(FileSystemError)
+    /// `path` opened for writing without harming what is there: a regular file (or a new one) is
+    /// opened with `options` (append or truncate), a device, FIFO or socket in place (`OutputPath`).
+    static func openForOutput(_ path: String, options: FileDescriptor.OpenOptions, permissions: UInt32)
+        throws(FileSystemError) -> FileDescriptor
     {
-        guard !lines.isEmpty else { return }
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += line.utf8
-            bytes.append(0x0A)
+        let destination = try OutputPath.classify(path)
+        if let stream = try destination.openInPlace(naming: path) { return stream }
+        guard case .replaceable(let target) = destination else {
+            throw .failed(operation: .open, path: path, errno: .invalidArgument)
         }
-        let file = try open(path, .writeOnly, options: [.create, .append], permissions: permissions)
+        return try open(target, .writeOnly, options: options.union(.create), permissions: permissions)
+    }
+
+    /// Writes all of `bytes` to `file` and closes it, closing it on failure too.
+    private static func write(_ bytes: [UInt8], to file: FileDescriptor, path: String) throws(FileSystemError) {
         do throws(FileSystemError) {
             try attempt(.write, path) { _ = try file.writeAll(bytes) }
         } catch {

@@ -9,15 +9,11 @@ public final class OutputFile {
     public let path: String
     private var descriptor: FileDescriptor?
 
-    /// Creates the file at `path`, or empties it if it exists.
+    /// Creates the file at `path`, or empties it if it is a regular file; a device, FIFO or socket
+    /// is written in place, and a folder or block device refused (`OutputPath`).
     public init(creating path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
         self.path = path
-        do {
-            descriptor = try FileDescriptor.open(
-                path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: mode_t(permissions))
-        } catch {
-            throw .failed(operation: .open, path: path, errno: error)
-        }
+        descriptor = try FileSystem.openForOutput(path, options: .truncate, permissions: permissions)
     }
 
     deinit { _ = try? descriptor?.close() }

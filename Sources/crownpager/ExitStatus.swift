@@ -18,6 +18,8 @@ enum ExitStatus: Int32, CaseIterable {
     case noInput = 66
     /// EX_UNAVAILABLE: a device is missing or refuses (no panel answers, no GPIO chip, no terminal).
     case unavailable = 69
+    /// EX_CANTCREAT: an output path names what cannot be written (a folder, a block device).
+    case cannotCreate = 73
     /// EX_IOERR: reading or writing failed midway (a device, an output file).
     case ioError = 74
     /// EX_CONFIG: the configuration file is wrong.
@@ -30,8 +32,9 @@ extension CrownPagerError {
         switch self {
         case .configuration, .restartNeeded: return .configuration
         case .image(let error): return error.kind == .unreadable ? .noInput : .dataError
-        case .readFile(.tooLarge), .readFile(.notARegularFile): return .dataError
+        case .readFile(.tooLarge), .readFile(.notARegularFile), .readFile(.unsuitableOutput): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
+        case .writeFile(.unsuitableOutput): return .cannotCreate
         case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable
         case .spiDisplay(.device(let error)): return error.operation == .write ? .ioError : .unavailable

@@ -101,7 +101,8 @@ struct RenderCommand: ParsableCommand {
         // long the script runs (a timed page's progress draws a frame every 1/60 s).
         let output = out.map { FrameOutput(directory: $0, png: !noPNG, scale: scale, palette: colours) }
         if let output { try report { try output.write([]) } }  // the folder first: the trace or GIF may go into it
-        if let trace = display.trace { try report { try TraceFile.write([], to: trace) } }
+        var trace: TraceFile?
+        if let path = display.trace { try report { trace = try TraceFile(path: path) } }
         let panel = configuration.display.panel
         var recorder: GlassRecorder?
         if let gif {
@@ -115,7 +116,7 @@ struct RenderCommand: ParsableCommand {
         var failure: CrownPagerError?
         func emit(_ frame: RenderedFrame, _ transfers: [I2CTransfer]) -> Bool {
             do throws(CrownPagerError) {
-                if let trace = display.trace { try TraceFile.append(transfers, to: trace) }
+                try trace?.append(transfers)
                 transferCount += transfers.count
                 // The GIF shows every frame at its time, whatever --steps-only leaves out of the folder.
                 recorder?.record(glass: frame.glass, at: .zero + frame.time)
@@ -148,6 +149,9 @@ struct RenderCommand: ParsableCommand {
             print("wrote \(recorder.counts.written) pictures of the glass to \(gif)")
         }
         if let out { print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)") }
-        if let trace = display.trace { print("wrote \(transferCount) I2C transfers to \(trace)") }
+        if let trace {
+            try report { try trace.close() }
+            print("wrote \(transferCount) I2C transfers to \(trace.path)")
+        }
     }
 }

@@ -78,7 +78,7 @@ struct CrownPagerErrorTests {
             error == .missingFolder(what: "trace", path: "/nonexistent/folder/trace.txt", folder: "/nonexistent/folder")
         )
         let appended = thrown { () throws(CrownPagerError) in
-            try TraceFile.append([I2CTransfer(address: .ssd1306Primary, bytes: [0])], to: "/nonexistent/folder/t.txt")
+            try TraceFile.write([I2CTransfer(address: .ssd1306Primary, bytes: [0])], to: "/nonexistent/folder/t.txt")
         }
         #expect(
             appended == .missingFolder(what: "trace", path: "/nonexistent/folder/t.txt", folder: "/nonexistent/folder"))
