@@ -120,7 +120,8 @@ let package = Package(
         .executableTarget(
             name: "crownpager",
             dependencies: [
-                "CrownVocabulary", "CrownPagerApp", "PagerEngine", "LinuxHardware", "CrownPagerBuildInfo",
+                "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerEngine", "LinuxHardware",
+                "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["StaticLibStdCXX", "SymbolOrder"],

@@ -13,16 +13,37 @@ extension Configuration {
         try self.init(parsing: text, file: file, directory: directory, files: FileSystemFiles())
     }
 
+    /// Reads a configuration from TOML `text` going on past each mistake, its pictures from the
+    /// file system (`init(checking:file:directory:files:)`).
+    public init(checking text: String, file: String, directory: String = ".") throws(ConfigErrors) {
+        try self.init(checking: text, file: file, directory: directory, files: FileSystemFiles())
+    }
+
     /// Reads and checks the file at `path`; the error names the file, line and key. The file is only read.
     public static func load(path: String) throws(CrownPagerError) -> Configuration {
         let text = try TextFile.read(path, limit: 1 << 20)
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[..<$0]) } ?? "."
         do {
-            return try Configuration(parsing: text, file: path, directory: directory.isEmpty ? "/" : directory)
+            return try Configuration(parsing: text, file: path, directory: directory(of: path))
         } catch {
             throw .configuration(error)
         }
+    }
+
+    /// Reads the file at `path` as `load(path:)` does, going on past each mistake (`crownpager
+    /// check`): the configuration, or every mistake; throws when the file cannot be read.
+    public static func check(path: String) throws(CrownPagerError) -> Result<Configuration, ConfigErrors> {
+        let text = try TextFile.read(path, limit: 1 << 20)
+        do throws(ConfigErrors) {
+            return .success(try Configuration(checking: text, file: path, directory: directory(of: path)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The folder relative paths in the file at `path` start from.
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The indicator's style, with its images loaded.

@@ -42,6 +42,24 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     public let errno: Errno
     /// Whether the adapter's node went away after the bus was opened: the bus reopens it on a later write.
     public let adapterVanished: Bool
+    /// The messages the adapter executed of those sent, when it reported a NACK as a short count
+    /// rather than an errno (i2c-virtio does); nil when the call failed with `errno`.
+    public let executedMessages: ExecutedMessages?
+
+    /// A transfer the adapter cut short: the i2c core's transfer call returns the number of
+    /// messages executed, and an adapter may report a NACK that way, without an errno.
+    public struct ExecutedMessages: Hashable, Sendable {
+        /// The messages the adapter executed, fewer than `sent`.
+        public let executed: Int
+        /// The messages in the transfer.
+        public let sent: Int
+
+        /// `executed` of `sent` messages.
+        public init(_ executed: Int, of sent: Int) {
+            self.executed = executed
+            self.sent = sent
+        }
+    }
 
     /// An error, for comparing in tests.
     public init(operation: Operation, path: String, address: I2CAddress?, errno: Errno, adapterVanished: Bool = false) {
@@ -50,11 +68,25 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
         self.address = address
         self.errno = errno
         self.adapterVanished = adapterVanished
+        self.executedMessages = nil
+    }
+
+    /// A NACK on `address` that the adapter reported as a short count: it executed `messages.executed`
+    /// of `messages.sent`. Its errno is EREMOTEIO, as adapters that fail a NACK report it, so code
+    /// comparing errnos sees a NACK too.
+    public init(operation: Operation, path: String, address: I2CAddress, executed messages: ExecutedMessages) {
+        self.operation = operation
+        self.path = path
+        self.address = address
+        self.errno = Errno(rawValue: EREMOTEIO)
+        self.adapterVanished = false
+        self.executedMessages = messages
     }
 
     /// The meaning of `errno` for this operation.
     public var kind: Kind {
         if adapterVanished { return .adapterGone }
+        if executedMessages != nil { return .noAcknowledge }
         switch errno.rawValue {
         case ENOENT, ENODEV: return .busMissing
         case EACCES, EPERM: return .permissionDenied
@@ -74,7 +106,10 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let bus = busNumber.map(String.init) ?? "N"
         let target = address.map { "\($0) on " } ?? ""
-        let reason = "could not \(operation.rawValue) \(target)\(path): \(errno.sentence)"
+        let cause = executedMessages.map {
+            "the adapter executed \($0.executed) of \($0.sent) messages (a NACK reported as a short count)"
+        }
+        let reason = "could not \(operation.rawValue) \(target)\(path): \(cause ?? errno.sentence)"
         switch kind {
         case .adapterGone:
             return "\(path) disappeared (\(reason)): the USB or bit-banged adapter was unplugged or its driver "

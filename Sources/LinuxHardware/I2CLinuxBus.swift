@@ -81,6 +81,9 @@ public final class LinuxI2CBus: I2CBus {
                 retryingInterrupts { Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
             }
             guard written >= 0 else { throw failure(.write, address) }
+            // i2c-dev passes on the i2c core's count: 0 bytes when the adapter executed none of
+            // the one message (a NACK reported as a short count, as i2c-virtio does).
+            guard written > 0 || bytes.isEmpty else { throw shortCount(executed: 0, sent: 1, address) }
             // i2c-dev sends a message whole or not at all, but caps it at 8192 bytes.
             guard written == bytes.count else {
                 throw I2CError(operation: .write, path: path, address: address, errno: .messageTooLong)
@@ -97,6 +100,9 @@ public final class LinuxI2CBus: I2CBus {
                 }
             }
             guard result >= 0 else { throw failure(.write, address) }
+            // I2C_RDWR returns the number of messages executed: an adapter may report a NACK
+            // as fewer than were sent, with no errno.
+            guard result == 1 else { throw shortCount(executed: result, sent: 1, address) }
         }
     }
 
@@ -121,6 +127,11 @@ public final class LinuxI2CBus: I2CBus {
         let result = retryingInterrupts { Int(crownpager_i2c_select_address(descriptor, UInt(address.rawValue))) }
         guard result >= 0 else { throw failure(.selectAddress, address) }
         selectedAddress = address
+    }
+
+    /// A write the adapter cut short: a NACK on `address`.
+    private func shortCount(executed: Int, sent: Int, _ address: I2CAddress) -> I2CError {
+        I2CError(operation: .write, path: path, address: address, executed: .init(executed, of: sent))
     }
 
     private func failure(_ operation: I2CError.Operation, _ address: I2CAddress) -> I2CError {

@@ -28,6 +28,38 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     }
 }
 
+/// Every mistake of a configuration file, for `crownpager check`, in the order of their lines.
+public struct ConfigErrors: Error, Equatable, CustomStringConvertible {
+    /// The mistakes, at least one.
+    public var errors: [ConfigError]
+    /// Whether a syntax error stopped the reading: the rest of the file could not be checked.
+    public var stoppedReading: Bool
+
+    /// `errors`, sorted by line; `stoppedReading` when a syntax error ended the reading.
+    public init(_ errors: [ConfigError], stoppedReading: Bool = false) {
+        self.errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map { $0.element }
+        self.stoppedReading = stoppedReading
+    }
+
+    /// One error a line, as `ConfigError` writes it.
+    public var description: String { errors.map { $0.description }.joined(separator: "\n") }
+}
+
+/// Where the reading of a configuration collects its mistakes instead of stopping at the first.
+public final class ConfigProblems {
+    /// The mistakes, in the order they were found.
+    public private(set) var errors: [ConfigError] = []
+
+    /// None yet.
+    public init() {}
+
+    /// Adds `error`, unless it is there already: a read that went on past a wrong value may throw it again.
+    public func record(_ error: ConfigError) {
+        if !errors.contains(error) { errors.append(error) }
+    }
+}
+
 /// Describes a value as found in the file, for "found ..." in messages.
 public func describeFound(_ value: TOMLValue) -> String {
     switch value {

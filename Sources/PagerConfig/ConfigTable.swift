@@ -1,5 +1,8 @@
 /// Typed, checked reading of one table of a configuration: every read names the key and its
 /// line when the value is wrong, and `finish()` rejects any key that was never read.
+///
+/// A read throws its first mistake, unless the table collects them in `problems`: then a wrong
+/// value is recorded and read as absent, so reading goes on and `crownpager check` lists them all.
 public struct ConfigTable {
     /// The table as parsed.
     public let table: TOMLTable
@@ -7,15 +10,18 @@ public struct ConfigTable {
     public let path: String
     /// The file, for messages.
     public let file: String
+    /// Where mistakes are collected; nil: the first one is thrown.
+    public let problems: ConfigProblems?
     private var used: [String] = []
     /// Every key asked for, present or not: the known keys, for "did you mean" and the list in messages.
     private var asked: [String] = []
 
-    /// Reads `table`, called `path` in messages, from `file`.
-    public init(_ table: TOMLTable, path: String, file: String) {
+    /// Reads `table`, called `path` in messages, from `file`; `problems` collects the mistakes instead of throwing them.
+    public init(_ table: TOMLTable, path: String, file: String, problems: ConfigProblems? = nil) {
         self.table = table
         self.path = path
         self.file = file
+        self.problems = problems
     }
 
     /// The line of `key`, or of the table when the key is absent.
@@ -32,6 +38,38 @@ public struct ConfigTable {
     /// Whether `key` is present.
     public func has(_ key: String) -> Bool { table[key] != nil }
 
+    /// Throws `error`, or records it when collecting, so reading goes on.
+    public func report(_ error: ConfigError) throws(ConfigError) {
+        guard let problems else { throw error }
+        problems.record(error)
+    }
+
+    /// Throws `error`, or records it when collecting and reads the value as absent (nil).
+    public func invalid<Value>(_ error: ConfigError) throws(ConfigError) -> Value? {
+        try report(error)
+        return nil
+    }
+
+    /// What `read` returns, or nil when it throws and the table collects: the error is recorded, once.
+    public func collecting<Value>(_ read: () throws(ConfigError) -> Value) throws(ConfigError) -> Value? {
+        do {
+            return try read()
+        } catch {
+            return try invalid(error)
+        }
+    }
+
+    /// Whether a mistake was recorded about `key`: a check that compares it with another key is skipped.
+    public func isInvalid(_ key: String) -> Bool {
+        problems?.errors.contains { $0.key == name(key) } ?? false
+    }
+
+    /// The error for a required `key` that did not read: the mistake recorded about its value,
+    /// or that it is missing (`message`).
+    public func absent(_ key: String, _ message: String) -> ConfigError {
+        problems?.errors.last { $0.key == name(key) } ?? error(key, message)
+    }
+
     /// Marks `key` read and returns its value.
     public mutating func value(_ key: String) -> TOMLValue? {
         if !asked.contains(key) { asked.append(key) }
@@ -44,14 +82,14 @@ public struct ConfigTable {
     public mutating func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
-            throw error(key, "expected a string in quotes, found \(describeFound(value))")
+            return try invalid(error(key, "expected a string in quotes, found \(describeFound(value))"))
         }
         return text
     }
 
     /// A required string.
     public mutating func requiredString(_ key: String, _ expected: String) throws(ConfigError) -> String {
-        guard let text = try string(key) else { throw error(key, "missing: \(expected)") }
+        guard let text = try string(key) else { throw absent(key, "missing: \(expected)") }
         return text
     }
 
@@ -60,7 +98,7 @@ public struct ConfigTable {
         guard let text = try string(key) else { return nil }
         guard choices.contains(text) else {
             let hint = closestName(to: text, among: choices).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw error(key, "expected one of \(quotedList(choices)), found \"\(text)\"\(hint)")
+            return try invalid(error(key, "expected one of \(quotedList(choices)), found \"\(text)\"\(hint)"))
         }
         return text
     }
@@ -69,9 +107,11 @@ public struct ConfigTable {
     public mutating func integer(_ key: String, in range: ClosedRange<Int64>) throws(ConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .integer(let number) = value, range.contains(number) else {
-            throw error(
-                key,
-                "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
+            return try invalid(
+                error(
+                    key,
+                    "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))"
+                ))
         }
         return Int(number)
     }
@@ -83,11 +123,13 @@ public struct ConfigTable {
         switch value {
         case .integer(let integer): number = Double(integer)
         case .float(let float): number = float
-        default: throw error(key, "expected a number, found \(describeFound(value))")
+        default: return try invalid(error(key, "expected a number, found \(describeFound(value))"))
         }
         guard range.contains(number) else {
-            throw error(
-                key, "expected a number from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))")
+            return try invalid(
+                error(
+                    key,
+                    "expected a number from \(range.lowerBound) to \(range.upperBound), found \(describeFound(value))"))
         }
         return number
     }
@@ -96,7 +138,7 @@ public struct ConfigTable {
     public mutating func boolean(_ key: String) throws(ConfigError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .boolean(let flag) = value else {
-            throw error(key, "expected true or false, found \(describeFound(value))")
+            return try invalid(error(key, "expected true or false, found \(describeFound(value))"))
         }
         return flag
     }
@@ -105,17 +147,20 @@ public struct ConfigTable {
     public mutating func strings(_ key: String, minimumCount: Int = 0) throws(ConfigError) -> [String]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
-            throw error(key, "expected an array of strings such as [\"a\", \"b\"], found \(describeFound(value))")
+            return try invalid(
+                error(key, "expected an array of strings such as [\"a\", \"b\"], found \(describeFound(value))"))
         }
         var texts: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element else {
-                throw error(key, "element \(index + 1) must be a string in quotes, found \(describeFound(element))")
+                return try invalid(
+                    error(key, "element \(index + 1) must be a string in quotes, found \(describeFound(element))"))
             }
             texts.append(text)
         }
         guard texts.count >= minimumCount else {
-            throw error(key, "expected at least \(minimumCount) element\(minimumCount == 1 ? "" : "s"), found none")
+            return try invalid(
+                error(key, "expected at least \(minimumCount) element\(minimumCount == 1 ? "" : "s"), found none"))
         }
         return texts
     }
@@ -124,12 +169,15 @@ public struct ConfigTable {
     public mutating func duration(_ key: String, minimumMilliseconds minimum: Int64 = 0) throws(ConfigError) -> Int64? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value, let milliseconds = parseDuration(text) else {
-            throw error(
-                key,
-                "expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found \(describeFound(value))"
-            )
+            return try invalid(
+                error(
+                    key,
+                    "expected a duration in quotes such as \"5s\", \"500ms\", \"2min\" or \"1h\", found \(describeFound(value))"
+                ))
         }
-        guard milliseconds >= minimum else { throw error(key, "expected at least \(minimum) ms, found \"\(text)\"") }
+        guard milliseconds >= minimum else {
+            return try invalid(error(key, "expected at least \(minimum) ms, found \"\(text)\""))
+        }
         return milliseconds
     }
 
@@ -137,36 +185,37 @@ public struct ConfigTable {
     public mutating func table(_ key: String) throws(ConfigError) -> ConfigTable? {
         guard let value = value(key) else { return nil }
         guard case .table(let table) = value else {
-            throw error(key, "expected a table ([\(name(key))] or { ... }), found \(describeFound(value))")
+            return try invalid(
+                error(key, "expected a table ([\(name(key))] or { ... }), found \(describeFound(value))"))
         }
-        return ConfigTable(table, path: name(key), file: file)
+        return ConfigTable(table, path: name(key), file: file, problems: problems)
     }
 
     /// An array of tables (`[[key]]`), each named `key[n]` from 1.
     public mutating func tables(_ key: String) throws(ConfigError) -> [ConfigTable]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
-            throw error(key, "expected [[\(name(key))]] tables, found \(describeFound(value))")
+            return try invalid(error(key, "expected [[\(name(key))]] tables, found \(describeFound(value))"))
         }
         var tables: [ConfigTable] = []
         for (index, element) in elements.enumerated() {
             guard case .table(let table) = element else {
-                throw error(key, "element \(index + 1) must be a table, found \(describeFound(element))")
+                return try invalid(error(key, "element \(index + 1) must be a table, found \(describeFound(element))"))
             }
-            tables.append(ConfigTable(table, path: "\(name(key))[\(index + 1)]", file: file))
+            tables.append(ConfigTable(table, path: "\(name(key))[\(index + 1)]", file: file, problems: problems))
         }
         return tables
     }
 
-    /// Throws for the first key never read: unknown keys are mistakes, not silently ignored.
+    /// Throws for the first key never read (or records each): unknown keys are mistakes, not silently ignored.
     public func finish(known: [String] = []) throws(ConfigError) {
         for entry in table.entries where !used.contains(entry.key) {
             var candidates = asked
             for name in known where !candidates.contains(name) { candidates.append(name) }
             let hint = closestName(to: entry.key, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
             let list = candidates.isEmpty ? "" : "; known keys here: " + candidates.joined(separator: ", ")
-            throw ConfigError(
-                file: file, line: entry.line, key: name(entry.key), message: "unknown key\(hint)\(list)")
+            try report(
+                ConfigError(file: file, line: entry.line, key: name(entry.key), message: "unknown key\(hint)\(list)"))
         }
     }
 }

@@ -72,9 +72,11 @@ extension ConfigTable {
         case .integerChoice(let choices, let described):
             guard let value = value(key) else { return nil }
             guard case .integer(let number) = value else {
-                throw error(key, "expected \(described), found \(describeFound(value))")
+                return try invalid(error(key, "expected \(described), found \(describeFound(value))"))
             }
-            guard choices.contains(number) else { throw error(key, "expected \(described), found \(number)") }
+            guard choices.contains(number) else {
+                return try invalid(error(key, "expected \(described), found \(number)"))
+            }
             return Int(number)
         default:
             return try integer(key, in: Int64.min...Int64.max)

@@ -13,36 +13,78 @@ extension Configuration {
     public init(parsing text: String, file: String, directory: String = ".", files: some FileReading)
         throws(ConfigError)
     {
+        try self.init(
+            root: Self.root(parsing: text, file: file), file: file, directory: directory, files: files, problems: nil)
+    }
+
+    /// Reads a configuration as `init(parsing:file:directory:files:)` does, but goes on past each
+    /// mistake and throws them all (`crownpager check`): a wrong value reads as its default, a page
+    /// that cannot be read is left out. A syntax error stops the reading; it is then the only error.
+    public init(checking text: String, file: String, directory: String = ".", files: some FileReading)
+        throws(ConfigErrors)
+    {
         let root: TOMLTable
+        do throws(ConfigError) { root = try Self.root(parsing: text, file: file) } catch {
+            throw ConfigErrors([error], stoppedReading: true)
+        }
+        let problems = ConfigProblems()
+        var configuration = Configuration()
         do {
-            root = try TOMLParser.parse(text)
+            configuration = try Configuration(
+                root: root, file: file, directory: directory, files: files, problems: problems)
+        } catch {
+            problems.record(error)
+        }
+        guard problems.errors.isEmpty else { throw ConfigErrors(problems.errors) }
+        self = configuration
+    }
+
+    /// The TOML document `text`; a syntax error names `file`.
+    private static func root(parsing text: String, file: String) throws(ConfigError) -> TOMLTable {
+        do {
+            return try TOMLParser.parse(text)
         } catch {
             throw ConfigError(file: file, syntax: error)
         }
+    }
+
+    /// Reads `root`; `problems` collects the mistakes, or nil throws the first.
+    private init(root: TOMLTable, file: String, directory: String, files: some FileReading, problems: ConfigProblems?)
+        throws(ConfigError)
+    {
         self.init()
         self.file = file
         self.directory = directory
-        var top = ConfigTable(root, path: "", file: file)
+        var top = ConfigTable(root, path: "", file: file, problems: problems)
         if var table = try top.table("display") { display = try Self.display(&table) }
         if let name = display.font?.name {
-            display.font = try Self.loadFont(name, directory: directory, files: files) { (message: String) in
-                var line = root["display"]?.line ?? 1
-                if case .table(let section)? = root["display"]?.value { line = section["font"]?.line ?? line }
-                return ConfigError(file: file, line: line, key: "display.font", message: message)
+            display.font = try top.collecting { () throws(ConfigError) in
+                try Self.loadFont(name, directory: directory, files: files) { (message: String) in
+                    ConfigError(
+                        file: file, line: Self.line(of: "font", in: "display", root), key: "display.font",
+                        message: message)
+                }
             }
         }
         if var table = try top.table("crown") { crown = try Self.crown(&table) }
         if var table = try top.table("indicator") { indicator = try Self.indicator(&table) }
         if var table = try top.table("timer") { timer = try Self.timer(&table) }
+        // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.
+        var numbered: [(number: Int, page: PageSpec)] = []
         if let tables = try top.tables("page") {
-            guard !tables.isEmpty else { throw top.error("page", "expected at least one [[page]]") }
-            for var table in tables {
-                var page = try PageSpec(reading: &table, directory: directory, files: files)
+            if tables.isEmpty { try top.report(top.error("page", "expected at least one [[page]]")) }
+            for (index, var table) in tables.enumerated() {
+                let read = try top.collecting { () throws(ConfigError) in
+                    try PageSpec(reading: &table, directory: directory, files: files)
+                }
+                guard var page = read else { continue }
                 page.font = page.font ?? display.font
-                pages.append(page)
+                numbered.append((index + 1, page))
             }
+            pages = numbered.map { $0.page }
         } else {
             pages = Configuration.builtIn.pages
+            numbered = pages.enumerated().map { ($0.offset + 1, $0.element) }
         }
         try top.finish(section: "")
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
@@ -50,19 +92,29 @@ extension Configuration {
         if let image = indicator.image {
             do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch
             {
-                var line = root["indicator"]?.line ?? 1
-                if case .table(let section)? = root["indicator"]?.value { line = section["image"]?.line ?? line }
-                throw ConfigError(file: file, line: line, key: "indicator.image", message: error.description)
+                try top.report(
+                    ConfigError(
+                        file: file, line: Self.line(of: "image", in: "indicator", root), key: "indicator.image",
+                        message: error.description))
             }
         }
-        for (index, page) in pages.enumerated() {
+        for (number, page) in numbered {
             guard let image = page.indicatorImage else { continue }
             do throws(ImageFileError) { _ = try IndicatorImageFile.load(resolve(image), cell: cell, from: files) } catch
             {
-                throw ConfigError(
-                    file: file, line: page.line, key: "page[\(index + 1)].indicator_image", message: error.description)
+                try top.report(
+                    ConfigError(
+                        file: file, line: page.line, key: "page[\(number)].indicator_image", message: error.description)
+                )
             }
         }
+    }
+
+    /// The line of `key` in the table `section`, or of the table when the key is absent; 1 when neither is there.
+    private static func line(of key: String, in section: String, _ root: TOMLTable) -> Int {
+        let line = root[section]?.line ?? 1
+        guard case .table(let table)? = root[section]?.value else { return line }
+        return table[key]?.line ?? line
     }
 
     /// The font `name` names (`FontFile.load`), a path resolved against `directory`; `error` makes
@@ -102,11 +154,15 @@ extension Configuration {
             case .string(let text) where text.hasPrefix("spi") && SPIDevice(parsing: text) != nil:
                 display.spi = SPIDevice(parsing: text)
             default:
-                throw table.error(
-                    Setting.displayBus, "expected \(Setting.displayBus.type.allowed), found \(describeFound(value))")
+                try table.report(
+                    table.error(
+                        Setting.displayBus, "expected \(Setting.displayBus.type.allowed), found \(describeFound(value))"
+                    ))
             }
         }
-        if let value = table.value(Setting.displayAddress) { display.address = try address(value, table: table) }
+        if let value = table.value(Setting.displayAddress), let address = try address(value, table: table) {
+            display.address = address
+        }
         if let rotation = try table.integer(Setting.displayRotation) {
             display.rotation = DisplayRotation(degrees: rotation) ?? display.rotation
         }
@@ -114,8 +170,10 @@ extension Configuration {
         display.dimBrightness = try table.integer(Setting.displayDimBrightness) ?? display.dimBrightness
         display.dimAfter = try table.duration(Setting.displayDimAfter) ?? display.dimAfter
         display.offAfter = try table.duration(Setting.displayOffAfter) ?? display.offAfter
-        if let dim = display.dimAfter, let off = display.offAfter, off < dim {
-            throw table.error(Setting.displayOffAfter, "must not come before dim_after")
+        if let dim = display.dimAfter, let off = display.offAfter, off < dim,
+            !table.isInvalid(Setting.displayDimAfter.name), !table.isInvalid(Setting.displayOffAfter.name)
+        {
+            try table.report(table.error(Setting.displayOffAfter, "must not come before dim_after"))
         }
         display.busHertz = try table.integer(Setting.displayBusHertz) ?? display.busHertz
         // Loaded with the pages, which read files (`loadFonts`).
@@ -127,9 +185,10 @@ extension Configuration {
             case .integer(let line) where (0...511).contains(line): display.resetLine = Int(line)
             case .string("none"): display.resetLine = nil
             default:
-                throw table.error(
-                    Setting.displayResetLine,
-                    "expected \(Setting.displayResetLine.type.allowed), found \(describeFound(value))")
+                try table.report(
+                    table.error(
+                        Setting.displayResetLine,
+                        "expected \(Setting.displayResetLine.type.allowed), found \(describeFound(value))"))
             }
         }
         display.spiHertz = try table.integer(Setting.displaySPIHertz) ?? display.spiHertz
@@ -139,20 +198,23 @@ extension Configuration {
 
     /// `address = 60`, `0x3c`, `"3c"` or `"0x3c"`: TOML has already read an integer's base, and a
     /// string goes through the command line's rule, so a file and `--address` agree.
-    private static func address(_ value: TOMLValue, table: ConfigTable) throws(ConfigError) -> I2CAddress {
+    private static func address(_ value: TOMLValue, table: ConfigTable) throws(ConfigError) -> I2CAddress? {
         switch value {
         case .integer(let number):
             if let address = I2CAddress(usable: number) { return address }
             let hex = number >= 0 ? " (0x" + String(number, radix: 16) + ")" : ""
-            throw table.error(
-                ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found the integer \(number)\(hex)")
+            return try table.invalid(
+                table.error(
+                    ConfigurationSetting.displayAddress,
+                    "expected \(I2CAddress.rule), found the integer \(number)\(hex)"))
         case .string(let text):
             if let address = I2CAddress(parsing: text) { return address }
         default:
             break
         }
-        throw table.error(
-            ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found \(describeFound(value))")
+        return try table.invalid(
+            table.error(
+                ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found \(describeFound(value))"))
     }
 
     private static func crown(_ table: inout ConfigTable) throws(ConfigError) -> CrownSection {
@@ -171,11 +233,15 @@ extension Configuration {
             crown.lineB = try lines.integer(Setting.crownLineB) ?? crown.lineB
             crown.lineButton = try lines.integer(Setting.crownLineButton) ?? crown.lineButton
             try lines.finish(section: linesSection)
-            if Set([crown.lineA, crown.lineB, crown.lineButton]).count < 3 {
-                throw table.error(
-                    linesKey,
-                    "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)"
-                )
+            let readable = [Setting.crownLineA, Setting.crownLineB, Setting.crownLineButton].allSatisfy {
+                !lines.isInvalid($0.name)
+            }
+            if Set([crown.lineA, crown.lineB, crown.lineButton]).count < 3, readable {
+                try table.report(
+                    table.error(
+                        linesKey,
+                        "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)"
+                    ))
             }
         }
         switch try table.integer(Setting.crownStepsPerDetent) {

@@ -13,13 +13,16 @@ extension PageSpec {
         line = table.table.line
         let kindName = try table.string(Setting.pageKind)
         guard let kindName else {
-            throw table.error(Setting.pageKind, "missing: say what the page shows, one of \(quotedList(Self.kinds))")
+            throw table.absent(
+                Setting.pageKind.name, "missing: say what the page shows, one of \(quotedList(Self.kinds))")
         }
         indicatorImage = try table.string(Setting.pageIndicatorImage)
         if let name = try table.string(Setting.pageFont) {
             let located = table
-            font = try Configuration.loadFont(name, directory: directory, files: files) { (message: String) in
-                located.error(Setting.pageFont, message)
+            font = try located.collecting { () throws(ConfigError) in
+                try Configuration.loadFont(name, directory: directory, files: files) { (message: String) in
+                    located.error(Setting.pageFont, message)
+                }
             }
         }
         let explicitTitle = try table.string(Setting.pageTitle)
@@ -37,12 +40,18 @@ extension PageSpec {
                 date: try Self.clockFormat(&table, Setting.pageDate))
         case "system":
             guard let names = try table.strings(Setting.pageValues) else {
-                throw table.error(
-                    Setting.pageValues,
+                throw table.absent(
+                    Setting.pageValues.name,
                     "missing: the values to show, e.g. values = [\"hostname\", \"ip\", \"cpu-temperature\"]")
             }
             var values: [SystemValue] = []
-            for name in names { values.append(try Self.systemValue(name, table: table, key: Setting.pageValues.name)) }
+            let located = table
+            for name in names {
+                let value = try located.collecting { () throws(ConfigError) in
+                    try Self.systemValue(name, table: located, key: Setting.pageValues.name)
+                }
+                values += value.map { [$0] } ?? []
+            }
             kind = .system(values, refresh: try Self.refresh(&table, default: 2000))
         case "command":
             kind = .command(try Self.command(&table))
@@ -89,7 +98,9 @@ extension PageSpec {
         switch ClockFormat.parse(text) {
         case .success(let format): return format
         case .failure(let error):
-            throw table.error(setting, "unknown directive \(error.directive): use \(ClockFormat.directives)")
+            try table.report(
+                table.error(setting, "unknown directive \(error.directive): use \(ClockFormat.directives)"))
+            return .builtIn(text)
         }
     }
 
@@ -134,8 +145,8 @@ extension PageSpec {
 
     private static func command(_ table: inout ConfigTable) throws(ConfigError) -> CommandSpec {
         guard let argv = try table.strings(ConfigurationSetting.pageArgv) else {
-            throw table.error(
-                ConfigurationSetting.pageArgv,
+            throw table.absent(
+                ConfigurationSetting.pageArgv.name,
                 "missing: the program and its arguments, e.g. argv = [\"vcgencmd\", \"measure_temp\"] (no shell unless you name one)"
             )
         }
@@ -174,8 +185,9 @@ extension PageSpec {
         let defaults = Self.gaugeDefaults(source)
         let minimum = try table.number(Setting.pageMinimum) ?? defaults.minimum
         let maximum = try table.number(Setting.pageMaximum) ?? defaults.maximum
-        guard maximum > minimum else {
-            throw table.error(Setting.pageMaximum, "must be greater than min (\(minimum)), found \(maximum)")
+        if maximum <= minimum, !table.isInvalid(Setting.pageMinimum.name), !table.isInvalid(Setting.pageMaximum.name) {
+            try table.report(
+                table.error(Setting.pageMaximum, "must be greater than min (\(minimum)), found \(maximum)"))
         }
         let style = try table.string(Setting.pageStyle) ?? Setting.pageStyle.defaultString("bar")
         var refresh = TimeSpan.milliseconds(2000)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import PagerConfig
 import PagerEngine
 
 /// `crownpager check CONFIG`: validate a configuration without running it.
@@ -8,8 +9,9 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check a configuration file without running it: every error names the file, line and key.",
         discussion: """
-            Exits 0 and lists the pages when the file is good; otherwise prints the first error and exits 78 \
-            (66 when the file cannot be read). \
+            Exits 0 and lists the pages when the file is good; otherwise prints every error, one a line \
+            in the order of the file, and exits 78 (66 when the file cannot be read). A syntax error stops \
+            the reading: fix it to check the rest. \
             The file is only read. Without a file, checks the built-in configuration; \
             --print-default prints it, to start a file of your own; --print-reference prints every \
             setting as a Markdown table (the README's configuration reference).
@@ -35,9 +37,24 @@ struct CheckCommand: ParsableCommand {
         }
         var configuration = Configuration.builtIn
         if let path {
-            try report { configuration = try Configuration.load(path: path) }
+            var checked = Result<Configuration, ConfigErrors>.success(configuration)
+            try report { checked = try Configuration.check(path: path) }
+            switch checked {
+            case .success(let read): configuration = read
+            case .failure(let errors): throw fail(errors)
+            }
         }
         try report { _ = try configuration.indicatorStyle() }
         for line in configuration.summary { print(line) }
     }
+}
+
+/// Writes each of `errors` to standard error as `fail` writes one, then that a syntax error left
+/// the rest of the file unchecked; returns EX_CONFIG to throw.
+private func fail(_ errors: ConfigErrors) -> ExitCode {
+    for error in errors.errors { printError("crownpager: \(error)") }
+    if errors.stoppedReading, let error = errors.errors.first {
+        printError("crownpager: \(error.file): the rest of the file is not checked until this syntax error is fixed")
+    }
+    return ExitCode(ExitStatus.configuration.rawValue)
 }

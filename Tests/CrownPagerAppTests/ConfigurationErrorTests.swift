@@ -207,6 +207,71 @@ import Testing
         }
     }
 
+    /// Reading on past each mistake finds a file's one mistake alone: nothing else follows from it.
+    @Test func checkingFindsEachSingleMistakeAndNothingElse() {
+        for (text, expected) in Self.cases {
+            do throws(ConfigErrors) {
+                _ = try Configuration(checking: text, file: "test.toml")
+                Issue.record("no error for:\n\(text)")
+            } catch {
+                #expect(error.errors.map { $0.description } == [expected], "for:\n\(text)")
+                #expect(error.stoppedReading == error.errors.allSatisfy { $0.key.isEmpty }, "for:\n\(text)")
+            }
+        }
+    }
+
+    /// Mistakes in one table, in others, in pages and of unknown keys: all of them, in line order.
+    @Test func checkingFindsEveryMistakeInLineOrder() {
+        let text = """
+            [dispaly]
+            bus = 1
+            [display]
+            brightness = 300
+            rotation = 90
+            dim_after = "soon"
+            off_after = "1min"
+            [crown]
+            wrap = "yes"
+            [[page]]
+            kind = "file"
+            path = "/var/log/syslog"
+            refersh = "1s"
+            [[page]]
+            kind = "txt"
+            [[page]]
+            kind = "gauge"
+            source = "load"
+            min = 5
+            max = 1
+            [[page]]
+            kind = "system"
+            values = ["uptiem", "load 5", "ip"]
+            """
+        do throws(ConfigErrors) {
+            _ = try Configuration(checking: text, file: "test.toml")
+            Issue.record("no error")
+        } catch {
+            #expect(!error.stoppedReading)
+            #expect(
+                error.errors.map { "\($0.line) \($0.key)" } == [
+                    "1 dispaly", "4 display.brightness", "5 display.rotation", "6 display.dim_after", "9 crown.wrap",
+                    "13 page[1].refersh", "15 page[2].kind", "20 page[3].max", "23 page[4].values",
+                    "23 page[4].values",
+                ])
+            #expect(error.errors[5].message.hasPrefix("unknown key (did you mean 'refresh'?)"))
+            #expect(error.errors[8].message.hasPrefix("unknown system value \"uptiem\""))
+            #expect(error.errors[9].message == "\"load\" takes no argument, found \"load 5\"")
+            // `run` stops at the first it reads, one of them.
+            let all = error.errors
+            do throws(ConfigError) {
+                _ = try parseConfiguration(text)
+                Issue.record("run accepted it")
+            } catch {
+                #expect(all.contains(error))
+            }
+        }
+    }
+
     @Test func checkExitsNonZeroWithTheMessageAndLeavesTheFileAlone() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/crownpager.toml"
@@ -235,6 +300,38 @@ import Testing
         #expect(runBad.status == 78 && runBad.standardError.contains(":2: display.brightness"))
     }
 
+    @Test func checkPrintsEveryMistakeWithFileLineAndKey() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/crownpager.toml"
+        let text = "[display]\nbrightness = 300\n\n[crown]\nside = \"rigth\"\n[[page]]\nkind = \"text\"\ntext = 5\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try runCrownPager(["check", path])
+        #expect(run.status == 78)  // EX_CONFIG
+        #expect(
+            run.standardError == """
+                crownpager: \(path):2: display.brightness: expected an integer from 0 to 100, found the integer 300
+                crownpager: \(path):5: crown.side: expected one of "right", "left" or "bottom", found "rigth" (did you mean "right"?)
+                crownpager: \(path):8: page[1].text: expected a string in quotes, found the integer 5
+
+                """)
+        #expect(run.standardOutput.isEmpty)
+        let runBad = try runCrownPager(["run", "--config", path])
+        #expect(
+            runBad.status == 78
+                && runBad.standardError.hasPrefix("crownpager: \(path):2: display.brightness: expected an integer")
+                && !runBad.standardError.contains("crown.side"))
+
+        // A syntax error stops the reading, and says so.
+        try "[display]\nbrightness = 300\nrotation = = 90\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let syntax = try runCrownPager(["check", path])
+        #expect(syntax.status == 78)
+        #expect(syntax.standardError.hasPrefix("crownpager: \(path):3: column "))
+        #expect(
+            syntax.standardError.hasSuffix(
+                "\ncrownpager: \(path): the rest of the file is not checked until this syntax error is fixed\n"))
+        #expect(!syntax.standardError.contains("brightness"))
+    }
+
     @Test func mutatedConfigurationsNeverCrash() {
         var generator = SeededGenerator(seed: 2026)
         let base = Array(Configuration.builtInText.utf8)
@@ -251,11 +348,19 @@ import Testing
                 default: bytes[position] = byte
                 }
             }
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Reading on past mistakes finds the same file good, or finds the first mistake among others.
+            var found: [ConfigError] = []
+            do throws(ConfigErrors) { _ = try Configuration(checking: text, file: "fuzz.toml") } catch {
+                found = error.errors
+            }
             do {
-                _ = try Configuration(parsing: String(decoding: bytes, as: UTF8.self), file: "fuzz.toml")
+                _ = try Configuration(parsing: text, file: "fuzz.toml")
                 accepted += 1
+                #expect(found.isEmpty, "\(found)")
             } catch {
                 #expect(error.file == "fuzz.toml" && error.line >= 1 && !error.message.isEmpty)
+                #expect(found.contains(error), "\(error) not among \(found)")
             }
         }
         #expect(accepted > 0 && accepted < 3000)

@@ -20,7 +20,12 @@ import Testing
         #expect(policy.delay(afterFailures: 1000).milliseconds == 5000)
     }
 
-    @Test func aNACKBurstMidRunIsRetriedWithBackoffThenInitialisedAndResentWhole() throws {
+    /// The NACKs come as an errno (i2c-bcm2835) or, from an adapter such as i2c-virtio, as a short
+    /// count: by write() and by I2C_RDWR.
+    @Test(arguments: [(I2CWriteMethod.write, false), (.write, true), (.rdwr, true)])
+    func aNACKBurstMidRunIsRetriedWithBackoffThenInitialisedAndResentWhole(
+        writeMethod: I2CWriteMethod, shortCount: Bool
+    ) throws {
         let root = NSTemporaryDirectory() + "crownpager-recovery-" + UUID().uuidString
         #expect(fake_kernel_enable(root) == 0)
         defer {
@@ -28,7 +33,8 @@ import Testing
             try? FileManager.default.removeItem(atPath: root)
         }
         #expect(fake_i2c_add_device(1, 0x3C) == 0)
-        let shell = try PanelShell(busPath: "/dev/i2c-1")
+        fake_i2c_set_short_count_nacks(1, shortCount ? 1 : 0)
+        let shell = try PanelShell(busPath: "/dev/i2c-1", writeMethod: writeMethod)
         let t0 = Timestamp.zero
         func at(_ milliseconds: Int64) -> Timestamp { t0 + .milliseconds(milliseconds) }
 
@@ -41,6 +47,7 @@ import Testing
         _ = shell.engine.handle(.crown(.rotated(detents: 1, at: at(100))), at: at(100))
         #expect(shell.tick(at(200)) == (false, [.displayLost(retryIn: .milliseconds(100))]))
         #expect(shell.errors.last?.kind == .noAcknowledge && shell.engine.health.nextAttempt == at(300))
+        #expect(shell.errors.last?.executedMessages == (shortCount ? I2CError.ExecutedMessages(0, of: 1) : nil))
         #expect(shell.engine.handle(.tick, at: at(250)).transfers.isEmpty)
         #expect(shell.tick(at(300)) == (false, [.displayStillLost(attempts: 2, retryIn: .milliseconds(200))]))
         #expect(shell.engine.health.nextAttempt == at(500))
@@ -125,8 +132,8 @@ final class PanelShell {
     var errors: [I2CError] = []
 
     /// Three text pages (nothing to read, so each tick may draw) on the panel at `busPath`, no screen saver.
-    init(busPath: String) throws {
-        bus = try LinuxI2CBus.open(path: busPath)
+    init(busPath: String, writeMethod: I2CWriteMethod = .write) throws {
+        bus = try LinuxI2CBus.open(path: busPath, writeMethod: writeMethod)
         var configuration = Configuration.demo()
         configuration.pages = ["One", "Two", "Three"].map { PageSpec(title: $0, kind: .text($0 + " page")) }
         configuration.display.dimAfter = nil

@@ -6,6 +6,10 @@
 // I2C_SMBUS performs quick, byte, byte-data and I2C-block transfers, I2C_FUNCS reports plain
 // I2C plus SMBus emulation. A missing device, like a display on a Pi with none attached,
 // fails with EREMOTEIO (i2c-bcm2835); fake_i2c_set_nack chooses ENXIO or EREMOTEIO.
+// fake_i2c_set_short_count_nacks makes a bus report a NACK as i2c-virtio does, by the i2c core's
+// contract that a transfer returns the number of messages executed: I2C_RDWR returns the
+// messages before the refused one (no errno), write() returns 0 bytes (i2c_master_send passes the
+// count on), and an SMBus transfer fails with EIO (i2c_smbus_xfer_emulated's answer to a short count).
 //
 // An adapter that goes away (a USB adapter unplugged, its driver unloaded) is its node unlinked,
 // by fake_i2c_remove_adapter or by anyone deleting <root>/dev/i2c-<bus> (a test driving an
@@ -52,6 +56,7 @@ struct device {
 struct bus {
     int exists;
     int interrupt_count;
+    int short_count_nacks;  // a refused message ends the transfer with a short count, not an errno
     struct device devices[128];
 };
 
@@ -124,6 +129,9 @@ static void i2c_close(int fd) {
     if (fd >= 0 && fd < MAX_FDS) fd_address[fd] = -1;
 }
 
+/// Whether the failure `deliver` just reported is a NACK this bus reports as a short count.
+static int counts_short(int bus) { return buses[bus].short_count_nacks && errno != EINTR; }
+
 static int smbus(int bus, struct i2c_smbus_ioctl_data *request, int address) {
     struct device *device = device_at(bus, address);
     uint8_t buffer[I2C_SMBUS_BLOCK_MAX + 2];
@@ -148,7 +156,10 @@ static int smbus(int bus, struct i2c_smbus_ioctl_data *request, int address) {
         break;
     default: errno = EINVAL; return -1;
     }
-    if (deliver(bus, address, buffer, length, is_write && request->size != I2C_SMBUS_QUICK) != 0) return -1;
+    if (deliver(bus, address, buffer, length, is_write && request->size != I2C_SMBUS_QUICK) != 0) {
+        if (counts_short(bus)) errno = EIO;
+        return -1;
+    }
     if (!is_write && request->data && device) {
         if (request->size == I2C_SMBUS_I2C_BLOCK_DATA) {
             memset(request->data->block + 1, device->status, request->data->block[0]);
@@ -200,7 +211,9 @@ static int i2c_ioctl(int fd, unsigned long request, unsigned long argument) {
         for (unsigned i = 0; i < data->nmsgs; i++) {
             struct i2c_msg *message = &data->msgs[i];
             int is_write = !(message->flags & I2C_M_RD);
-            if (deliver(bus, message->addr, message->buf, message->len, is_write) != 0) return -1;
+            if (deliver(bus, message->addr, message->buf, message->len, is_write) != 0) {
+                return counts_short(bus) ? (int)i : -1;  // i2c-virtio: the messages executed before it
+            }
             struct device *device = device_at(bus, message->addr);
             if (!is_write && device) memset(message->buf, device->status, message->len);
         }
@@ -226,7 +239,7 @@ static ssize_t i2c_write(int fd, const void *buffer, size_t count) {
         return -1;
     }
     if (count > MESSAGE_LIMIT) count = MESSAGE_LIMIT;  // i2c-dev truncates, as the kernel does
-    if (deliver(fd_bus[fd], fd_address[fd], buffer, count, 1) != 0) return -1;
+    if (deliver(fd_bus[fd], fd_address[fd], buffer, count, 1) != 0) return counts_short(fd_bus[fd]) ? 0 : -1;
     return (ssize_t)count;
 }
 
@@ -334,6 +347,12 @@ void fake_i2c_fail_next(int bus, int address, int count, int error) {
 void fake_i2c_interrupt_next(int bus, int count) {
     pthread_mutex_lock(&fake_kernel_lock);
     if (bus >= 0 && bus < MAX_BUSES) buses[bus].interrupt_count = count;
+    pthread_mutex_unlock(&fake_kernel_lock);
+}
+
+void fake_i2c_set_short_count_nacks(int bus, int enabled) {
+    pthread_mutex_lock(&fake_kernel_lock);
+    if (bus >= 0 && bus < MAX_BUSES) buses[bus].short_count_nacks = enabled;
     pthread_mutex_unlock(&fake_kernel_lock);
 }
 

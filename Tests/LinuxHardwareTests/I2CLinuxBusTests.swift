@@ -77,6 +77,36 @@ final class FakeI2CMachine {
         #expect(machine.transfers().isEmpty)
     }
 
+    /// i2c-virtio reports a NACK by the i2c core's count of messages executed, not an errno:
+    /// I2C_RDWR returns 0 of 1, write() 0 bytes.
+    @Test(arguments: [I2CWriteMethod.rdwr, .write])
+    func aNACKReportedAsAShortCountIsANACKOnTheAddress(method: I2CWriteMethod) throws {
+        let machine = try FakeI2CMachine()
+        fake_i2c_set_short_count_nacks(1, 1)
+        fake_i2c_set_nack(1, 0x3C, EREMOTEIO)
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1", writeMethod: method)
+        do throws(I2CError) {
+            try bus.write([0x00, 0xAF], to: .ssd1306Primary)
+            Issue.record("a write the adapter did not execute succeeded")
+        } catch {
+            #expect(error.kind == .noAcknowledge && error.operation == .write)
+            #expect(error.path == "/dev/i2c-1" && error.address == .ssd1306Primary)
+            #expect(error.executedMessages == I2CError.ExecutedMessages(0, of: 1))
+            #expect(
+                error.description.hasPrefix(
+                    "could not write to 0x3c on /dev/i2c-1: the adapter executed 0 of 1 messages (a NACK reported "
+                        + "as a short count). No device answered at 0x3c: check the wiring"))
+            #expect(error.description.contains("i2cdetect -y 1"))
+        }
+        // The kernel's SMBus emulation turns a short count into EIO.
+        #expect(throws: I2CError(operation: .read, path: "/dev/i2c-1", address: .ssd1306Primary, errno: .ioError)) {
+            try bus.readByte(from: .ssd1306Primary)
+        }
+        fake_i2c_set_nack(1, 0x3C, 0)
+        try bus.write([0x00, 0xAE], to: .ssd1306Primary)
+        #expect(machine.transfers() == [[0x00, 0xAE]])
+    }
+
     @Test func anEmptyAddressIsEREMOTEIOAsOnAPi() throws {
         let machine = try FakeI2CMachine(devices: [])
         defer { withExtendedLifetime(machine) {} }

@@ -45,6 +45,9 @@ int fake_i2c_add_device(int bus, int address);
 void fake_i2c_set_nack(int bus, int address, int error);
 /// Makes the next `count` transfers to `address` fail with `error` (a NACK burst), then answer.
 void fake_i2c_fail_next(int bus, int address, int count, int error);
+/// Makes the bus report a NACK as i2c-virtio does (nonzero `enabled`): I2C_RDWR returns the number
+/// of messages executed before it with no errno, write() returns 0, an SMBus transfer fails with EIO.
+void fake_i2c_set_short_count_nacks(int bus, int enabled);
 /// Makes the next `count` transfers on the bus return EINTR, as after a signal.
 void fake_i2c_interrupt_next(int bus, int count);
 /// The byte an SMBus read byte (or a plain read) returns from `address`.
