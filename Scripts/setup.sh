@@ -60,7 +60,7 @@ apt_install() {
 # traces). libgpiod follows below: only its run-time library, which the program loads itself.
 packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools)
 # GNU Unifont's glyphs (/usr/share/unifont/unifont.hex): text the built-in fonts lack, Hangul first
-# (README, "Unicode text"; its test reads the installed file).
+# (PagerGraphics.docc/UnicodeText.md; its test reads the installed file).
 packages+=(unifont)
 # For the tests: tmux (the terminal mock's test), procps (pkill, in that test), systemd
 # (systemd-analyze verifies the unit file).

@@ -3,7 +3,7 @@
 # executes, in the order it first calls them, for lld's --symbol-ordering-file (Package.swift,
 # release builds). lld then lays them out together at the start of the code, so a run touches a
 # few hundred kB of contiguous code instead of 64 kB windows scattered over 5.6 MB: about 2 MB
-# less peak RSS (README, "Footprint and wakeups").
+# less peak RSS (CrownPagerApp.docc/Performance.md, "Footprint and wakeups").
 #
 # It builds the release program as Scripts/package.sh does, and runs it under valgrind's
 # callgrind (which lists every function executed, by its symbol), with no hardware: `run` on the

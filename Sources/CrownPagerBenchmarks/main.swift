@@ -1,4 +1,4 @@
-// crownpager-bench: figures for the README, measured rather than asserted in tests.
+// crownpager-bench: figures for the Performance article (CrownPagerApp.docc), measured rather than asserted in tests.
 //
 //   swift run -c release crownpager-bench            every benchmark
 //   swift run -c release crownpager-bench display    only the display's

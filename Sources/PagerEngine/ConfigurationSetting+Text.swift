@@ -42,7 +42,7 @@ extension ConfigurationSetting {
         return assignment + String(repeating: " ", count: padding) + "# " + comment
     }
 
-    /// The README's reference: a Markdown table of every setting (`crownpager check --print-reference`).
+    /// The configuration article's reference: a Markdown table of every setting (`crownpager check --print-reference`).
     public static var reference: String {
         var lines = [
             "| Key | Takes | Default | Flag | Reload | What it does |",

@@ -7,7 +7,7 @@ import SSD1306
 /// overrides it, what it does and whether a reload may change it.
 ///
 /// `ConfigurationSetting.all` is the one table the parser's known keys and ranges, `check --print-default`,
-/// the flags' help and the README's reference come from.
+/// the flags' help and the configuration article's reference come from.
 public struct ConfigurationSetting: Hashable, Sendable {
     /// Its place in the file: `display.address`, `crown.lines.a`; the keys of a `[[page]]` are `page.refresh`.
     public let key: String

@@ -14,7 +14,7 @@ struct CheckCommand: ParsableCommand {
             the reading: fix it to check the rest. \
             The file is only read. Without a file, checks the built-in configuration; \
             --print-default prints it, to start a file of your own; --print-reference prints every \
-            setting as a Markdown table (the README's configuration reference).
+            setting as a Markdown table (the reference in PagerEngine's Configuration article).
             """)
 
     @Argument(help: ArgumentHelp("The configuration file (TOML).", valueName: "config"))

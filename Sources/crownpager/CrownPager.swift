@@ -7,11 +7,11 @@ struct CrownPager: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crownpager",
         abstract: "watchOS-style vertical pages on an SSD1306 OLED, turned by a rotary encoder.",
+        // No empty line: generate-manual copies it into crownpager.1, where groff warns about one.
         discussion: """
             On a Raspberry Pi wired as in Hardware/, `crownpager` runs the pager on the panel, turned by \
             the knob; on a desktop it runs in this terminal against an SSD1306 emulator: Down/j/wheel \
             turns to the next page, Up/k back, Enter or space presses the crown, q quits.
-
             Exit statuses (sysexits.h): 0 success; 64 a wrong command line; 65 bad data (a PBM, PNG \
             or XBM picture, a crown script, a trace); 66 an input file missing or unreadable; 69 a \
             device unavailable (no panel answers, no GPIO chip or input device, no terminal for the \

@@ -3,7 +3,7 @@ import PagerEngine
 import TestSupport
 import Testing
 
-/// The settings table against what people read: the README's reference and the flags' help.
+/// The settings table against what people read: the configuration article's reference and the flags' help.
 @Suite struct SettingsReferenceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -13,12 +13,14 @@ import Testing
         text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }
 
-    /// The README holds exactly the reference the table writes, between its markers.
-    @Test func theReadmeReferenceIsTheTables() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let begin = try #require(readme.range(of: "<!-- settings:begin -->\n"))
-        let end = try #require(readme.range(of: "\n<!-- settings:end -->"))
-        #expect(String(readme[begin.upperBound..<end.lowerBound]) == ConfigurationSetting.reference)
+    /// PagerEngine's configuration article holds exactly the reference the table writes, between its markers.
+    @Test func theArticleReferenceIsTheTables() throws {
+        let article = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/PagerEngine/PagerEngine.docc/Configuration.md"),
+            encoding: .utf8)
+        let begin = try #require(article.range(of: "<!-- settings:begin -->\n"))
+        let end = try #require(article.range(of: "\n<!-- settings:end -->"))
+        #expect(String(article[begin.upperBound..<end.lowerBound]) == ConfigurationSetting.reference)
     }
 
     @Test func checkPrintsTheReference() throws {
