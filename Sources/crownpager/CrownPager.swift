@@ -15,8 +15,9 @@ struct CrownPager: ParsableCommand {
             Exit statuses (sysexits.h): 0 success; 64 a wrong command line; 65 bad data (a PBM, PNG \
             or XBM picture, a crown script, a trace); 66 an input file missing or unreadable; 69 a \
             device unavailable (no panel answers, no GPIO chip or input device, no terminal for the \
-            mock); 73 an output path that cannot be written (a folder, a block device); 74 an I/O error (a device failing midway, an output file); 78 a bad configuration \
-            file; 128 + N when signal N ends the terminal mock.
+            mock); 73 an output path that cannot be written (a folder, a block device); 74 an I/O \
+            error (a device failing midway, an output file); 78 a bad configuration file; 128 + N \
+            when signal N ends the terminal mock.
             """,
         version: BuildVersion.text,
         subcommands: [
