@@ -57,10 +57,7 @@ public enum SystemSample: Hashable, Sendable {
             let gib = 1024.0 * 1024 * 1024
             return ("\(fixed(Double(used) / gib, 1))/\(fixed(Double(total) / gib, 1))G \(fixed(percent, 0))%", percent)
         case .uptime(let seconds):
-            let reading = SystemReading(
-                hostname: "", load1: 0, load5: 0, load15: 0, memoryTotalBytes: 0, memoryAvailableBytes: 0,
-                uptimeSeconds: seconds)
-            return (reading.uptimeText, Double(seconds) / 3600)
+            return (SystemReading.uptimeText(seconds: seconds), Double(seconds) / 3600)
         case .disk(let usedFraction, let totalBytes):
             let percent = usedFraction * 100
             return ("\(fixed(percent, 0))% of \(fixed(Double(totalBytes) / 1e9, 0))G", percent)

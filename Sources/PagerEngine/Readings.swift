@@ -76,8 +76,11 @@ public struct SystemReading: Hashable, Sendable {
     }
 
     /// `3d 4h`, `4h 12m` or `12m`.
-    public var uptimeText: String {
-        let minutes = max(0, uptimeSeconds) / 60
+    public var uptimeText: String { Self.uptimeText(seconds: uptimeSeconds) }
+
+    /// `seconds` since boot as `3d 4h`, `4h 12m` or `12m`.
+    static func uptimeText(seconds: Int64) -> String {
+        let minutes = max(0, seconds) / 60
         let hours = minutes / 60
         let days = hours / 24
         if days > 0 { return "\(days)d \(hours % 24)h" }

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// `render --gif` and `run --record`: the glass as an animated GIF, read back by the tests' decoder.
-@Suite(.serialized) struct AnimatedCaptureTests {
+@Suite(.tags(.endToEnd), .serialized) struct AnimatedCaptureTests {
     /// `bitmap` as the GIF's colour indices at scale 1.
     func indices(_ bitmap: Bitmap) -> [UInt8] {
         (0..<(bitmap.width * bitmap.height)).map { bitmap[$0 % bitmap.width, $0 / bitmap.width] ? 1 : 0 }

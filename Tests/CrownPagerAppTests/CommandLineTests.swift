@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The built `crownpager`, run as a user would: output files, messages and exit codes.
-@Suite struct CommandLineTests {
+@Suite(.tags(.endToEnd)) struct CommandLineTests {
     @Test func renderWritesTheGlassOfEveryStepAndTransition() throws {
         let scratch = try ScratchDirectory()
         let out = scratch.path + "/frames"

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The install scripts against a temporary root folder, and the unit file through systemd-analyze.
-@Suite(.serialized) struct ConfigInstallTests {
+@Suite(.tags(.endToEnd), .serialized) struct ConfigInstallTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `crownpager run --config FILE` on the fake /dev/i2c-1: configured pages on the panel, SIGHUP reloads.
-@Suite(.serialized) struct ConfigRunEndToEndTests {
+@Suite(.tags(.endToEnd), .serialized) struct ConfigRunEndToEndTests {
     /// Reads standard error until it contains `text` (bounded: 30 s).
     static func waitFor(_ text: String, in handle: FileHandle, collected: inout String) -> Bool {
         let end = Date().addingTimeInterval(30)

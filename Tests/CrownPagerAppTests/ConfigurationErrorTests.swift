@@ -272,7 +272,7 @@ import Testing
         }
     }
 
-    @Test func checkExitsNonZeroWithTheMessageAndLeavesTheFileAlone() throws {
+    @Test(.tags(.endToEnd)) func checkExitsNonZeroWithTheMessageAndLeavesTheFileAlone() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/crownpager.toml"
         let text = "[display]\nbrightness = 300\n"
@@ -300,7 +300,7 @@ import Testing
         #expect(runBad.status == 78 && runBad.standardError.contains(":2: display.brightness"))
     }
 
-    @Test func checkPrintsEveryMistakeWithFileLineAndKey() throws {
+    @Test(.tags(.endToEnd)) func checkPrintsEveryMistakeWithFileLineAndKey() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/crownpager.toml"
         let text = "[display]\nbrightness = 300\n\n[crown]\nside = \"rigth\"\n[[page]]\nkind = \"text\"\ntext = 5\n"
@@ -332,7 +332,7 @@ import Testing
         #expect(!syntax.standardError.contains("brightness"))
     }
 
-    @Test func mutatedConfigurationsNeverCrash() {
+    @Test(.tags(.slow)) func mutatedConfigurationsNeverCrash() {
         var generator = SeededGenerator(seed: 2026)
         let base = Array(Configuration.builtInText.utf8)
         let alphabet = Array("[]{}=\"'.,#\n 0123456789abcdefghijklmnopqrstuvwxyz_-%/".utf8)

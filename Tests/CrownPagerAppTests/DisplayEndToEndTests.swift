@@ -119,7 +119,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
     settledFrame(PageBook(specs: Configuration.demo().pages).pages(clock: SampleReadings.clock), panel, after: detents)
 }
 
-@Suite(.serialized) struct DisplayEndToEndTests {
+@Suite(.tags(.endToEnd), .serialized) struct DisplayEndToEndTests {
     @Test func runDrivesThePanelAndBlanksItOnSIGTERM() throws {
         let fake = try FakeBusRun()
         let (process, _, error) = try fake.start(
@@ -171,7 +171,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         #expect(missing == 69 && missingError.contains("dtparam=i2c_arm=on"))
     }
 
-    @Test func doctorFindsTheDisplayGuessesTheSH1106AndDrawsTheTestPattern() throws {
+    @Test(.tags(.golden)) func doctorFindsTheDisplayGuessesTheSH1106AndDrawsTheTestPattern() throws {
         let fake = try FakeBusRun()
         let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x3d:0x48")
         #expect(status == 0, "\(error)")
@@ -190,7 +190,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         expectGolden(DisplayTestPattern.render(.ssd1306_128x32), named: "doctor_test_pattern_128x32")
     }
 
-    @Test func doctorDrawsTheTestPatternOnAnSSD1309() throws {
+    @Test(.tags(.golden)) func doctorDrawsTheTestPatternOnAnSSD1309() throws {
         let fake = try FakeBusRun()
         // Modules seen answer an SSD1306's status (06h when off): the doctor cannot tell them apart.
         let (status, output, error) = try fake.run(
@@ -211,7 +211,7 @@ func demoFrame(_ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
         expectGolden(pattern, named: "doctor_test_pattern_ssd1309-128x64")
     }
 
-    @Test func doctorTellsTheSH1107ByItsIDAndDrawsForBothSizes() throws {
+    @Test(.tags(.golden)) func doctorTellsTheSH1107ByItsIDAndDrawsForBothSizes() throws {
         // The SH1107 answers its documented ID, 07h (47h while the display is off).
         let fake = try FakeBusRun()
         let (status, output, error) = try fake.run(["doctor", "display", "--i2c-bus", "1"], devices: "1:0x3d:0x47")

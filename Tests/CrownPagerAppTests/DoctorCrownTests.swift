@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `crownpager doctor crown --evdev <fifo>`, run as a user would, fed by this test through a FIFO.
-@Suite struct DoctorCrownTests {
+@Suite(.tags(.endToEnd)) struct DoctorCrownTests {
     func record(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEventRecord {
         InputEventRecord(timestamp: .milliseconds(ms), type: type, code: code, value: value)
     }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Error messages of the built `crownpager`: lines counted from 1, missing folders named, control characters escaped.
-@Suite struct ErrorMessageTests {
+@Suite(.tags(.endToEnd)) struct ErrorMessageTests {
     /// A bad line 3 of a trace is reported as line 3, with CRLF or LF line ends.
     @Test func replayCountsLinesFromOne() throws {
         let scratch = try ScratchDirectory()

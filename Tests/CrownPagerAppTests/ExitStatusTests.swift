@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The built `crownpager`'s exit statuses (sysexits.h): one representative failure for each.
-struct ExitStatusTests {
+@Suite(.tags(.endToEnd)) struct ExitStatusTests {
     /// 64 EX_USAGE, from the argument parser and from a bad `--crown` step found later.
     @Test(arguments: [
         ["render", "--out", "/tmp/x", "--fps", "0"], ["render", "--out", "/tmp/x", "--crown", "+1,sideways"],

@@ -48,7 +48,7 @@ struct FakeKnobRun {
     }
 }
 
-@Suite(.serialized) struct GPIOEndToEndTests {
+@Suite(.tags(.endToEnd), .serialized) struct GPIOEndToEndTests {
     @Test func aTurnOfTheKnobLandsOnTheExpectedPage() throws {
         let knob = try FakeKnobRun()
         let (process, _, error) = try knob.start([

@@ -22,7 +22,7 @@ import Testing
         return (scratch, config)
     }
 
-    @Test(arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
+    @Test(.tags(.golden), arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
     func aPNGImagePageDraws(panel: SSD1306Panel) throws {
         let (scratch, _) = try scratchWithCrown()
         let configuration = try parseConfiguration(
@@ -38,7 +38,7 @@ import Testing
         expectGolden(session.frame(at: .zero), named: "config-image-png-\(panel.name)")
     }
 
-    @Test func checkAcceptsAPNGPageAndNamesADamagedOne() throws {
+    @Test(.tags(.endToEnd)) func checkAcceptsAPNGPageAndNamesADamagedOne() throws {
         let (scratch, config) = try scratchWithCrown()
         let good = try runCrownPager(["check", config])
         #expect(good.status == 0, "\(good.standardError)")
@@ -57,7 +57,7 @@ import Testing
         #expect(!bad.standardError.contains("netpbm"))
     }
 
-    @Test func aPNGIndicatorImageRenders() throws {
+    @Test(.tags(.endToEnd)) func aPNGIndicatorImageRenders() throws {
         let scratch = try ScratchDirectory()
         let heart = scratch.path + "/heart.png"
         let glyph = Bitmap(rows: [".#.#.", "#####", "#####", ".###.", "..#.."])

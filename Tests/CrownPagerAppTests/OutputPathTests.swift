@@ -37,7 +37,7 @@ struct NullNode {
 }
 
 /// Output paths that are devices, FIFOs, folders or disks (issue: `render --trace /dev/null` as root).
-@Suite(.serialized) struct OutputPathTests {
+@Suite(.tags(.endToEnd), .serialized) struct OutputPathTests {
     @Test(arguments: [["--trace"], ["--gif"]])
     func renderWritesADeviceInPlace(option: [String]) throws {
         let scratch = try ScratchDirectory()

@@ -6,12 +6,12 @@ import TestSupport
 import Testing
 
 /// The page-control flags of the built `crownpager`: each state visible with `render`.
-@Suite struct PageControlCommandLineTests {
+@Suite(.tags(.endToEnd)) struct PageControlCommandLineTests {
     func glass(_ path: String) throws -> Bitmap {
         try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
-    @Test func longListsWarnAndALongPressOpensTheTitleList() throws {
+    @Test(.tags(.golden)) func longListsWarnAndALongPressOpensTheTitleList() throws {
         let scratch = try ScratchDirectory()
         let run = try runCrownPager([
             "render", "--out", scratch.path, "--frozen", "--steps-only", "--no-png", "--pages", "40",
@@ -25,7 +25,7 @@ import Testing
         expectGolden(jumped, named: "cli-jumped-to-page-3-128x64")
     }
 
-    @Test func stylesPlacementImagesAndLimits() throws {
+    @Test(.tags(.golden)) func stylesPlacementImagesAndLimits() throws {
         let scratch = try ScratchDirectory()
         let xbm = scratch.path + "/heart.xbm"
         try XBM.encode(Bitmap(rows: [".#.#.", "#####", "#####", ".###.", "..#.."]), name: "heart")
@@ -48,7 +48,7 @@ import Testing
         #expect(messy.standardError.contains("1 (CrownPager), 3 (System)"), "\(messy.standardError)")
     }
 
-    @Test func displayOnlyAndTimedPages() throws {
+    @Test(.tags(.golden)) func displayOnlyAndTimedPages() throws {
         let scratch = try ScratchDirectory()
         let still = try runCrownPager([
             "render", "--out", scratch.path + "/a", "--frozen", "--steps-only", "--no-png", "--display-only", "--crown",

@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// `[crown]` and the flags become the run's knob; flags override the configuration.
-@Suite(.serialized) struct RunCrownTests {
+@Suite(.tags(.endToEnd), .serialized) struct RunCrownTests {
     @Test func crownSectionsChooseTheirSource() {
         var section = CrownSection()
         section.chip = "/dev/gpiochip4"
@@ -134,8 +134,8 @@ import Testing
 }
 
 /// The wiring picture of Hardware/README.md, drawn by CrownPager.
-@Suite struct WiringDiagramTests {
-    @Test func theDiagramIsItsGoldenAndTheCommandWritesItAsPNG() throws {
+@Suite(.tags(.endToEnd)) struct WiringDiagramTests {
+    @Test(.tags(.golden)) func theDiagramIsItsGoldenAndTheCommandWritesItAsPNG() throws {
         expectGolden(WiringDiagram.render(), named: "wiring_diagram")
         let scratch = try ScratchDirectory()
         let run = try runCrownPager(["wiring-diagram", "--out", scratch.path + "/wiring.png", "--scale", "1"])
@@ -150,7 +150,7 @@ import Testing
             "run Scripts/render-pictures.sh")
     }
 
-    @Test func theSPIDiagramIsItsGoldenAndTheShippedPicture() throws {
+    @Test(.tags(.golden)) func theSPIDiagramIsItsGoldenAndTheShippedPicture() throws {
         let drawn = try WiringDiagram.renderSPI(SPIDiagramWiring()).get()
         expectGolden(drawn, named: "wiring_diagram_spi")
         let scratch = try ScratchDirectory()

@@ -43,7 +43,7 @@ extension FakeBusRun {
     }
 }
 
-@Suite(.serialized) struct SPIEndToEndTests {
+@Suite(.tags(.endToEnd), .serialized) struct SPIEndToEndTests {
     @Test func runDrivesAPanelOnSPIAfterTheResetPulseAndBlanksItOnSIGTERM() throws {
         let fake = try FakeBusRun()
         let (process, _, error) = try fake.start(

@@ -4,7 +4,7 @@ import Testing
 
 /// The shell scripts a new user meets: their usage, the user install, I2C in config.txt, and the
 /// deploy road with a stand-in for ssh and scp.
-@Suite(.serialized) struct ScriptsTests {
+@Suite(.tags(.endToEnd), .serialized) struct ScriptsTests {
     static let repository = ConfigInstallTests.repository
 
     /// Runs a script with bash, with extra environment settings, and returns its status and output.

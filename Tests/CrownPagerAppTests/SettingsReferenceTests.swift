@@ -23,13 +23,13 @@ import Testing
         #expect(String(article[begin.upperBound..<end.lowerBound]) == ConfigurationSetting.reference)
     }
 
-    @Test func checkPrintsTheReference() throws {
+    @Test(.tags(.endToEnd)) func checkPrintsTheReference() throws {
         let printed = try runCrownPager(["check", "--print-reference"])
         #expect(printed.status == 0 && printed.standardOutput == ConfigurationSetting.reference + "\n")
     }
 
     /// Every flag of the table is in `run --help` with the table's documentation.
-    @Test func everyTableFlagHasTheTablesHelp() throws {
+    @Test(.tags(.endToEnd)) func everyTableFlagHasTheTablesHelp() throws {
         let help = try runCrownPager(["run", "--help"])
         #expect(help.status == 0)
         let text = Self.words(help.standardOutput)
@@ -46,7 +46,7 @@ import Testing
     }
 
     /// The flags check ranges as the file does: the table's.
-    @Test func flagRangesAreTheTables() throws {
+    @Test(.tags(.endToEnd)) func flagRangesAreTheTables() throws {
         let brightness = try #require(ConfigurationSetting.overridden(byFlag: "--brightness")?.integerRange)
         let run = try runCrownPager(["run", "--mock", "--brightness", "\(brightness.upperBound + 1)"])
         #expect(run.status != 0)

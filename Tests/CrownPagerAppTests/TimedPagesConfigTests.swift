@@ -25,7 +25,7 @@ import Testing
         text = "three"
         """
 
-    @Test func theFilesDurationsAndLoopReachTheGlass() throws {
+    @Test(.tags(.golden, .endToEnd)) func theFilesDurationsAndLoopReachTheGlass() throws {
         let scratch = try ScratchDirectory()
         let config = scratch.path + "/crownpager.toml"
         try Self.file.write(toFile: config, atomically: true, encoding: .utf8)

@@ -16,7 +16,7 @@ import Testing
         barsController(count, current: current, size: size, crown: crown, style: prominent)
     }
 
-    @Test func aDetentShortOfAPageNudgesTheContentAndTheDetentMemorySnapsItBack() {
+    @Test(.tags(.golden)) func aDetentShortOfAPageNudgesTheContentAndTheDetentMemorySnapsItBack() {
         var (pager, renderer) = Self.controller(5, current: 1, crown: CrownConfiguration(detentsPerPage: 3))
         let atRest = renderer.render(pager, at: .ms(0))
         #expect(pager.turn(1, at: 0) == [])
@@ -46,7 +46,7 @@ import Testing
         #expect(plain.nudge == nil)
     }
 
-    @Test func theDetentThatTurnsThePageTakesTheNudgeAlong() throws {
+    @Test(.tags(.golden)) func theDetentThatTurnsThePageTakesTheNudgeAlong() throws {
         var (pager, renderer) = Self.controller(5, current: 1, crown: CrownConfiguration(detentsPerPage: 2))
         #expect(pager.turn(1, at: 0) == [])
         #expect(pager.contentShift(at: .ms(120)) == -3)
@@ -68,7 +68,7 @@ import Testing
         #expect(pager.rubberBand?.distance == 4)
     }
 
-    @Test(arguments: [RubberBandStiffness.soft, .stiff])
+    @Test(.tags(.golden), arguments: [RubberBandStiffness.soft, .stiff])
     func theRubberBandGivesAsStifflyAsItIsTold(_ stiffness: RubberBandStiffness) {
         var (pager, renderer) = Self.controller(3, current: 2, crown: CrownConfiguration(rubberBand: stiffness))
         #expect(pager.turn(1, at: 0) == [.bounced(direction: 1, at: .ms(0))])
@@ -101,7 +101,7 @@ import Testing
         #expect(pager.turn(1, at: 340) == [.bounced(direction: 1, at: .ms(340))])
     }
 
-    @Test func anAcceleratedSpinShowsEveryPageItPassesInOrder() {
+    @Test(.tags(.golden)) func anAcceleratedSpinShowsEveryPageItPassesInOrder() {
         var (pager, renderer) = Self.controller(12)
         // Detents 15 ms apart scrub four pages each; frames come at 60 Hz and report the glass.
         let detents = [Int64(0), 15, 30, 45, 60]

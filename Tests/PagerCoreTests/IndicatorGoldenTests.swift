@@ -9,7 +9,7 @@ import Testing
 
     func name(_ size: Size) -> String { "\(size.width)x\(size.height)" }
 
-    @Test(arguments: sizes, [1, 2, 7, 12, 40])
+    @Test(.tags(.golden), arguments: sizes, [1, 2, 7, 12, 40])
     func dotsForFirstMiddleAndLastPage(size: Size, pages: Int) {
         for (label, current) in [("first", 0), ("middle", pages / 2), ("last", pages - 1)]
         where pages > 1 || label == "first" {
@@ -25,7 +25,7 @@ import Testing
         #expect(frame.cropped(to: renderer.indicatorColumn).litPixelCount == 0)
     }
 
-    @Test(arguments: sizes, PageControlBackgroundStyle.allCases)
+    @Test(.tags(.golden), arguments: sizes, PageControlBackgroundStyle.allCases)
     func backgroundStylesIdleAndWhileTurning(size: Size, background: PageControlBackgroundStyle) {
         var (pager, renderer) = barsController(
             7, current: 3, size: size, style: PageIndicatorStyle(backgroundStyle: background))
@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    @Test(arguments: sizes)
+    @Test(.tags(.golden), arguments: sizes)
     func customIndicatorImages(size: Size) {
         var images = PageIndicatorImages()
         images.setIndicatorImage(.location, forPage: 0)
@@ -56,7 +56,7 @@ import Testing
         expectGolden(markedRenderer.render(marked, at: .zero), named: "images-bookmarks-and-house-\(name(size))")
     }
 
-    @Test(arguments: sizes, [CrownSide.left, .bottom])
+    @Test(.tags(.golden), arguments: sizes, [CrownSide.left, .bottom])
     func placementBesideALeftCrownOrAtTheBottom(size: Size, side: CrownSide) {
         var (pager, renderer) = barsController(5, current: 1, size: size, style: PageIndicatorStyle(crownSide: side))
         expectGolden(renderer.render(pager, at: .zero), named: "placement-\(side)-\(name(size))")
@@ -64,7 +64,7 @@ import Testing
         expectGolden(renderer.render(pager, at: .ms(60)), named: "placement-\(side)-sliding-\(name(size))")
     }
 
-    @Test(arguments: sizes)
+    @Test(.tags(.golden), arguments: sizes)
     func tallPageCapsuleTimerAndOverview(size: Size) {
         var (tall, renderer) = barsController(4, current: 1, size: size, tall: [1])
         tall.turn(1, at: 0)
@@ -80,7 +80,7 @@ import Testing
 
 /// Invariants over random sessions, replayed from fixed seeds.
 @Suite struct PagerPropertyTests {
-    @Test func theCurrentPageAlwaysStaysInRange() {
+    @Test(.tags(.slow)) func theCurrentPageAlwaysStaysInRange() {
         var generator = SeededGenerator(seed: 2024)
         for _ in 0..<150 {
             let count = Int.random(in: 1...30, using: &generator)

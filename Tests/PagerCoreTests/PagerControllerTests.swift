@@ -48,7 +48,7 @@ import Testing
         #expect(pager.currentPage == 10, "one page a detent: no acceleration either")
     }
 
-    @Test func aTallPageScrollsFirstThenPages() {
+    @Test(.tags(.golden)) func aTallPageScrollsFirstThenPages() {
         var (pager, renderer) = barsController(3, tall: [1])
         #expect(pager.turn(1, at: 0) == [.pageChanged(to: 1, interaction: .discrete, at: .ms(0))])
         #expect(pager.turn(1, at: 400) == [.scrolled(offset: 32, at: .ms(400))])
@@ -63,7 +63,7 @@ import Testing
         expectGolden(renderer.render(pager, at: .ms(2400)), named: "tall-page-middle-capsule-128x64")
     }
 
-    @Test func turningPastAnEndBouncesAndSpringsBack() {
+    @Test(.tags(.golden)) func turningPastAnEndBouncesAndSpringsBack() {
         let minimal = PageIndicatorStyle(backgroundStyle: .minimal)
         var (pager, renderer) = barsController(3, current: 2, style: minimal)
         #expect(pager.turn(1, at: 0) == [.bounced(direction: 1, at: .ms(0))])
@@ -78,7 +78,7 @@ import Testing
         #expect(first.rubberBand?.offset(at: .ms(100)) == 4)
     }
 
-    @Test func aLongPressOpensTheTitleListAndAPressJumps() {
+    @Test(.tags(.golden)) func aLongPressOpensTheTitleListAndAPressJumps() {
         var (pager, renderer) = barsController(12, current: 2)
         _ = pager.handle(.pressed(at: .ms(0)))
         #expect(pager.advance(to: .ms(700)) == [.overviewOpened(at: .ms(600))])
@@ -111,7 +111,7 @@ import Testing
         #expect(pager.currentPage == 1 && pager.lastInteraction == nil)
     }
 
-    @Test func timedPagesFillTheDotMoveOnAndPauseOnATurn() {
+    @Test(.tags(.golden)) func timedPagesFillTheDotMoveOnAndPauseOnATurn() {
         var (pager, renderer) = barsController(3, configuration: PagerConfiguration(pageDuration: .seconds(1)))
         #expect(pager.timerProgress(at: .ms(500)) == 0.5)
         expectGolden(renderer.render(pager, at: .ms(700)), named: "timer-progress-70-percent-128x64")

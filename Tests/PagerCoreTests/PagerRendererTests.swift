@@ -4,14 +4,14 @@ import TestSupport
 import Testing
 
 @Suite struct PagerRendererTests {
-    @Test(arguments: [(128, 64), (128, 32)])
+    @Test(.tags(.golden), arguments: [(128, 64), (128, 32)])
     func indicatorBesideTheCrown(width: Int, height: Int) {
         let renderer = PagerRenderer(size: Size(width: width, height: height))
         let frame = renderer.render(barsPager(3, current: 1), at: .zero)
         expectGolden(frame, named: "pager-3-pages-current-1-\(width)x\(height)")
     }
 
-    @Test(arguments: [(128, 64), (128, 32)])
+    @Test(.tags(.golden), arguments: [(128, 64), (128, 32)])
     func middleOfASlide(width: Int, height: Int) {
         let renderer = PagerRenderer(size: Size(width: width, height: height))
         var pager = barsPager(4, current: 1)
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test func crownOnTheLeftMirrorsTheColumn() {
+    @Test(.tags(.golden)) func crownOnTheLeftMirrorsTheColumn() {
         let renderer = PagerRenderer(
             size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle(crownSide: .left))
         #expect(renderer.indicatorColumn.x == 0)
@@ -68,7 +68,7 @@ import Testing
         expectGolden(renderer.render(barsPager(5, current: 4), at: .zero), named: "pager-crown-left-128x64")
     }
 
-    @Test func manyPagesAt32RowsShowAWindow() {
+    @Test(.tags(.golden)) func manyPagesAt32RowsShowAWindow() {
         let renderer = PagerRenderer(size: Size(width: 128, height: 32))
         expectGolden(renderer.render(barsPager(12, current: 6), at: .zero), named: "pager-12-pages-current-6-128x32")
     }

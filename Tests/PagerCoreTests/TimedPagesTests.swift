@@ -279,7 +279,7 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
         return [("0-percent", zero), ("midway", midway), ("paused", paused), ("finished", end)]
     }
 
-    @Test(arguments: sizes)
+    @Test(.tags(.golden), arguments: sizes)
     func theDotAtZeroMidwayPausedAndFinished(size: Size) {
         let name = "\(size.width)x\(size.height)"
         let style = PageIndicatorStyle()
@@ -296,7 +296,7 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
         #expect(strips[0] != Self.strip(renderer.render(other, at: .zero), renderer))
     }
 
-    @Test(arguments: sizes)
+    @Test(.tags(.golden), arguments: sizes)
     func theLooksWorkWithIndicatorImages(size: Size) {
         let name = "\(size.width)x\(size.height)"
         var images = PageIndicatorImages(preferredIndicatorImage: .bookmark)
@@ -308,7 +308,7 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
         #expect(Set(looks.map { PBM.plain(Self.strip($0.1, renderer)) }).count == 4)
     }
 
-    @Test(arguments: sizes)
+    @Test(.tags(.golden), arguments: sizes)
     func theLooksWorkOnEveryBackground(size: Size) {
         let name = "\(size.width)x\(size.height)"
         let prominent = Self.looks(size: size, style: PageIndicatorStyle(backgroundStyle: .prominent))

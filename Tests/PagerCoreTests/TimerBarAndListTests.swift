@@ -9,7 +9,7 @@ import Testing
 @Suite struct TimerBarAndListTests {
     static let panel96x16 = Size(width: 96, height: 16)
 
-    @Test func theBarShowsTheTimerAtZeroMidwayPausedAndFinished() {
+    @Test(.tags(.golden)) func theBarShowsTheTimerAtZeroMidwayPausedAndFinished() {
         let style = PageIndicatorStyle()
         let renderer = PagerRenderer(size: Self.panel96x16, indicatorStyle: style)
         let looks = TimedPagesTests.looks(size: Self.panel96x16, style: style)
@@ -47,7 +47,7 @@ import Testing
         #expect(!paused[thumbLeft, thumbTop] && !paused[thumbRight, thumbTop])
     }
 
-    @Test func theBarsLooksDifferOnThePlateToo() {
+    @Test(.tags(.golden)) func theBarsLooksDifferOnThePlateToo() {
         let style = PageIndicatorStyle(backgroundStyle: .prominent)
         let renderer = PagerRenderer(size: Self.panel96x16, indicatorStyle: style)
         let looks = TimedPagesTests.looks(size: Self.panel96x16, style: style)
@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test func theTitleListMarksTheCurrentPagesRowWithThePausedTimer() {
+    @Test(.tags(.golden)) func theTitleListMarksTheCurrentPagesRowWithThePausedTimer() {
         for size in TimedPagesTests.sizes {
             let configuration = PagerConfiguration(pageDuration: .seconds(4), timerResumeDelay: .seconds(10))
             var (timed, renderer) = barsController(4, current: 1, size: size, configuration: configuration)
@@ -99,7 +99,7 @@ import Testing
 
     /// The list's mark in each look, drawn as the renderer draws it (the list is open only after a
     /// long press, which pauses the timer; running looks are drawn directly).
-    @Test func theListMarkAtZeroMidwayAndPausedLooksLikeTheDot() {
+    @Test(.tags(.golden)) func theListMarkAtZeroMidwayAndPausedLooksLikeTheDot() {
         let renderer = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: PageIndicatorStyle())
         let font = renderer.overviewFontThatFits
         let titles = ["Clock", "A very long title that runs on", "Disk", "Network"]

@@ -33,7 +33,7 @@ import Testing
         ("config-clock", ConfiguredPage(title: "Clock", body: .clock(time: "10:09", date: "Sat 21 Nov 2026"))),
     ]
 
-    @Test(arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
+    @Test(.tags(.golden), arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
     func pagesDrawAtBothHeights(panel: SSD1306Panel) {
         for (name, page) in Self.pages {
             let session = PagerSession(pages: [page, page], panel: panel, bus: SSD1306Emulator(panel: panel))

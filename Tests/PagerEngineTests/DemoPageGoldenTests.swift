@@ -21,7 +21,7 @@ import Testing
         ).frames
     }
 
-    @Test(arguments: panels)
+    @Test(.tags(.golden), arguments: panels)
     func everyDemoPage(panel: SSD1306Panel) throws {
         let settled = try render("+1,+1,+1,+1", panel: panel).filter { !$0.name.contains("-frame-") }
         let names = ["welcome", "clock", "system", "about", "unicode"]
@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    @Test(arguments: panels)
+    @Test(.tags(.golden), arguments: panels)
     func middleOfASlideBetweenDemoPages(panel: SSD1306Panel) throws {
         let frames = try render("+1", panel: panel)
         // Step 1 comes after the script's spacing (400 ms); its slide lasts about 200 ms at 60 frames a second.

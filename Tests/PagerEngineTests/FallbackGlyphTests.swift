@@ -104,7 +104,7 @@ import Testing
         return false
     }
 
-    @Test func theEngineAsksForEachMissingScalarOnceAndDrawsWithTheGlyphs() throws {
+    @Test(.tags(.golden)) func theEngineAsksForEachMissingScalarOnceAndDrawsWithTheGlyphs() throws {
         var sampler = try GlyphSampler(bytes: try Self.subset())
         let shell = Self.run(&sampler)
         let first = Self.missing([Self.title, Self.body])
@@ -119,7 +119,7 @@ import Testing
         expectGolden(shell.glass, named: "fallback-glyphs-korean-128x64")
     }
 
-    @Test func theCommandPageDrawsItsKoreanOutput() throws {
+    @Test(.tags(.golden)) func theCommandPageDrawsItsKoreanOutput() throws {
         var sampler = try GlyphSampler(bytes: try Self.subset())
         let shell = Self.run(&sampler, commandFirst: true)
         #expect(!Self.hasReplacementBox(shell.glass, width: 5, height: 15))

@@ -50,7 +50,7 @@ import Testing
 
     /// A text page in the fixture's 5x8 font (printable ASCII only): the degree sign and the
     /// Cyrillic fall back to misc-fixed 6x10, the Hangul to Unifont.
-    @Test(arguments: panels)
+    @Test(.tags(.golden), arguments: panels)
     func aPageInAConfiguredBDFFont(panel: String) throws {
         let configuration = try Self.configuration(
             """
@@ -84,7 +84,7 @@ import Testing
     }
 
     /// A clock whose date has Korean words: the engine asks for their glyphs and draws them.
-    @Test(arguments: panels)
+    @Test(.tags(.golden), arguments: panels)
     func aClockWithAKoreanDate(panel: String) throws {
         let configuration = try Self.configuration(
             """
@@ -100,7 +100,7 @@ import Testing
     }
 
     /// The title list (a long press) with Korean titles and a gauge with a Korean unit.
-    @Test(arguments: panels)
+    @Test(.tags(.golden), arguments: panels)
     func theTitleListWithKoreanTitles(panel: String) throws {
         let configuration = try Self.configuration(
             """

@@ -346,26 +346,26 @@ import Testing
 
     static let filler = (1...5).map { ConfiguredPage(title: "Page \($0)", body: .text("Page \($0)")) }
 
-    @Test func clockOn72x40() {
+    @Test(.tags(.golden)) func clockOn72x40() {
         expectGolden(Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_72x40), named: "panel-72x40-clock")
     }
 
-    @Test func clockWithItsDateOn64x48() {
+    @Test(.tags(.golden)) func clockWithItsDateOn64x48() {
         expectGolden(Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_64x48), named: "panel-64x48-clock")
     }
 
-    @Test func clockWithItsDateOn96x16() {
+    @Test(.tags(.golden)) func clockWithItsDateOn96x16() {
         let frame = Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_96x16)
         expectGolden(frame, named: "panel-96x16-clock")
     }
 
-    @Test func positionBarOn96x16() {
+    @Test(.tags(.golden)) func positionBarOn96x16() {
         expectGolden(
             Self.frame([Self.demoClock()] + Self.filler, current: 2, panel: .ssd1306_96x16),
             named: "panel-96x16-position-bar")
     }
 
-    @Test func systemPageWithTheMoreMarkOn128x32() {
+    @Test(.tags(.golden)) func systemPageWithTheMoreMarkOn128x32() {
         expectGolden(Self.frame([Self.system] + Self.filler, panel: .ssd1306_128x32), named: "panel-128x32-system-more")
     }
 
@@ -374,7 +374,7 @@ import Testing
         "clock-long-date", "text", "system", "command", "file", "image-small", "gauge-bar", "gauge-dial",
     ]
 
-    @Test(arguments: [SSD1306Panel.sh1107_64x128, .sh1107_128x128])
+    @Test(.tags(.golden), arguments: [SSD1306Panel.sh1107_64x128, .sh1107_128x128])
     func everyPageKindOnTheSH1107Panels(panel: SSD1306Panel) {
         let pages = PanelLayoutTests.pages()
         for kind in Self.sh1107Kinds {
@@ -386,7 +386,7 @@ import Testing
         }
     }
 
-    @Test func bottomIndicatorKeepsItsRows() {
+    @Test(.tags(.golden)) func bottomIndicatorKeepsItsRows() {
         let bottom = PageIndicatorStyle(crownSide: .bottom)
         expectGolden(
             Self.frame([Self.demoClock()] + Self.filler, panel: .ssd1306_128x32, style: bottom),

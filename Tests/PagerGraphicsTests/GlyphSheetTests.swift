@@ -40,7 +40,7 @@ func glyphSheet(_ font: BitmapFont) -> Bitmap {
 
 @Suite("Glyph sheets")
 struct GlyphSheetTests {
-    @Test("each font's glyph sheet matches its golden", arguments: allFonts.map(\.name))
+    @Test("each font's glyph sheet matches its golden", .tags(.golden), arguments: allFonts.map(\.name))
     func sheet(name: String) throws {
         let font = try #require(allFonts.first { $0.name == name })
         expectGolden(glyphSheet(font), named: "glyphs-\(font.name)")

@@ -63,7 +63,7 @@ enum Shape: CustomStringConvertible {
 
 @Suite("Primitives")
 struct PrimitivesTests {
-    @Test("a sheet of every primitive matches its golden")
+    @Test("a sheet of every primitive matches its golden", .tags(.golden))
     func primitiveSheet() {
         var sheet = Bitmap(width: 128, height: 64)
         // Lines in all eight octants from one centre, plus the axes and diagonals.

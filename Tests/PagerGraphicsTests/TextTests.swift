@@ -132,7 +132,7 @@ struct TextTests {
         }
     }
 
-    @Test("drawText(in:) sets lines leading, centred and trailing")
+    @Test("drawText(in:) sets lines leading, centred and trailing", .tags(.golden))
     func alignedInRect() {
         var bitmap = Bitmap(width: 128, height: 64)
         let rect = Rect(x: 4, y: 2, width: 120, height: 60)

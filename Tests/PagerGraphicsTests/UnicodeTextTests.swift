@@ -134,15 +134,15 @@ let mixedBody = "워치OS에 대한 추가 고려사항은 없습니다. macOS�
         return bitmap
     }
 
-    @Test func koreanPage128x64() throws {
+    @Test(.tags(.golden)) func koreanPage128x64() throws {
         expectGolden(try page(width: 128, height: 64, title: koreanTitle, body: koreanBody), named: "korean-128x64")
     }
 
-    @Test func koreanPage128x32() throws {
+    @Test(.tags(.golden)) func koreanPage128x32() throws {
         expectGolden(try page(width: 128, height: 32, title: koreanTitle, body: koreanBody), named: "korean-128x32")
     }
 
-    @Test func mixedKoreanAndLatin128x64() throws {
+    @Test(.tags(.golden)) func mixedKoreanAndLatin128x64() throws {
         expectGolden(try page(width: 128, height: 64, title: "표시기 이미지", body: mixedBody), named: "korean-mixed-128x64")
     }
 

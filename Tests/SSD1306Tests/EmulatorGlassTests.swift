@@ -139,7 +139,7 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     #expect(glass.litPixelCount == 0)
 }
 
-@Test func a128x32PanelDrivenWithThe128x64COMPinsLightsItsLowerHalf() {
+@Test(.tags(.golden)) func a128x32PanelDrivenWithThe128x64COMPinsLightsItsLowerHalf() {
     // DAh 12h on a 128x32 module: its pins COM0-31 now output the even ROWs 0-62, and with
     // mux 32 only ROW0-30 are scanned, on COM0-15. Glass rows 16-31 show every other row of
     // the picture (RAM rows 1, 3, ... 31); the upper half stays dark.
@@ -154,7 +154,7 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     expectGolden(glass, named: "ssd1306_128x32_with_alternative_com_pins")
 }
 
-@Test func a128x64PanelDrivenWithSequentialCOMPinsInterlacesTheTwoHalves() {
+@Test(.tags(.golden)) func a128x64PanelDrivenWithSequentialCOMPinsInterlacesTheTwoHalves() {
     // DAh 02h on a 128x64 module: pin COMx outputs ROWx, so the rows the module routes to
     // COM32-63 (its even rows, glass row 2k on COM(63 - k)) show the top half of the picture
     // (C8h: ROW 63 - k is RAM row k) and the odd rows, on COM0-31, the bottom half.
@@ -171,7 +171,7 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     expectGolden(glass, named: "ssd1306_128x64_with_sequential_com_pins")
 }
 
-@Test func theTestCardOnEachPanel() {
+@Test(.tags(.golden)) func theTestCardOnEachPanel() {
     for panel in SSD1306Panel.all {
         let frame = testCard(width: panel.width, height: panel.height)
         let glass = glassAfter(panel, frame: frame, then: [])

@@ -33,7 +33,7 @@ private struct FlakyBus: I2CBus {
     }
 }
 
-@Test func slidesOfRandomPagesInRandomDirectionsAndSpeedsKeepTheGlassEqualToTheFrame() {
+@Test(.tags(.slow)) func slidesOfRandomPagesInRandomDirectionsAndSpeedsKeepTheGlassEqualToTheFrame() {
     // The glass invariant under start-line slides, on every panel, both rotations, with re-inits between.
     var generator = SeededGenerator(seed: 0x5C01_1E40)
     for panel in SSD1306Panel.all {
