@@ -49,7 +49,8 @@ struct ServiceNotifier {
             return ServiceNotifier()
         }
         return ServiceNotifier(
-            watchdog: ServiceManagerSocket.watchdogTimeoutFromEnvironment(), warn: warn, send: socket.send)
+            watchdog: ServiceManagerSocket.watchdogTimeoutFromEnvironment(), warn: warn,
+            send: { (notifications) throws(ServiceManagerError) in try socket.send(notifications) })
     }
 
     /// Whether anybody listens: else `status` need not even be worked out.

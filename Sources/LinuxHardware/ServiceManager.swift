@@ -39,6 +39,7 @@ public enum ServiceManagerError: Error, Hashable, Sendable, CustomStringConverti
     /// sendto(2) to the socket failed.
     case send(socket: String, Errno)
 
+    /// What went wrong, and what to do about a NOTIFY_SOCKET that cannot work.
     public var description: String {
         switch self {
         case .unsupportedSocket(let name):
