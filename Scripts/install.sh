@@ -15,7 +15,7 @@
 #
 # Installs: /usr/local/bin/crownpager, /etc/crownpager/crownpager.toml (only if absent; the new
 # default goes beside an edited one as crownpager.toml.default), /etc/udev/rules.d/99-crownpager-*.rules,
-# /etc/systemd/system/crownpager.service, and a system user 'crownpager' in the i2c, gpio, input and spi groups.
+# /etc/systemd/system/crownpager.service, /etc/modules-load.d/crownpager.conf (i2c-dev at boot), and a system user 'crownpager' in the i2c, gpio, input and spi groups.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -107,7 +107,8 @@ if [ -z "$binary" ]; then build_release; fi
 [ -x "$binary" ] || { say "no executable at $binary"; exit 1; }
 
 # 4. Files.
-install -d -m 0755 "$root/usr/local/bin" "$root/etc/crownpager" "$root/etc/udev/rules.d" "$root/etc/systemd/system"
+install -d -m 0755 "$root/usr/local/bin" "$root/etc/crownpager" "$root/etc/udev/rules.d" "$root/etc/systemd/system" \
+  "$root/etc/modules-load.d"
 say "installing $root/usr/local/bin/crownpager"
 install -m 0755 "$binary" "$root/usr/local/bin/crownpager"
 config="$root/etc/crownpager/crownpager.toml"
@@ -125,6 +126,8 @@ for rules in 99-crownpager-i2c.rules 99-crownpager-gpio.rules 99-crownpager-spi.
 done
 say "installing $root/etc/systemd/system/crownpager.service"
 install -m 0644 Hardware/crownpager.service "$root/etc/systemd/system/crownpager.service"
+say "installing $root/etc/modules-load.d/crownpager.conf (i2c-dev, loaded at boot before the service)"
+install -m 0644 Hardware/crownpager-modules.conf "$root/etc/modules-load.d/crownpager.conf"
 
 if [ "$live" -eq 0 ]; then say "installed under $root"; exit 0; fi
 
@@ -139,6 +142,10 @@ usermod -a -G i2c,gpio,input,spi crownpager
 if command -v udevadm >/dev/null 2>&1 && [ -d /run/udev ]; then
   udevadm control --reload || say "udevadm could not reload the rules: they apply at the next boot"
   udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio --subsystem-match=spidev || say "udevadm trigger failed: the device permissions apply at the next boot"
+fi
+# i2c-dev now too, for the service started below: its DeviceAllow=char-i2c needs the driver loaded.
+if [ ! -d /sys/module/i2c_dev ] && command -v modprobe >/dev/null 2>&1; then
+  modprobe i2c-dev || say "could not load i2c-dev now (modprobe i2c-dev): it loads at the next boot"
 fi
 "$root/usr/local/bin/crownpager" check "$config" || { say "the configuration has an error (above): fix it, then run this again"; exit 1; }
 if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then

@@ -120,6 +120,7 @@ say "depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')"
 tree="$work/tree"
 doc="$tree/usr/share/doc/crownpager"
 install -d "$tree/DEBIAN" "$tree/usr/bin" "$tree/usr/lib/systemd/system" "$tree/usr/lib/udev/rules.d" \
+  "$tree/usr/lib/modules-load.d" \
   "$tree/etc/crownpager" "$tree/usr/share/man/man1" "$doc" "$tree/usr/share/bash-completion/completions" \
   "$tree/usr/share/zsh/vendor-completions" "$tree/usr/share/fish/vendor_completions.d"
 install -m 0755 "$work/crownpager" "$tree/usr/bin/crownpager"
@@ -128,6 +129,7 @@ sed 's|/usr/local/bin/crownpager|/usr/bin/crownpager|g; s|^Documentation=.*|Docu
 chmod 0644 "$tree/usr/lib/systemd/system/crownpager.service"
 install -m 0644 Hardware/99-crownpager-i2c.rules Hardware/99-crownpager-gpio.rules Hardware/99-crownpager-spi.rules \
   "$tree/usr/lib/udev/rules.d/"
+install -m 0644 Hardware/crownpager-modules.conf "$tree/usr/lib/modules-load.d/crownpager.conf"
 install -m 0644 Hardware/crownpager.toml "$tree/etc/crownpager/crownpager.toml"
 echo /etc/crownpager/crownpager.toml >"$tree/DEBIAN/conffiles"
 for script in postinst prerm postrm; do install -m 0755 "Hardware/debian/$script" "$tree/DEBIAN/$script"; done

@@ -26,7 +26,7 @@ if [ -z "$root" ]; then
 fi
 for file in /etc/systemd/system/crownpager.service /usr/local/bin/crownpager \
             /etc/udev/rules.d/99-crownpager-i2c.rules /etc/udev/rules.d/99-crownpager-gpio.rules \
-            /etc/udev/rules.d/99-crownpager-spi.rules; do
+            /etc/udev/rules.d/99-crownpager-spi.rules /etc/modules-load.d/crownpager.conf; do
   if [ -e "$root$file" ]; then say "removing $root$file"; rm -f "$root$file"; fi
 done
 if [ "$purge" -eq 1 ]; then

@@ -11,6 +11,11 @@
 #     glass follows the new file;
 #   - the journal has no "Operation not permitted", no "Bad system call", no status=31/SYS kill;
 #   - `systemd-analyze security crownpager.service` (online, in the container) is 2.0 or under;
+#   - it is Type=notify: ready, its status names the page and the panel, WatchdogSec=30s; it is
+#     ordered after systemd-modules-load.service, and the package's modules-load.d names i2c-dev;
+#   - `journalctl -p err` shows the program's error (a restart with no panel at 0x3d) and nothing
+#     else; a broken reload is a warning, what it drives and the reloads are info;
+#   - a loop stopped with SIGSTOP stops pinging the watchdog and systemd restarts the service;
 #   - `systemctl stop` is clean: exit 0, result success, no process of the service user left.
 # Prints a PASS or FAIL line for each and exits 1 when any failed.
 #
@@ -27,7 +32,8 @@
 # boots a new copy. The container gets a cgroup v2 hierarchy of its own
 # (SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1: Debian 13's systemd wants one), a private network, and is
 # not registered with machined (--register=no --keep-unit), so the host needs no systemd running;
-# the checks enter it with nsenter. 11 to 16 s once the package and the cached roots exist.
+# the checks enter it with nsenter. 70 to 95 s once the package and the cached roots exist
+# (the watchdog takes 30 s to find the stopped loop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -211,6 +217,10 @@ done
 in_machine() {
   nsenter --target "$leader" --all env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SYSTEMD_COLORS=0 "$@"
 }
+# systemctl reaches PID 1 through /run/systemd/private, made a moment after systemd starts: asked
+# before that, `is-system-running --wait` fails at once ("Failed to connect to system scope bus").
+private_socket() { nsenter --target "$leader" --all test -S /run/systemd/private; }
+for _ in $(seq 1 100); do private_socket && break; sleep 0.2; done
 # running, or degraded (a unit failed: listed); anything else after two minutes stops the check.
 state="$(timeout 120 nsenter --target "$leader" --all env -i PATH=/usr/bin:/bin systemctl is-system-running --wait)" \
   || say "systemctl is-system-running --wait: '$state' (status $?)"
@@ -301,7 +311,78 @@ else
   fail "systemd-analyze security crownpager.service: '${score:-no score}' (2.0 or under wanted)"
 fi
 
-# 6. A clean stop: exit 0, result success, no process of the service user left.
+# 6. Type=notify: ready, the status (the page and the panel), the watchdog.
+notify="$(in_machine systemctl show -p Type -p WatchdogUSec -p StatusText crownpager.service | tr '\n' ' ')"
+case "$notify" in
+  *"Type=notify"*"StatusText=page 1 of 5, Temp, reloaded; the panel is on"*"WatchdogUSec=30s"* | \
+  *"Type=notify"*"WatchdogUSec=30s"*"StatusText=page 1 of 5, Temp, reloaded; the panel is on"*)
+    pass "ready and telling: $notify" ;;
+  *) fail "not the notify service wanted (Type=notify, WatchdogUSec=30s, the first page as its status): $notify" ;;
+esac
+
+# i2c-dev before the unit: the package's modules-load.d file, and the order (the container has
+# no kernel modules to load: systemd-modules-load.service is skipped there, by its condition).
+after="$(in_machine systemctl show -p After --value crownpager.service)"
+if [[ " $after " == *" systemd-modules-load.service "* ]] && grep -qx 'i2c-dev' "$root/usr/lib/modules-load.d/crownpager.conf"; then
+  pass "ordered after systemd-modules-load.service, which loads i2c-dev from /usr/lib/modules-load.d/crownpager.conf"
+else
+  fail "not ordered after systemd-modules-load.service ($after), or no i2c-dev in /usr/lib/modules-load.d/crownpager.conf"
+fi
+
+# 7. The journal's priorities: an error (a restart with no panel at the file's address), a
+# warning (a reload of a broken file), and the rest info; `-p err` shows the error and nothing else.
+cp "$root/root/unit-check/reloaded.toml" "$work/good.toml"
+printf '[display\n' >"$root/etc/crownpager/crownpager.toml"
+in_machine systemctl reload crownpager.service || fail "systemctl reload crownpager (a broken file) failed ($?)"
+kept() { journal -u crownpager.service | grep -q 'kept the running configuration'; }
+wait_for 10 kept || fail "a reload of a broken file logged no 'kept the running configuration'"
+sed 's/^address = 0x3c$/address = 0x3d/' "$work/good.toml" >"$root/etc/crownpager/crownpager.toml"
+if in_machine systemctl restart crownpager.service 2>/dev/null; then
+  fail "crownpager started with no panel at 0x3d"
+fi
+cp "$work/good.toml" "$root/etc/crownpager/crownpager.toml"
+in_machine systemctl reset-failed crownpager.service || say "systemctl reset-failed crownpager: status $?"
+in_machine systemctl restart crownpager.service || fail "systemctl restart crownpager with the good file failed ($?)"
+# The program's own lines (SyslogIdentifier=crownpager), not systemd's about the unit.
+program_lines() { journal -t crownpager "$@"; }
+errors="$(program_lines -p err)"
+warnings="$(program_lines -p warning..warning)"
+infos="$(program_lines -p info..info)"
+unparsed="$(program_lines | grep -E '^<[0-7]>' || [ $? -eq 1 ])"
+if [ -n "$errors" ] && ! grep -qv '0x3d' <<<"$errors" && [ -z "$unparsed" ]; then
+  pass "journalctl -p err shows only the error: $(tail -n 1 <<<"$errors")"
+else
+  fail "journalctl -p err: '${errors:-nothing}' (the 0x3d error and nothing else wanted; lines left with '<N>': '$unparsed')"
+fi
+if grep -q 'kept the running configuration' <<<"$warnings" && ! grep -q 'driving' <<<"$warnings"; then
+  pass "the broken reload is a warning: $(grep 'kept the running' <<<"$warnings" | tail -n 1)"
+else
+  fail "journalctl -p warning..warning: '${warnings:-nothing}' (the kept configuration wanted, not the info lines)"
+fi
+if grep -q 'driving' <<<"$infos" && grep -q 'reloaded /etc/crownpager' <<<"$infos" && ! grep -q 'could not write' <<<"$infos"; then
+  pass "what it drives and the reloads are info ($(wc -l <<<"$infos") lines at -p info..info)"
+else
+  fail "journalctl -p info..info: '${infos:-nothing}' (the 'driving' and 'reloaded' lines wanted, not the error)"
+fi
+
+# 8. The watchdog: a loop that stops turning (SIGSTOP) stops pinging; systemd aborts and restarts it.
+pid="$(in_machine systemctl show -p MainPID --value crownpager.service)"
+restarts="$(in_machine systemctl show -p NRestarts --value crownpager.service)"
+stopped_at=$SECONDS
+in_machine kill -STOP "$pid"
+restarted() {
+  local now
+  now="$(in_machine systemctl show -p MainPID --value crownpager.service)"
+  [ "$now" != "$pid" ] && [ "$now" != 0 ] && is_active
+}
+if wait_for 60 restarted; then
+  pass "stopped with SIGSTOP, process $pid was restarted by the watchdog after $((SECONDS - stopped_at)) s: now $(in_machine systemctl show -p MainPID --value crownpager.service), NRestarts $restarts -> $(in_machine systemctl show -p NRestarts --value crownpager.service); $(journal -u crownpager.service | grep -m 1 -i 'watchdog timeout')"
+else
+  fail "process $pid, stopped with SIGSTOP, was not restarted within 60 s: $(in_machine systemctl show -p ActiveState -p SubState -p Result crownpager.service | tr '\n' ' ')"
+fi
+if journal -u crownpager.service | grep -qi 'watchdog timeout'; then :; else fail "no 'Watchdog timeout' in the journal"; fi
+
+# 9. A clean stop: exit 0, result success, no process of the service user left.
 if in_machine systemctl stop crownpager.service; then pass "systemctl stop crownpager exited 0"; else fail "systemctl stop crownpager failed ($?)"; fi
 result="$(in_machine systemctl show -p Result -p ExecMainCode -p ExecMainStatus crownpager.service | tr '\n' ' ')"
 case "$result" in

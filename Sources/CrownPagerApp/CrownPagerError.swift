@@ -86,9 +86,20 @@ extension Never: DisplayFailure {
     }
 }
 
-/// Writes a line to standard error, its control characters escaped so quoted text cannot drive the terminal.
-public func printError(_ text: String) {
-    StandardError.writeLine(escapingControlCharacters(text))
+/// The program's lines for the operator, on standard error: each at its priority, which the
+/// journal files it by when standard error is the journal (`<3>`, `<4>`, `<6>` before the line),
+/// and their control characters escaped so quoted text cannot drive the terminal.
+public enum OperatorLog {
+    /// Something failed: the run stops, or part of it no longer works (the display, the knob).
+    public static func error(_ text: String) { write(text, .error) }
+    /// Something is wrong, and the program goes on without it.
+    public static func warning(_ text: String) { write(text, .warning) }
+    /// What the program does: what it drives, a reload, the stop.
+    public static func info(_ text: String) { write(text, .info) }
+
+    private static func write(_ text: String, _ priority: LogPriority) {
+        StandardError.writeLine(escapingControlCharacters(text), priority: priority)
+    }
 }
 
 /// Reads whole text files the user names (scripts, configuration).

@@ -62,7 +62,7 @@ public final class GlassRecorder {
         } catch {
             failure = error
             file = nil
-            printError("crownpager: warning: stopped recording: \(error)")
+            OperatorLog.warning("crownpager: warning: stopped recording: \(error)")
         }
     }
 }

@@ -117,19 +117,30 @@ public final class PagerRun {
     where Bus.Failure: DisplayFailure {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
-        try start(&engine, &loop, at: live.monotonicNow())
+        loop.service = ServiceNotifier.fromEnvironment()
+        do throws(CrownPagerError) { try start(&engine, &loop, at: live.monotonicNow()) } catch {
+            loop.service.failed("\(error)")
+            throw error
+        }
+        loop.service.ready(ServiceStatus(engine), at: live.monotonicNow())
         var turn = RunTurn()
-        while !turn.ended { turn = try step(&engine, &loop, at: live.monotonicNow()) }
+        while !turn.ended {
+            let now = live.monotonicNow()
+            // The watchdog's ping comes from the turn itself: a loop stuck anywhere stops sending it.
+            loop.service.turn(ServiceStatus(engine), at: now)
+            turn = try step(&engine, &loop, at: now)
+        }
+        loop.service.stopping()
         // The recording ends on the last picture, not on the blank panel of the stop.
         if let recorder {
             do throws(CrownPagerError) { try recorder.finish(at: live.monotonicNow()) } catch {
-                printError("crownpager: warning: the recording may be incomplete: \(error)")
+                OperatorLog.warning("crownpager: warning: the recording may be incomplete: \(error)")
             }
         }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
-        printError("crownpager: stopping: \(Self.describe(engine.crownTally))")
+        OperatorLog.info("crownpager: stopping: \(Self.describe(engine.crownTally))")
         do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
-            printError("crownpager: could not switch the display off: \(error)")
+            OperatorLog.error("crownpager: could not switch the display off: \(error)")
         }
         try appendTrace(loop.bus.drainTransfers())
         return turn.signal
@@ -191,6 +202,7 @@ public final class PagerRun {
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         let deadlines: [Timestamp?] = [
             engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, lostKnob?.retryAt,
+            loop.service.nextDeadline,
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
         loop.ready = loop.readiness(
@@ -226,7 +238,7 @@ public final class PagerRun {
         }
         if !effects.glyphsWanted.isEmpty,
             let glyphs = unicodeFonts.glyphs(
-                for: effects.glyphsWanted, warn: { printError("crownpager: warning: \($0)") })
+                for: effects.glyphsWanted, warn: { OperatorLog.warning("crownpager: warning: \($0)") })
         {
             sent = try perform(engine.handle(.glyphs(glyphs), at: now), &engine, &loop, at: now) || sent
         }
@@ -319,7 +331,7 @@ public final class PagerRun {
     private func loseKnob(_ lost: LostKnob, because reason: String, at now: Timestamp) {
         knob = nil
         lostKnob = (lost, now + knobRetryInterval)
-        printError(
+        OperatorLog.error(
             "crownpager: the knob's \(lost.what) disappeared (\(reason)); the terminal's keys "
                 + "still turn the crown; waiting for it to come back")
     }
@@ -333,7 +345,7 @@ public final class PagerRun {
         }
         knob = source
         lostKnob = nil
-        printError("crownpager: the knob is back: \(source.sourceDescription)")
+        OperatorLog.info("crownpager: the knob is back: \(source.sourceDescription)")
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.
@@ -360,7 +372,7 @@ public final class PagerRun {
     /// One line for the journal: the panel, the pages, the knob and how to stop.
     private func announce(_ busPath: String, keys: Bool) {
         let display = configuration.display
-        printError(
+        OperatorLog.info(
             "crownpager: driving \(display.panel.name)\(display.spi == nil ? " at \(display.address)" : "") on \(busPath): "
                 + "\(configuration.pages.count) pages from \(configuration.file)"
                 + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
@@ -381,19 +393,20 @@ public final class PagerRun {
         let reason = failure.map { " (\($0))" } ?? ""
         switch line {
         case .displayLost(let retryIn):
-            printError("crownpager: the display stopped answering\(reason); retrying in \(retryIn.milliseconds) ms")
+            OperatorLog.error(
+                "crownpager: the display stopped answering\(reason); retrying in \(retryIn.milliseconds) ms")
         case .displayStillLost:
             break  // said once when it was lost; the recovery is said when it comes
         case .displayRecovered(let attempts):
-            printError(
+            OperatorLog.info(
                 "crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent"
             )
         case .reloaded(let pages):
-            printError("crownpager: reloaded \(path ?? "the configuration"): \(pages) pages")
+            OperatorLog.info("crownpager: reloaded \(path ?? "the configuration"): \(pages) pages")
         case .reloadNeedsRestart:
-            printError("crownpager: kept the running configuration: \(CrownPagerError.restartNeeded)")
+            OperatorLog.warning("crownpager: kept the running configuration: \(CrownPagerError.restartNeeded)")
         case .warning(let warning):
-            printError("crownpager: warning: \(warning)")
+            OperatorLog.warning("crownpager: warning: \(warning)")
         }
     }
 
@@ -420,7 +433,7 @@ public final class PagerRun {
             fresh = overrides.applied(to: try Configuration.load(path: path))
             style = try overrides.indicatorStyle(fresh)
         } catch {
-            printError("crownpager: kept the running configuration: \(error)")
+            OperatorLog.warning("crownpager: kept the running configuration: \(error)")
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)

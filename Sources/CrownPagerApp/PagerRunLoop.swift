@@ -20,6 +20,8 @@ struct PagerRunLoop<Bus: I2CBus> {
     var mirror = GlassMirror()
     /// What the last sleep found readable and no turn has read yet; nil: ask poll(2) again.
     var ready: InputReadiness?
+    /// What systemd hears of the run: ready, the status, the watchdog's pings (nothing outside systemd).
+    var service = ServiceNotifier()
     /// The monotonic clock, read around the writes to a real panel; nil for an emulated one,
     /// whose writes take no time: its bus time is modelled at the configuration's clock.
     let stopwatch: (() -> Timestamp)?

@@ -28,7 +28,7 @@ struct CrownPager: ParsableCommand {
     )
 
     /// Runs the command; the parser's own messages (which quote the command line) reach standard error
-    /// through `printError`, so control characters in them are escaped like every other message's.
+    /// through `OperatorLog` (as errors), so control characters in them are escaped like every other message's.
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -38,7 +38,7 @@ struct CrownPager: ParsableCommand {
             // Help and --version go to standard output as the parser writes them.
             guard !status.isSuccess else { exit(withError: error) }
             let message = fullMessage(for: error)
-            if !message.isEmpty { printError(message) }
+            if !message.isEmpty { OperatorLog.error(message) }
             exit(withError: ExitCode(status.rawValue))
         }
     }

@@ -73,6 +73,6 @@ func readTextFile(_ path: String, what: String) throws -> String {
 /// Writes `error`'s message (after `prefix`) to standard error and returns its exit status to
 /// throw: for bad input found while running, where the usage text would only hide the message.
 func fail(_ error: CrownPagerError, prefix: String = "") -> ExitCode {
-    printError("crownpager: \(prefix)\(error)")
+    OperatorLog.error("crownpager: \(prefix)\(error)")
     return ExitCode(error.exitStatus.rawValue)
 }

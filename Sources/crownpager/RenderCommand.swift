@@ -141,8 +141,8 @@ struct RenderCommand: ParsableCommand {
             log = renderer.run(parsed, start: LiveReadings().monotonicNow(), sampler: &sampler, emit: emit)
             unifontWarnings = sampler.warnings
         }
-        for warning in unifontWarnings { printError("crownpager: warning: \(warning)") }
-        for case .warning(let warning) in log { printError("crownpager: warning: \(warning)") }
+        for warning in unifontWarnings { OperatorLog.warning("crownpager: warning: \(warning)") }
+        for case .warning(let warning) in log { OperatorLog.warning("crownpager: warning: \(warning)") }
         if let failure { throw fail(failure) }
         if let recorder, let gif {
             try report { try recorder.finish(at: .zero + parsed.duration) }

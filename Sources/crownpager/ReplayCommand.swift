@@ -54,9 +54,9 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             throw fail(.trace(error, path: trace))
         }
-        for diagnostic in result.diagnostics.prefix(20) { printError("crownpager: \(trace): \(diagnostic)") }
+        for diagnostic in result.diagnostics.prefix(20) { OperatorLog.warning("crownpager: \(trace): \(diagnostic)") }
         if result.diagnostics.count > 20 {
-            printError("crownpager: \(trace): \(result.diagnostics.count - 20) more problems")
+            OperatorLog.warning("crownpager: \(trace): \(result.diagnostics.count - 20) more problems")
         }
         if let out {
             try report { try FrameOutput(directory: out).write(result.frames) }

@@ -128,7 +128,7 @@ struct RunCommand: ParsableCommand {
             return try CrownChoice(configured).open()
         } catch {
             guard !explicit else { throw .crownSource(source: configured.source, reason: error) }
-            printError("crownpager: no knob (\(error)); the terminal's keys turn the crown")
+            OperatorLog.warning("crownpager: no knob (\(error)); the terminal's keys turn the crown")
             return nil
         }
     }
