@@ -419,7 +419,7 @@ public final class PagerRun {
     /// Closes the trace at the end of the run; a failure to write its end is a warning, not the run's error.
     private func closeTrace(_ open: TraceFile) {
         trace = nil
-        do throws(CrownPagerError) { try open.close() } catch { printError("crownpager: warning: \(error)") }
+        do throws(CrownPagerError) { try open.close() } catch { OperatorLog.warning("crownpager: warning: \(error)") }
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.

@@ -52,9 +52,10 @@ struct CheckCommand: ParsableCommand {
 /// Writes each of `errors` to standard error as `fail` writes one, then that a syntax error left
 /// the rest of the file unchecked; returns EX_CONFIG to throw.
 private func fail(_ errors: ConfigErrors) -> ExitCode {
-    for error in errors.errors { printError("crownpager: \(error)") }
+    for error in errors.errors { OperatorLog.error("crownpager: \(error)") }
     if errors.stoppedReading, let error = errors.errors.first {
-        printError("crownpager: \(error.file): the rest of the file is not checked until this syntax error is fixed")
+        OperatorLog.error(
+            "crownpager: \(error.file): the rest of the file is not checked until this syntax error is fixed")
     }
     return ExitCode(ExitStatus.configuration.rawValue)
 }
