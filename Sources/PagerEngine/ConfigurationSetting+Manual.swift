@@ -1,3 +1,5 @@
+import PagerConfig
+
 extension ConfigurationSetting {
     /// `crownpager.toml(5)`: every setting as a man page (roff), from the table (`crownpager check --print-manual`).
     public static var manual: String {
