@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the man page and the bash, zsh and fish completions of a built crownpager into a folder,
+# Writes the man pages (crownpager(1), crownpager.toml(5)) and the bash, zsh and fish completions of a built crownpager into a folder,
 # from the program's own help (swift-argument-parser's generate-manual and
 # --generate-completion-script). Scripts/package.sh calls it. For a foreign binary, set
 # QEMU_LD_PREFIX to its sysroot: qemu-user then runs it (binfmt_misc).
@@ -16,3 +16,9 @@ date="$(git log -1 --format=%cs HEAD 2>/dev/null)" || date="$(date +%F)"
 "$manual_tool" "$binary" --output-directory "$dest/man" --section 1 --date "$date" --authors "The CrownPager developers"
 for shell in bash zsh fish; do "$binary" --generate-completion-script "$shell" >"$dest/completions/crownpager.$shell"; done
 [ -s "$dest/man/crownpager.1" ] || { echo "docs: generate-manual wrote no crownpager.1" >&2; exit 1; }
+# crownpager.toml(5), from the settings table; lintian's check of a page, which must say nothing.
+"$binary" check --print-manual >"$dest/man/crownpager.toml.5"
+if command -v man >/dev/null; then
+  warnings="$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$dest/man/crownpager.toml.5" 2>&1 >/dev/null)"
+  [ -z "$warnings" ] || { echo "docs: crownpager.toml.5 has roff warnings:" >&2; echo "$warnings" >&2; exit 1; }
+fi

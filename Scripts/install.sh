@@ -111,6 +111,9 @@ install -d -m 0755 "$root/usr/local/bin" "$root/etc/crownpager" "$root/etc/udev/
   "$root/etc/modules-load.d"
 say "installing $root/usr/local/bin/crownpager"
 install -m 0755 "$binary" "$root/usr/local/bin/crownpager"
+# crownpager.toml(5), the settings of the file, from the program's own table.
+install -d -m 0755 "$root/usr/local/share/man/man5"
+"$binary" check --print-manual >"$root/usr/local/share/man/man5/crownpager.toml.5"
 config="$root/etc/crownpager/crownpager.toml"
 if [ ! -e "$config" ]; then
   say "installing the default configuration $config"

@@ -121,7 +121,8 @@ tree="$work/tree"
 doc="$tree/usr/share/doc/crownpager"
 install -d "$tree/DEBIAN" "$tree/usr/bin" "$tree/usr/lib/systemd/system" "$tree/usr/lib/udev/rules.d" \
   "$tree/usr/lib/modules-load.d" \
-  "$tree/etc/crownpager" "$tree/usr/share/man/man1" "$doc" "$tree/usr/share/bash-completion/completions" \
+  "$tree/etc/crownpager" "$tree/usr/share/man/man1" "$tree/usr/share/man/man5" "$doc" \
+  "$tree/usr/share/bash-completion/completions" \
   "$tree/usr/share/zsh/vendor-completions" "$tree/usr/share/fish/vendor_completions.d"
 install -m 0755 "$work/crownpager" "$tree/usr/bin/crownpager"
 sed 's|/usr/local/bin/crownpager|/usr/bin/crownpager|g; s|^Documentation=.*|Documentation=man:crownpager(1)|' \
@@ -136,6 +137,7 @@ for script in postinst prerm postrm; do install -m 0755 "Hardware/debian/$script
 
 # The man page and the completions, from the program's own help (Scripts/docs.sh).
 gzip -9n -c "$work/docs/man/crownpager.1" >"$tree/usr/share/man/man1/crownpager.1.gz"
+gzip -9n -c "$work/docs/man/crownpager.toml.5" >"$tree/usr/share/man/man5/crownpager.toml.5.gz"
 # bash-completion sources the file: no #! line.
 sed '1{/^#!/d}' "$work/docs/completions/crownpager.bash" >"$tree/usr/share/bash-completion/completions/crownpager"
 install -m 0644 "$work/docs/completions/crownpager.zsh" "$tree/usr/share/zsh/vendor-completions/_crownpager"

@@ -42,7 +42,7 @@ public enum SettingType: Hashable, Sendable {
     }
 
     /// `"1s"`, `"100ms"`, `"2min"`: the shortest whole unit.
-    static func durationText(_ milliseconds: Int64) -> String {
+    public static func durationText(_ milliseconds: Int64) -> String {
         if milliseconds >= 60_000, milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)min" }
         if milliseconds >= 1000, milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         return "\(milliseconds)ms"

@@ -56,7 +56,7 @@ extension Configuration {
         self.file = file
         self.directory = directory
         var top = ConfigTable(root, path: "", file: file, problems: problems)
-        if var table = try top.table("display") { display = try Self.display(&table) }
+        if var table = try top.table("display") { try Self.read("display", &table, into: &self) }
         if let name = display.font?.name {
             display.font = try top.collecting { () throws(ConfigError) in
                 try Self.loadFont(name, directory: directory, files: files) { (message: String) in
@@ -66,9 +66,9 @@ extension Configuration {
                 }
             }
         }
-        if var table = try top.table("crown") { crown = try Self.crown(&table) }
-        if var table = try top.table("indicator") { indicator = try Self.indicator(&table) }
-        if var table = try top.table("timer") { timer = try Self.timer(&table) }
+        for section in ["crown", "indicator", "timer"] {
+            if var table = try top.table(section) { try Self.read(section, &table, into: &self) }
+        }
         // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.
         var numbered: [(number: Int, page: PageSpec)] = []
         if let tables = try top.tables("page") {
@@ -141,101 +141,46 @@ extension Configuration {
         return directory == "." ? path : directory + "/" + path
     }
 
-    private static func display(_ table: inout ConfigTable) throws(ConfigError) -> DisplaySection {
-        typealias Setting = ConfigurationSetting
-        var display = DisplaySection()
-        if let name = try table.string(Setting.displayPanel) {
-            display.panel = SSD1306Panel.all.first { $0.name == name || "ssd1306-" + $0.name == name } ?? display.panel
-        }
-        if let value = table.value(Setting.displayBus) {
-            switch value {
-            case .integer(let bus) where (0...1023).contains(bus): display.bus = Int(bus)
-            case .string("mock"): display.bus = nil
-            case .string(let text) where text.hasPrefix("spi") && SPIDevice(parsing: text) != nil:
-                display.spi = SPIDevice(parsing: text)
-            default:
-                try table.report(
-                    table.error(
-                        Setting.displayBus, "expected \(Setting.displayBus.type.allowed), found \(describeFound(value))"
-                    ))
+    /// Reads the settings of `section` (`display`, `crown`) and of the tables within it, in the
+    /// table's order, into `configuration`; `check` then compares keys of a table once it is read.
+    private static func read(
+        _ section: String, _ table: inout ConfigTable, into configuration: inout Configuration
+    ) throws(ConfigError) {
+        let prefix = section + "."
+        for name in ConfigurationSetting.keys(in: section) {
+            if let row = Settings.rows.first(where: { $0.description.key == prefix + name }) {
+                try row.read(&table, &configuration)
+            } else if var inner = try table.table(name) {
+                try read(prefix + name, &inner, into: &configuration)
+                try check(prefix + name, in: table, configuration)
             }
         }
-        if let value = table.value(Setting.displayAddress), let address = try address(value, table: table) {
-            display.address = address
-        }
-        if let rotation = try table.integer(Setting.displayRotation) {
-            display.rotation = DisplayRotation(degrees: rotation) ?? display.rotation
-        }
-        display.brightness = try table.integer(Setting.displayBrightness) ?? display.brightness
-        display.dimBrightness = try table.integer(Setting.displayDimBrightness) ?? display.dimBrightness
-        display.dimAfter = try table.duration(Setting.displayDimAfter) ?? display.dimAfter
-        display.offAfter = try table.duration(Setting.displayOffAfter) ?? display.offAfter
-        if let dim = display.dimAfter, let off = display.offAfter, off < dim,
-            !table.isInvalid(Setting.displayDimAfter.name), !table.isInvalid(Setting.displayOffAfter.name)
-        {
-            try table.report(table.error(Setting.displayOffAfter, "must not come before dim_after"))
-        }
-        display.busHertz = try table.integer(Setting.displayBusHertz) ?? display.busHertz
-        // Loaded with the pages, which read files (`loadFonts`).
-        display.font = try table.string(Setting.displayFont).map { ConfiguredFont(name: $0, font: .fixed6x10) }
-        display.gpioChip = try table.string(Setting.displayGPIOChip) ?? display.gpioChip
-        display.dataCommandLine = try table.integer(Setting.displayDataCommandLine) ?? display.dataCommandLine
-        if let value = table.value(Setting.displayResetLine) {
-            switch value {
-            case .integer(let line) where (0...511).contains(line): display.resetLine = Int(line)
-            case .string("none"): display.resetLine = nil
-            default:
-                try table.report(
-                    table.error(
-                        Setting.displayResetLine,
-                        "expected \(Setting.displayResetLine.type.allowed), found \(describeFound(value))"))
-            }
-        }
-        display.spiHertz = try table.integer(Setting.displaySPIHertz) ?? display.spiHertz
-        try table.finish(section: "display")
-        return display
+        try table.finish(section: section)
+        // A table within (`crown.lines`) is checked from the table holding it, where its key's line is.
+        if !section.contains(".") { try check(section, in: table, configuration) }
     }
 
-    /// `address = 60`, `0x3c`, `"3c"` or `"0x3c"`: TOML has already read an integer's base, and a
-    /// string goes through the command line's rule, so a file and `--address` agree.
-    private static func address(_ value: TOMLValue, table: ConfigTable) throws(ConfigError) -> I2CAddress? {
-        switch value {
-        case .integer(let number):
-            if let address = I2CAddress(usable: number) { return address }
-            let hex = number >= 0 ? " (0x" + String(number, radix: 16) + ")" : ""
-            return try table.invalid(
-                table.error(
-                    ConfigurationSetting.displayAddress,
-                    "expected \(I2CAddress.rule), found the integer \(number)\(hex)"))
-        case .string(let text):
-            if let address = I2CAddress(parsing: text) { return address }
-        default:
-            break
-        }
-        return try table.invalid(
-            table.error(
-                ConfigurationSetting.displayAddress, "expected \(I2CAddress.rule), found \(describeFound(value))"))
-    }
-
-    private static func crown(_ table: inout ConfigTable) throws(ConfigError) -> CrownSection {
-        typealias Setting = ConfigurationSetting
-        var crown = CrownSection()
-        if let source = try table.string(Setting.crownSource) {
-            crown.source = source
-            crown.sourceIsExplicit = true
-        }
-        crown.chip = try table.string(Setting.crownChip) ?? crown.chip
-        crown.evdevPath = try table.string(Setting.crownEvdev) ?? crown.evdevPath
-        let linesSection = Setting.crownLineA.section
-        let linesKey = String(linesSection.split(separator: ".").last ?? "")
-        if var lines = try table.table(linesKey) {
-            crown.lineA = try lines.integer(Setting.crownLineA) ?? crown.lineA
-            crown.lineB = try lines.integer(Setting.crownLineB) ?? crown.lineB
-            crown.lineButton = try lines.integer(Setting.crownLineButton) ?? crown.lineButton
-            try lines.finish(section: linesSection)
-            let readable = [Setting.crownLineA, Setting.crownLineB, Setting.crownLineButton].allSatisfy {
-                !lines.isInvalid($0.name)
+    /// The rules between settings of `section`, once its `table` is read; a key whose value was
+    /// wrong is not compared.
+    private static func check(_ section: String, in table: ConfigTable, _ configuration: Configuration)
+        throws(ConfigError)
+    {
+        switch section {
+        case "display":
+            let display = configuration.display
+            let dim = Settings.displayDimAfter.description.name
+            let off = Settings.displayOffAfter.description.name
+            if let dimAfter = display.dimAfter, let offAfter = display.offAfter, offAfter < dimAfter,
+                !table.isInvalid(dim), !table.isInvalid(off)
+            {
+                try table.report(table.error(off, "must not come before dim_after"))
             }
+        case Settings.crownLineA.description.section:
+            // `table` is `[crown]`, which holds `lines`.
+            let crown = configuration.crown
+            let lines = [Settings.crownLineA, Settings.crownLineB, Settings.crownLineButton]
+            let linesKey = String(section.split(separator: ".").last ?? "")
+            let readable = lines.allSatisfy { !table.isInvalid(linesKey + "." + $0.description.name) }
             if Set([crown.lineA, crown.lineB, crown.lineButton]).count < 3, readable {
                 try table.report(
                     table.error(
@@ -243,51 +188,8 @@ extension Configuration {
                         "a, b and button must be three different lines, found \(crown.lineA), \(crown.lineB), \(crown.lineButton)"
                     ))
             }
+        default:
+            break
         }
-        switch try table.integer(Setting.crownStepsPerDetent) {
-        case 2?: crown.stepping = .half
-        case 1?: crown.stepping = .quarter
-        case 4?: crown.stepping = .full
-        default: break
-        }
-        crown.inverted = try table.boolean(Setting.crownInverted) ?? crown.inverted
-        crown.acceleration = try table.boolean(Setting.crownAcceleration) ?? crown.acceleration
-        crown.wrap = try table.boolean(Setting.crownWrap) ?? crown.wrap
-        if let side = try table.string(Setting.crownSide) { crown.side = CrownSide(rawValue: side) ?? crown.side }
-        if let name = try table.string(Setting.crownSensitivity), let sensitivity = CrownSensitivity(rawValue: name) {
-            crown.sensitivity = sensitivity
-            crown.detentsPerPage = sensitivity.detentsPerPage
-        }
-        // The exact count wins over the preset, as the flag does.
-        crown.detentsPerPage = try table.integer(Setting.crownDetentsPerPage) ?? crown.detentsPerPage
-        if let name = try table.string(Setting.crownRubberBand), let stiffness = RubberBandStiffness(rawValue: name) {
-            crown.rubberBand = stiffness
-        }
-        try table.finish(section: "crown")
-        return crown
-    }
-
-    private static func indicator(_ table: inout ConfigTable) throws(ConfigError) -> IndicatorSection {
-        typealias Setting = ConfigurationSetting
-        var indicator = IndicatorSection()
-        if let style = try table.string(Setting.indicatorStyle) {
-            indicator.style = PageControlBackgroundStyle(rawValue: style) ?? indicator.style
-        }
-        indicator.image = try table.string(Setting.indicatorImage)
-        indicator.maximumDots = try table.integer(Setting.indicatorMaximumDots)
-        indicator.hidesForSinglePage = try table.boolean(Setting.indicatorHidesForSinglePage) ?? false
-        try table.finish(section: "indicator")
-        return indicator
-    }
-
-    private static func timer(_ table: inout ConfigTable) throws(ConfigError) -> TimerSection {
-        typealias Setting = ConfigurationSetting
-        var timer = TimerSection()
-        timer.duration = try table.duration(Setting.timerDuration) ?? timer.duration
-        timer.resumeAfter = try table.duration(Setting.timerResumeAfter) ?? timer.resumeAfter
-        timer.loops = try table.boolean(Setting.timerLoop) ?? timer.loops
-        timer.dimsWhileAdvancing = try table.boolean(Setting.timerDimsWhileAdvancing) ?? timer.dimsWhileAdvancing
-        try table.finish(section: "timer")
-        return timer
     }
 }

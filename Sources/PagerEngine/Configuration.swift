@@ -10,13 +10,13 @@ import SSD1306
 /// line and key. `Configuration.builtIn` is what a Pi wired as in `Hardware/` runs with no file.
 public struct Configuration: Sendable {
     /// The panel and how it is driven.
-    public var display = DisplaySection()
+    public var display: DisplaySection = DisplaySection()
     /// The knob.
-    public var crown = CrownSection()
+    public var crown: CrownSection = CrownSection()
     /// The page indicator.
-    public var indicator = IndicatorSection()
+    public var indicator: IndicatorSection = IndicatorSection()
     /// Timed pages.
-    public var timer = TimerSection()
+    public var timer: TimerSection = TimerSection()
     /// The pages, in order.
     public var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
@@ -40,33 +40,33 @@ public struct Configuration: Sendable {
 /// `[display]`.
 public struct DisplaySection: Hashable, Sendable {
     /// The panel's controller and size.
-    public var panel = SSD1306Panel.ssd1306_128x64
+    public var panel: SSD1306Panel = Settings.displayPanel.defaultValue
     /// The I2C bus (`/dev/i2c-N`); nil runs the terminal mock.
-    public var bus: Int? = 1
+    public var bus: Int? = Settings.displayBus.defaultValue.i2cBus
     /// The SPI device of a panel on SPI (`display.bus = "spi0.0"`), used instead of `bus` unless that is the mock.
     public var spi: SPIDevice?
     /// The GPIO chip of an SPI panel's D/C# and RES# lines.
-    public var gpioChip = "/dev/gpiochip0"
+    public var gpioChip: String = Settings.displayGPIOChip.defaultValue
     /// The line of an SPI panel's D/C#: GPIO24 (pin 18).
-    public var dataCommandLine = 24
+    public var dataCommandLine: Int = Settings.displayDataCommandLine.defaultValue
     /// The line of an SPI panel's RES#, pulsed at start: GPIO25 (pin 22); nil when RES# is tied high.
-    public var resetLine: Int? = 25
+    public var resetLine: Int? = Settings.displayResetLine.defaultValue
     /// An SPI panel's clock, in hertz (the SSD1306 allows 10 MHz, datasheet 13).
-    public var spiHertz = 8_000_000
+    public var spiHertz: Int = Settings.displaySPIHertz.defaultValue
     /// The display's address.
-    public var address = I2CAddress.ssd1306Primary
+    public var address: I2CAddress = Settings.displayAddress.defaultValue
     /// 0 or 180 degrees.
-    public var rotation = DisplayRotation.normal
+    public var rotation: DisplayRotation = Settings.displayRotation.defaultValue
     /// Brightness while in use, 0 to 100.
-    public var brightness = 80
+    public var brightness: Int = Settings.displayBrightness.defaultValue
     /// Brightness once dimmed, 0 to 100.
-    public var dimBrightness = 5
+    public var dimBrightness: Int = Settings.displayDimBrightness.defaultValue
     /// Dim after this long without a turn or press; nil never dims.
-    public var dimAfter: TimeSpan? = .milliseconds(60_000)
+    public var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
     /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
-    public var offAfter: TimeSpan? = .milliseconds(600_000)
+    public var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
     /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
-    public var busHertz = 400_000
+    public var busHertz: Int = Settings.displayBusHertz.defaultValue
     /// The font every page's text and the title list draw in first (`display.font`); nil is misc-fixed 6x10.
     public var font: ConfiguredFont?
     /// Contrast alone, 0 to 255, applied after `brightness` (`--contrast`); the file sets `brightness`.
@@ -119,35 +119,36 @@ public struct DisplayConnection: Hashable, Sendable {
 /// `[crown]`: read by the GPIO crown (`chip`, the three lines, `steps_per_detent`) and by the pager.
 public struct CrownSection: Hashable, Sendable {
     /// Where the knob is read: `gpio` (libgpiod), `evdev` (the kernel's overlays) or `keyboard`.
-    public var source = "gpio"
+    public var source: String = Settings.crownSource.defaultValue
     /// Whether the file says `source`: then a knob that cannot be had is an error, not a warning.
     public var sourceIsExplicit = false
     /// The GPIO chip, e.g. `/dev/gpiochip0`.
-    public var chip = "/dev/gpiochip0"
+    public var chip: String = Settings.crownChip.defaultValue
     /// The encoder's A (CLK) line offset.
-    public var lineA = 17
+    public var lineA: Int = Settings.crownLineA.defaultValue
     /// The encoder's B (DT) line offset.
-    public var lineB = 27
+    public var lineB: Int = Settings.crownLineB.defaultValue
     /// The push button's line offset.
-    public var lineButton = 22
+    public var lineButton: Int = Settings.crownLineButton.defaultValue
     /// With `source = "evdev"`: the input device.
-    public var evdevPath = "/dev/input/event0"
+    public var evdevPath: String = Settings.crownEvdev.defaultValue
     /// Transitions per detent: 4 (full), 2 (half) or 1 (quarter).
-    public var stepping = QuadratureStepping.full
+    public var stepping: QuadratureStepping = Settings.crownStepsPerDetent.defaultValue
     /// Count clockwise as backwards.
-    public var inverted = false
+    public var inverted: Bool = Settings.crownInverted.defaultValue
     /// Pages per detent grow while scrubbing fast.
-    public var acceleration = true
+    public var acceleration: Bool = Settings.crownAcceleration.defaultValue
     /// From the last page to the first and back.
-    public var wrap = false
+    public var wrap: Bool = Settings.crownWrap.defaultValue
     /// Where the knob sits: right, left or bottom.
-    public var side = CrownSide.right
+    public var side: CrownSide = Settings.crownSide.defaultValue
     /// The sensitivity preset the file names; `detentsPerPage` holds what it means unless set too.
-    public var sensitivity = CrownSensitivity.high
+    public var sensitivity: CrownSensitivity = Settings.crownSensitivity.defaultValue
     /// Detents per page: the sensitivity's, or `detents_per_page` (or `--detents-per-page`) when set.
-    public var detentsPerPage = CrownSensitivity.high.detentsPerPage
+    public var detentsPerPage: Int =
+        Settings.crownDetentsPerPage.defaultValue ?? Settings.crownSensitivity.defaultValue.detentsPerPage
     /// How the content gives at the first and last page.
-    public var rubberBand = RubberBandStiffness.medium
+    public var rubberBand: RubberBandStiffness = Settings.crownRubberBand.defaultValue
 
     /// The defaults: a KY-040 on GPIO17, 27 and 22 of `/dev/gpiochip0`.
     public init() {}
@@ -163,13 +164,13 @@ public struct CrownSection: Hashable, Sendable {
 /// `[indicator]`.
 public struct IndicatorSection: Hashable, Sendable {
     /// When the plate behind the dots shows.
-    public var style = PageControlBackgroundStyle.automatic
+    public var style: PageControlBackgroundStyle = Settings.indicatorStyle.defaultValue
     /// A built-in name or an image file for every dot.
-    public var image: String?
+    public var image: String? = Settings.indicatorImage.defaultValue
     /// The most dots at once.
-    public var maximumDots: Int?
+    public var maximumDots: Int? = Settings.indicatorMaximumDots.defaultValue
     /// No indicator for a single page.
-    public var hidesForSinglePage = false
+    public var hidesForSinglePage: Bool = Settings.indicatorHidesForSinglePage.defaultValue
 }
 
 /// `[timer]`: timed pages, as UIKit's `UIPageControlTimerProgress` does them.
@@ -185,8 +186,9 @@ public struct TimerSection: Hashable, Sendable {
 
     /// The defaults: no page moves on by itself; once timed, a pause lasts 10 s and the pages loop.
     public init(
-        duration: TimeSpan? = nil, resumeAfter: TimeSpan? = .milliseconds(10_000), loops: Bool = true,
-        dimsWhileAdvancing: Bool = false
+        duration: TimeSpan? = Settings.timerDuration.defaultValue,
+        resumeAfter: TimeSpan? = Settings.timerResumeAfter.defaultValue, loops: Bool = Settings.timerLoop.defaultValue,
+        dimsWhileAdvancing: Bool = Settings.timerDimsWhileAdvancing.defaultValue
     ) {
         self.duration = duration
         self.resumeAfter = resumeAfter

@@ -103,139 +103,6 @@ public struct SettingFlag: Hashable, Sendable {
 }
 
 extension ConfigurationSetting {
-    /// `[display]`: the panel and how it is driven.
-    static let displayPanel = ConfigurationSetting(
-        "display.panel", .choice(SSD1306Panel.all.map { $0.name } + ["ssd1306-128x64", "ssd1306-128x32"]),
-        default: "\"128x64\"", flag: SettingFlag("--panel"), reloadable: false,
-        "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, the 1.3\" "
-            + "sh1106-128x64, the 2.42\" ssd1309-128x64, or an SH1107's sh1107-64x128 or sh1107-128x128"
-    )
-    static let displayBus = ConfigurationSetting(
-        "display.bus",
-        .special(described: "an I2C bus number such as 1 (/dev/i2c-1), \"spi0.0\" (/dev/spidev0.0), or \"mock\""),
-        default: "1",
-        flag: SettingFlag(
-            "--i2c-bus",
-            takes: "a bus number from 0 to 1023; --spi 0.0 drives a panel on SPI, --mock draws in the terminal"),
-        reloadable: false,
-        "The bus of the panel: 1 is /dev/i2c-1 (pins 3 and 5); \"spi0.0\" is SPI0 with CE0 (pin 24), with DC and "
-            + "RES on dc_line and reset_line; \"mock\" draws in the terminal instead")
-    static let displayAddress = ConfigurationSetting(
-        "display.address", .special(described: I2CAddress.rule), default: "0x3c", flag: SettingFlag("--address"),
-        reloadable: false, "The display's I2C address: 0x3c on most modules, 0x3d when strapped")
-    static let displayRotation = ConfigurationSetting(
-        "display.rotation", .integerChoice([0, 180], described: "0 or 180"), default: "0",
-        flag: SettingFlag("--rotate"), "Degrees to turn the picture, for a panel mounted upside down")
-    static let displayBrightness = ConfigurationSetting(
-        "display.brightness", .integer(0...100), default: "80", flag: SettingFlag("--brightness"),
-        "Brightness while in use: contrast, pre-charge and VCOMH together, so it dims for real")
-    static let displayDimBrightness = ConfigurationSetting(
-        "display.dim_brightness", .integer(0...100), default: "5", "Brightness once dimmed")
-    static let displayDimAfter = ConfigurationSetting(
-        "display.dim_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"1min\"",
-        "Without a turn or press for this long, dim to dim_brightness")
-    static let displayOffAfter = ConfigurationSetting(
-        "display.off_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"10min\"",
-        "Then switch off (OLEDs burn in); the first detent only wakes it")
-    static let displayBusHertz = ConfigurationSetting(
-        "display.bus_hz", .integer(10_000...3_400_000), default: "400000",
-        "The bus clock set by dtparam=i2c_arm_baudrate in config.txt; pacing starts from it, then learns the real one")
-    static let displayFont = ConfigurationSetting(
-        "display.font", .string, default: nil, example: "\"fixed6x10\"",
-        "Every page's text and the title list: fixed5x8, fixed6x10, fixed10x20 or a BDF file; misc-fixed 6x10 and Unifont fill in"
-    )
-    static let displayGPIOChip = ConfigurationSetting(
-        "display.gpio_chip", .string, default: "\"/dev/gpiochip0\"", reloadable: false,
-        "The GPIO chip of an SPI panel's DC and RES lines")
-    static let displayDataCommandLine = ConfigurationSetting(
-        "display.dc_line", .integer(0...511), default: "24", flag: SettingFlag("--dc-line"), reloadable: false,
-        "The line of an SPI panel's DC (data/command): GPIO24 is pin 18")
-    static let displayResetLine = ConfigurationSetting(
-        "display.reset_line", .special(described: "a line from 0 to 511, or \"none\" when RES is tied high"),
-        default: "25", flag: SettingFlag("--reset-line"), reloadable: false,
-        "The line of an SPI panel's RES, pulsed low at start: GPIO25 is pin 22")
-    static let displaySPIHertz = ConfigurationSetting(
-        "display.spi_hz", .integer(100_000...32_000_000), default: "8000000", reloadable: false,
-        "An SPI panel's clock: the SSD1306 allows 10 MHz; pacing learns the real rate")
-
-    /// `[crown]`: the knob.
-    static let crownSource = ConfigurationSetting(
-        "crown.source", .choice(["gpio", "evdev", "keyboard"]), default: "\"gpio\"", reloadable: false,
-        "Where the knob is read: gpio (libgpiod), evdev (the kernel's rotary-encoder overlay) or keyboard")
-    static let crownChip = ConfigurationSetting(
-        "crown.chip", .string, default: "\"/dev/gpiochip0\"", flag: SettingFlag("--chip"), reloadable: false,
-        "The GPIO chip the encoder is wired to")
-    static let crownLineA = ConfigurationSetting(
-        "crown.lines.a", .integer(0...511), default: "17", flag: SettingFlag("--line-a"), reloadable: false,
-        "The line of the encoder's A (CLK): GPIO17 is pin 11")
-    static let crownLineB = ConfigurationSetting(
-        "crown.lines.b", .integer(0...511), default: "27", flag: SettingFlag("--line-b"), reloadable: false,
-        "The line of the encoder's B (DT): GPIO27 is pin 13")
-    static let crownLineButton = ConfigurationSetting(
-        "crown.lines.button", .integer(0...511), default: "22", flag: SettingFlag("--line-button"),
-        reloadable: false, "The line of the push button (SW): GPIO22 is pin 15")
-    static let crownEvdev = ConfigurationSetting(
-        "crown.evdev", .string, default: "\"/dev/input/event0\"", flag: SettingFlag("--evdev"), reloadable: false,
-        "The kernel's input device of the knob (the rotary-encoder overlay), read with source = \"evdev\"")
-    static let crownStepsPerDetent = ConfigurationSetting(
-        "crown.steps_per_detent", .integerChoice([4, 2, 1], described: "4 (KY-040, most EC11), 2 or 1"),
-        default: "4", reloadable: false,
-        "Quadrature steps per detent: 4 for a KY-040 and most EC11s, 2 for 30-detent EC11s")
-    static let crownInverted = ConfigurationSetting(
-        "crown.inverted", .boolean, default: "false", reloadable: false, "Count a clockwise turn as backwards")
-    static let crownAcceleration = ConfigurationSetting(
-        "crown.acceleration", .boolean, default: "true", flag: SettingFlag("--no-acceleration", sets: "false"),
-        "Pages per detent grow while turning fast")
-    static let crownWrap = ConfigurationSetting(
-        "crown.wrap", .boolean, default: "false", flag: SettingFlag("--wrap", sets: "true"),
-        "From the last page on to the first and back")
-    static let crownSide = ConfigurationSetting(
-        "crown.side", .choice(CrownSide.allCases.map { $0.rawValue }), default: "\"right\"",
-        flag: SettingFlag("--crown-side"),
-        "Where the knob sits: right, left, or bottom (horizontal paging, dots centred at the bottom)")
-    static let crownSensitivity = ConfigurationSetting(
-        "crown.sensitivity", .choice(CrownSensitivity.allCases.map { $0.rawValue }), default: "\"high\"",
-        flag: SettingFlag("--sensitivity"),
-        "Detents a page, as the Digital Crown's presets: high 1, medium 2, low 3 (20, 10 or 7 pages a turn of a 20-detent knob)"
-    )
-    static let crownDetentsPerPage = ConfigurationSetting(
-        "crown.detents_per_page", .integer(1...20), default: nil, example: "2", flag: SettingFlag("--detents-per-page"),
-        "Detents of the crown needed to move one page; set, it overrides sensitivity")
-    static let crownRubberBand = ConfigurationSetting(
-        "crown.rubber_band", .choice(RubberBandStiffness.allCases.map { $0.rawValue }), default: "\"medium\"",
-        flag: SettingFlag("--rubber-band"),
-        "How the content gives at the first and last page: soft 8 pixels over 400 ms, medium 4 over 300, stiff 2 over 200"
-    )
-
-    /// `[indicator]`: the page indicator.
-    static let indicatorStyle = ConfigurationSetting(
-        "indicator.style", .choice(PageControlBackgroundStyle.allCases.map { $0.rawValue }), default: "\"automatic\"",
-        flag: SettingFlag("--background-style"),
-        "The plate behind the dots: automatic (while turning), prominent (always) or minimal (never; no scrubbing)")
-    static let indicatorImage = ConfigurationSetting(
-        "indicator.image", .string, default: nil, example: "\"star\"", flag: SettingFlag("--indicator-image"),
-        "The image of every dot: location, house, bookmark, star, or a PBM, XBM or PNG file of at most 7x7")
-    static let indicatorMaximumDots = ConfigurationSetting(
-        "indicator.max_dots", .integer(1...20), default: nil, example: "7", flag: SettingFlag("--max-dots"),
-        "The most dots shown at once; unset, 7 on a 64-row panel and as many as fit on 32 rows")
-    static let indicatorHidesForSinglePage = ConfigurationSetting(
-        "indicator.hides_for_single_page", .boolean, default: "false",
-        flag: SettingFlag("--hides-for-single-page", sets: "true"), "No indicator when there is only one page")
-
-    /// `[timer]`: timed pages.
-    static let timerDuration = ConfigurationSetting(
-        "timer.duration", .duration(minimumMilliseconds: 100, allowsNever: true), default: "\"never\"",
-        flag: SettingFlag("--page-duration", takes: "a time such as 3s or 500ms, at least 100ms"),
-        "How long each page stays before the next comes by itself, its dot filling; a page's own duration wins")
-    static let timerResumeAfter = ConfigurationSetting(
-        "timer.resume_after", .duration(minimumMilliseconds: 1000, allowsNever: true), default: "\"10s\"",
-        "A turn or press pauses the timer; this long after the last one it starts the page's full time again")
-    static let timerLoop = ConfigurationSetting(
-        "timer.loop", .boolean, default: "true", "After the last page the first comes again; false stops on the last")
-    static let timerDimsWhileAdvancing = ConfigurationSetting(
-        "timer.dims_while_advancing", .boolean, default: "false",
-        "Let dim_after and off_after dim and switch off the panel while the pages move on by themselves")
-
     /// `[[page]]`: one page.
     static let pageKind = ConfigurationSetting(
         "page.kind", .choice(PageSpec.kinds), default: nil, example: "\"text\"", pageKinds: PageSpec.kinds,
@@ -304,20 +171,13 @@ extension ConfigurationSetting {
     static let pageStyle = ConfigurationSetting(
         "page.style", .choice(["bar", "dial"]), default: "\"bar\"", pageKinds: ["gauge"], "A bar or a dial")
 
-    /// Every setting, in the order of the default file.
-    public static let all: [ConfigurationSetting] = [
-        displayPanel, displayBus, displayAddress, displayRotation, displayBrightness, displayDimBrightness,
-        displayDimAfter, displayOffAfter, displayBusHertz, displayFont, displayGPIOChip, displayDataCommandLine,
-        displayResetLine, displaySPIHertz,
-        crownSource, crownChip, crownLineA, crownLineB, crownLineButton, crownEvdev, crownStepsPerDetent,
-        crownInverted, crownAcceleration, crownWrap, crownSide, crownSensitivity, crownDetentsPerPage, crownRubberBand,
-        indicatorStyle, indicatorImage, indicatorMaximumDots, indicatorHidesForSinglePage,
-        timerDuration, timerResumeAfter, timerLoop, timerDimsWhileAdvancing,
-        pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
-        pageRefresh,
-        pageArgv,
-        pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum, pageMaximum, pageUnit, pageStyle,
-    ]
+    /// Every setting, in the order of the default file: the typed table's (`Settings`), then a page's keys.
+    public static let all: [ConfigurationSetting] =
+        Settings.rows.map { $0.description } + [
+            pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
+            pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
+            pageMaximum, pageUnit, pageStyle,
+        ]
 
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.
     ///

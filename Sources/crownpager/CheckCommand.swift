@@ -26,9 +26,17 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print every setting (key, values, default, flag, reload, documentation) as a Markdown table and exit.")
     var printReference = false
 
+    // Hidden, so `check --help` stays as it is: Scripts/docs.sh writes the page for the package.
+    @Flag(help: ArgumentHelp("Print the crownpager.toml(5) man page (roff) and exit.", visibility: .hidden))
+    var printManual = false
+
     func run() throws {
         if printDefault {
             print(Configuration.builtInText)
+            return
+        }
+        if printManual {
+            print(ConfigurationSetting.manual, terminator: "")
             return
         }
         if printReference {

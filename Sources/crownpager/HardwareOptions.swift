@@ -57,13 +57,17 @@ struct HardwareOptions: ParsableArguments {
 
     /// The flags given, laid over a configuration by `run`.
     func apply(to overrides: inout RunOverrides) {
-        overrides.bus = i2cBus
-        overrides.spi = spi.flatMap { SPIDevice(parsing: $0) }
-        overrides.dataCommandLine = dcLine
-        overrides.resetLine = resetLine.map { $0 == "none" ? nil : Int($0) }
-        overrides.address = parsedAddress
-        overrides.rotation = rotate.flatMap { DisplayRotation(degrees: $0) }
-        overrides.brightness = brightness
+        if let i2cBus { overrides.set(Settings.displayBus, .i2c(i2cBus)) }
+        if let device = spi.flatMap({ SPIDevice(parsing: $0) }) { overrides.set(Settings.displayBus, .spi(device)) }
+        if let dcLine { overrides.set(Settings.displayDataCommandLine, dcLine) }
+        if let line = resetLine.flatMap({ Settings.displayResetLine.parse($0) }) {
+            overrides.set(Settings.displayResetLine, line)
+        }
+        if let parsedAddress { overrides.set(Settings.displayAddress, parsedAddress) }
+        if let rotation = rotate.flatMap({ DisplayRotation(degrees: $0) }) {
+            overrides.set(Settings.displayRotation, rotation)
+        }
+        if let brightness { overrides.set(Settings.displayBrightness, brightness) }
         overrides.contrast = contrast
         overrides.inverted = invert
     }

@@ -180,17 +180,17 @@ struct PagerOptions: ParsableArguments {
 
     /// The flags given, laid over a configuration by `run`.
     func apply(to overrides: inout RunOverrides) throws(CrownPagerError) {
-        overrides.wrap = wrap
-        overrides.side = side
-        overrides.detentsPerPage = detentsPerPage
-        overrides.sensitivity = preset
-        overrides.rubberBand = stiffness
-        overrides.backgroundStyle = style
-        overrides.maximumDots = maxDots
-        overrides.hidesForSinglePage = hidesForSinglePage
+        if wrap { overrides.set(Settings.crownWrap, true) }
+        if let side { overrides.set(Settings.crownSide, side) }
+        if let detentsPerPage { overrides.set(Settings.crownDetentsPerPage, detentsPerPage) }
+        if let preset { overrides.set(Settings.crownSensitivity, preset) }
+        if let stiffness { overrides.set(Settings.crownRubberBand, stiffness) }
+        if let style { overrides.set(Settings.indicatorStyle, style) }
+        if let maxDots { overrides.set(Settings.indicatorMaximumDots, maxDots) }
+        if hidesForSinglePage { overrides.set(Settings.indicatorHidesForSinglePage, true) }
         overrides.displayOnly = displayOnly
-        overrides.pageDuration = pageDuration.flatMap(Self.parseDuration)
-        overrides.noAcceleration = noAcceleration
+        if let duration = pageDuration.flatMap(Self.parseDuration) { overrides.set(Settings.timerDuration, duration) }
+        if noAcceleration { overrides.set(Settings.crownAcceleration, false) }
         (overrides.indicatorImage, overrides.pageImages) = try images()
     }
 

@@ -86,7 +86,7 @@ struct RenderCommand: ParsableCommand {
         }
         // The same configuration and overrides `run` would use: what is drawn here is what a panel shows.
         var overrides = RunOverrides()
-        overrides.panel = display.chosenPanel
+        if let panel = display.chosenPanel { overrides.set(Settings.displayPanel, panel) }
         overrides.mock = true
         try report { try pagerOptions.apply(to: &overrides) }
         var configuration = Configuration.demo(pageCount: pagerOptions.pages)

@@ -74,7 +74,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         if let trace = display.trace { try report { try TraceFile.checkFolder(of: trace) } }
         var overrides = RunOverrides()
-        overrides.panel = display.chosenPanel
+        if let panel = display.chosenPanel { overrides.set(Settings.displayPanel, panel) }
         overrides.mock = mock
         hardware.apply(to: &overrides)
         try report { try pagerOptions.apply(to: &overrides) }

@@ -35,9 +35,9 @@ import Testing
         file.display.brightness = 40
         file.crown.wrap = true
         var overrides = RunOverrides()
-        overrides.rotation = .rotated180
+        overrides.set(Settings.displayRotation, .rotated180)
         overrides.contrast = 200
-        overrides.detentsPerPage = 3
+        overrides.set(Settings.crownDetentsPerPage, 3)
         overrides.mock = true
         let run = overrides.applied(to: file)
         #expect(run.display.panel == .ssd1306_128x32 && run.display.brightness == 40 && run.crown.wrap)

@@ -38,12 +38,12 @@ import Testing
     @Test func theFlagsChooseSPIOrTakeItBack() throws {
         let file = try parseConfiguration("[display]\nbus = \"spi0.0\"")
         var overrides = RunOverrides()
-        overrides.bus = 1
+        overrides.set(Settings.displayBus, .i2c(1))
         #expect(overrides.applied(to: file).display.spi == nil)
         overrides = RunOverrides()
-        overrides.spi = SPIDevice(parsing: "0.0")
-        overrides.dataCommandLine = 5
-        overrides.resetLine = .some(nil)
+        overrides.set(Settings.displayBus, .spi(SPIDevice(bus: 0, chipSelect: 0)))
+        overrides.set(Settings.displayDataCommandLine, 5)
+        overrides.set(Settings.displayResetLine, nil)
         let display = overrides.applied(to: Configuration()).display
         #expect(display.spi == SPIDevice(bus: 0, chipSelect: 0) && display.dataCommandLine == 5)
         #expect(display.resetLine == nil)

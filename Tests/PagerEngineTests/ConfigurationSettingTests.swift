@@ -215,6 +215,27 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         }
     }
 
+    /// `crownpager.toml(5)` has every key of the table under its table's heading, with its documentation.
+    @Test func theManualHasEveryKeyInItsTable() throws {
+        // The page's parts: the heading line (`.SS [display]`, `.SH PAGES`) and the lines under it.
+        var parts: [String: [String]] = [:]
+        var heading = ""
+        for line in ConfigurationSetting.manual.split(separator: "\n").map(String.init) {
+            if line.hasPrefix(".SS ") || line.hasPrefix(".SH ") {
+                heading = line
+            } else {
+                parts[heading, default: []].append(line)
+            }
+        }
+        for setting in ConfigurationSetting.all {
+            let heading = setting.isPageKey ? ".SH PAGES" : ".SS [" + setting.section + "]"
+            let lines = try #require(parts[heading], "\(setting.key)")
+            let entry = try #require(lines.firstIndex(of: ".B " + setting.name), "\(setting.key)")
+            let documentation = ConfigurationSetting.roffText(setting.documentation + ".")
+            #expect(lines.dropFirst(entry).prefix(2).last == documentation, "\(setting.key)")
+        }
+    }
+
     /// The restart-only settings include everything the reload refuses to change.
     @Test func thePanelBusAndAddressNeedARestart() {
         for key in ["display.panel", "display.bus", "display.address"] {
@@ -239,21 +260,21 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         #expect(crown.detentsPerPage == 5 && crown.crownConfiguration.detentsPerPage == 5)
         // And the flag wins over both.
         var overrides = RunOverrides()
-        overrides.detentsPerPage = 2
+        overrides.set(Settings.crownDetentsPerPage, 2)
         #expect(overrides.applied(to: try parse("[crown]\nsensitivity = \"low\"\n")).crown.detentsPerPage == 2)
     }
 
     @Test func theFeelFlagsWinOverTheFile() throws {
         let file = try parse("[crown]\nsensitivity = \"high\"\ndetents_per_page = 5\nrubber_band = \"soft\"\n")
         var overrides = RunOverrides()
-        overrides.sensitivity = .low
-        overrides.rubberBand = .stiff
+        overrides.set(Settings.crownSensitivity, .low)
+        overrides.set(Settings.crownRubberBand, .stiff)
         let crown = overrides.applied(to: file).crown
         // --sensitivity wins over the file's preset and its exact count alike.
         #expect(crown.sensitivity == .low && crown.detentsPerPage == 3)
         #expect(crown.crownConfiguration.detentsPerPage == 3 && crown.crownConfiguration.rubberBand == .stiff)
         // --detents-per-page wins over --sensitivity, as detents_per_page over sensitivity in the file.
-        overrides.detentsPerPage = 4
+        overrides.set(Settings.crownDetentsPerPage, 4)
         #expect(overrides.applied(to: file).crown.detentsPerPage == 4)
         // Flags left out keep the file's values.
         let untouched = RunOverrides().applied(to: file).crown

@@ -250,7 +250,7 @@ private struct NoFiles: FileReading {
                 && engine.session.controller.timerLook(at: .milliseconds(10_000)) == nil)
 
         var overridden = RunOverrides()
-        overridden.pageDuration = .seconds(7)
+        overridden.set(Settings.timerDuration, .seconds(7))
         #expect(overridden.applied(to: configuration).timer.duration == .seconds(7))
         let never = try Configuration(
             parsing: "[timer]\nduration = \"never\"\nresume_after = \"never\"\n", file: "t.toml", files: NoFiles())
