@@ -16,47 +16,9 @@
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
 import PackageDescription
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-// The release program's footprint (README, "Footprint and wakeups"): 2 MB less peak RSS, the
-// same code. lld (in every Swift toolchain for Linux; the default gold cannot) packs the PIE's
-// 40,000 relative relocations into a few kB (DT_RELR: glibc 2.36, Debian 12 on), which the
-// loader otherwise reads whole at every start. StaticLibStdCXX/libstdc++.so, a linker script
-// found before the system's library, makes the -lstdc++ of --static-swift-stdlib the static
-// archive: the few pieces the Swift runtime calls instead of loading libstdc++.so.6 and its
-// symbol tables. And the program exports no symbols: the runtime's -export-dynamic puts all of
-// them in the table every library's lookups search first, and nothing loads the program's symbols.
-// Last, the functions a run executes go first and together (SymbolOrder/crownpager.order, made by
-// Scripts/symbol-order.sh): the kernel maps code in 64 kB windows around each page touched, and
-// 3,000 functions scattered over 5.6 MB of code touched most of them (2 MB less peak RSS).
-let smallReleaseProgram =
-    ["-use-ld=lld"] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
-    + ["-L", Context.packageDirectory + "/Sources/crownpager/StaticLibStdCXX", "-Xlinker", "--no-export-dynamic"]
-    + [
-        "-Xlinker",
-        "--symbol-ordering-file=" + Context.packageDirectory + "/Sources/crownpager/SymbolOrder/crownpager.order",
-        // Symbols of other architectures and of code changed since the list was made are skipped.
-        "-Xlinker", "--no-warn-symbol-ordering",
-    ]
-
-/// Whether the glibc this builds against (the machine's: the arm64 cross build runs in a Debian 13
-/// root) has the loader that reads DT_RELR, 2.36 or later: a program built on an older one, such
-/// as Ubuntu 22.04's 2.35, would not start.
-var loaderReadsPackedRelocations: Bool {
-    #if canImport(Glibc)
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard confstr(Int32(_CS_GNU_LIBC_VERSION), &buffer, buffer.count) > 0 else { return false }
-        // "glibc 2.36"
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let version = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) }
-        guard let version, version.count >= 2 else { return false }
-        return (version[0], version[1]) >= (2, 36)
-    #else
-        return false
-    #endif
-}
+// The manifest declares and carries no flags: a release build here is the plain one. The link of the
+// program the .deb ships (lld, packed relocations, static libstdc++, no exported symbols, a symbol
+// order) is given on Scripts/package.sh's command line (Scripts/release-link.sh).
 
 let package = Package(
     name: "CrownPager",
@@ -123,9 +85,7 @@ let package = Package(
                 "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerEngine", "LinuxHardware",
                 "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            exclude: ["StaticLibStdCXX", "SymbolOrder"],
-            linkerSettings: [.unsafeFlags(smallReleaseProgram, .when(platforms: [.linux], configuration: .release))]
+            ]
         ),
         // Counts heap allocations for crownpager-bench by defining malloc and its kin (weakly) in the
         // program; only the benchmark links it, so no other program's allocator is touched.

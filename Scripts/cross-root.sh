@@ -65,10 +65,13 @@ fi
 [ -d "$sysroot/usr/lib/$multiarch" ] || { echo "cross-root: no sysroot at $sysroot: run 'prepare' (outside) first" >&2; exit 1; }
 Scripts/build-info.sh
 out=".build-cross-$arch"
+# The release link of the amd64 package too (Scripts/release-link.sh): this root's glibc is the
+# sysroot's, Debian 13's.
+. Scripts/release-link.sh
 swift build -c release --product crownpager --static-swift-stdlib --scratch-path ".build-$arch" \
   --triple "$triple" --sdk "$sysroot" -Xswiftc -sdk -Xswiftc "$sysroot" \
   -Xswiftc -resource-dir -Xswiftc "$sysroot/usr/libexec/swift/lib/swift_static" \
-  -Xswiftc -use-ld=lld -Xcc -fPIC
+  -Xswiftc -use-ld=lld -Xcc -fPIC "${release_link[@]}"
 rm -rf "$out" && mkdir -p "$out"
 "$multiarch-strip" --strip-unneeded -o "$out/crownpager" ".build-$arch/release/crownpager"
 # The docs come from the target's binary, run under qemu-user; generate-manual runs on the host.

@@ -49,11 +49,13 @@ if [ "$arch" = "$host_arch" ]; then
   Scripts/setup.sh --packaging >&2
   for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
   Scripts/build-info.sh
-  scratch=".build-package-$arch"
-  say "building crownpager $version for $arch (release, static Swift runtime) in $scratch"
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product crownpager >&2
-  swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product generate-manual >&2
-  bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
+  # The release link of Scripts/release-link.sh, for both products: flags that differ between
+  # them would build every module twice.
+  . Scripts/release-link.sh
+  say "building crownpager $version for $arch (release, static Swift runtime, the link of release-link.sh)"
+  swift build "${release_build[@]}" --product crownpager >&2
+  swift build "${release_build[@]}" --product generate-manual >&2
+  bin="$(swift build "${release_build[@]}" --show-bin-path)"
   strip --strip-unneeded -o "$work/crownpager" "$bin/crownpager"
   Scripts/docs.sh "$work/crownpager" "$bin/generate-manual" "$work/docs" >&2
 else
@@ -86,10 +88,10 @@ say "built in $((SECONDS - started)) s"
 # What the binary needs from the system: its shared libraries, as Debian packages.
 needed="$(LC_ALL=C readelf -d "$work/crownpager" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')"
 glibc="$(LC_ALL=C readelf -V "$work/crownpager" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -n 1)"
-# No GLIBCXX version at all when libstdc++ is linked statically (Package.swift): sed, unlike grep,
+# No GLIBCXX version at all when libstdc++ is linked statically (release-link.sh): sed, unlike grep,
 # does not fail on finding nothing.
 glibcxx="$(LC_ALL=C readelf -V "$work/crownpager" | sed -n 's/.*GLIBCXX_3\.4\.\([0-9]*\).*/\1/p' | sort -n | tail -n 1)"
-# Packed relative relocations (DT_RELR, Package.swift) need the loader of glibc 2.36 or later.
+# Packed relative relocations (DT_RELR, release-link.sh) need the loader of glibc 2.36 or later.
 if LC_ALL=C readelf -V "$work/crownpager" | grep -q GLIBC_ABI_DT_RELR; then
   glibc="$(printf '%s\n' "${glibc:-2.31}" 2.36 | sort -V | tail -n 1)"
 fi

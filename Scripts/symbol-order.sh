@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Writes Sources/crownpager/SymbolOrder/crownpager.order: the functions a running crownpager
-# executes, in the order it first calls them, for lld's --symbol-ordering-file (Package.swift,
-# release builds). lld then lays them out together at the start of the code, so a run touches a
+# Writes Scripts/release-link/crownpager.order: the functions a running crownpager executes, in
+# the order it first calls them, for lld's --symbol-ordering-file (Scripts/release-link.sh, the
+# program of the .deb). lld then lays them out together at the start of the code, so a run touches a
 # few hundred kB of contiguous code instead of 64 kB windows scattered over 5.6 MB: about 2 MB
 # less peak RSS (CrownPagerApp.docc/Performance.md, "Footprint and wakeups").
 #
@@ -35,11 +35,12 @@ fi
 for tool in cc strip python3; do command -v "$tool" >/dev/null || { echo "symbol-order: needs $tool" >&2; exit 69; }; done
 
 Scripts/build-info.sh >/dev/null
+order=Scripts/release-link/crownpager.order
 # The release link reads the list; any list (even an empty one) builds the program profiled.
-mkdir -p Sources/crownpager/SymbolOrder
-[ -e Sources/crownpager/SymbolOrder/crownpager.order ] || : >Sources/crownpager/SymbolOrder/crownpager.order
-swift build -c release --static-swift-stdlib --product crownpager >&2
-binary="$(swift build -c release --show-bin-path)/crownpager"
+[ -e "$order" ] || : >"$order"
+. Scripts/release-link.sh
+swift build "${release_build[@]}" --product crownpager >&2
+binary="$(swift build "${release_build[@]}" --show-bin-path)/crownpager"
 work="$(mktemp -d "${TMPDIR:-/tmp}/crownpager-order.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 # valgrind 3.19 cannot read the DWARF 5 the toolchain writes; the symbol table is all it needs.
@@ -68,7 +69,7 @@ valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/render.out" 
   --crown "+1,+1,@1s +1,@1.05s +1,@1.1s +1,@2s long-press,@3s -1,@3.5s press,@4s -3" >/dev/null 2>"$work/render.err"
 
 # callgrind names each function once, in a fn= or cfn= line: "fn=(id) symbol".
-python3 - "$work/builtin.out" "$work/clock.out" "$work/render.out" >Sources/crownpager/SymbolOrder/crownpager.order <<'EOF'
+python3 - "$work/builtin.out" "$work/clock.out" "$work/render.out" >"$order" <<'EOF'
 import re, sys
 seen = set()
 pattern = re.compile(r"^c?fn=\(\d+\) (.+)$")
@@ -84,4 +85,4 @@ for path in sys.argv[1:]:
 EOF
 # The build does not see the list change: the next release build links anew without this program.
 rm -f "$binary"
-echo "symbol-order: wrote $(wc -l <Sources/crownpager/SymbolOrder/crownpager.order) symbols to Sources/crownpager/SymbolOrder/crownpager.order"
+echo "symbol-order: wrote $(wc -l <"$order") symbols to $order"

@@ -16,7 +16,7 @@
 # binary stripped as the .deb strips it.
 #
 # Usage: Scripts/wakeups.sh [--seconds N] [--starts N] [--binary PATH]
-# Without --binary it builds the release binary as Scripts/package.sh does (--static-swift-stdlib).
+# Without --binary it builds the release binary as Scripts/package.sh does (Scripts/release-link.sh).
 set -euo pipefail
 trap 'echo "wakeups: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -42,8 +42,9 @@ done
 
 if [ -z "$binary" ]; then
   Scripts/build-info.sh >/dev/null
-  swift build -c release --static-swift-stdlib --product crownpager >&2
-  binary="$(swift build -c release --show-bin-path)/crownpager"
+  . Scripts/release-link.sh
+  swift build "${release_build[@]}" --product crownpager >&2
+  binary="$(swift build "${release_build[@]}" --show-bin-path)/crownpager"
 fi
 [ -x "$binary" ] || { echo "wakeups: no program at $binary" >&2; exit 66; }
 binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
@@ -196,7 +197,7 @@ echo "cold start, exec to the first I2C write: $(median "${cold[@]}") ms; to the
 
 # How much of the symbol order (Scripts/symbol-order.sh) the binary still has: code changed since
 # the list was made has other names, and goes after the listed code.
-order=Sources/crownpager/SymbolOrder/crownpager.order
+order=Scripts/release-link/crownpager.order
 if [ -s "$order" ] && command -v nm >/dev/null; then
   listed="$(nm --defined-only "$binary" | awk '{ print $3 }' | sort -u | comm -12 - <(sort -u "$order") | wc -l)"
   echo "symbol order: $listed of the $(wc -l <"$order") functions listed are in the binary"
