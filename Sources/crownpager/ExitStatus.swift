@@ -32,6 +32,8 @@ extension CrownPagerError {
         case .image(let error): return error.kind == .unreadable ? .noInput : .dataError
         case .readFile(.tooLarge), .readFile(.notARegularFile): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
+        case .readLines(.file(let error)): return CrownPagerError.readFile(error).exitStatus
+        case .readLines(.lineTooLong): return .dataError
         case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable
         case .spiDisplay(.device(let error)): return error.operation == .write ? .ioError : .unavailable

@@ -47,22 +47,44 @@ struct ReplayCommand: ParsableCommand {
         else {
             throw ExitCode.validationFailure
         }
-        let text = try readTextFile(trace, what: "trace")
-        let result: (frames: [RenderedFrame], diagnostics: [SSD1306Emulator.Diagnostic])
-        do {
-            result = try TraceReplay(panel: panel, address: address).run(text, everyFrame: everyFrame)
+        // The whole trace first, writing nothing: a trace that is wrong on its last line writes
+        // no frames, and the emulator's problems are listed before any frame is written.
+        var replay = TraceReplay(panel: panel, address: address, everyFrame: everyFrame)
+        let read = try replayTrace(into: &replay).bytes
+        for diagnostic in replay.diagnostics { printError("crownpager: \(trace): \(diagnostic)") }
+        if replay.diagnosticCount > replay.diagnostics.count {
+            printError("crownpager: \(trace): \(replay.diagnosticCount - replay.diagnostics.count) more problems")
+        }
+        guard let out else {
+            for line in TerminalGlassRenderer.halfBlockLines(replay.emulator.glass) { print(line) }
+            return
+        }
+        let output = FrameOutput(directory: out)
+        var written = 0
+        if everyFrame {
+            // Again, each frame written as it comes and dropped: a trace of any length makes
+            // frames in the memory of one.
+            replay = TraceReplay(panel: panel, address: address, everyFrame: true)
+            written = try replayTrace(into: &replay, writingTo: output, byteLimit: read).frames
+        }
+        if let last = replay.finalFrame {
+            try report { try output.write([last]) }
+            written += 1
+        }
+        print("wrote \(written) frames to \(out)")
+    }
+
+    /// Replays the trace into `replay`, writing frames to `output`, at most `byteLimit` bytes of
+    /// it; returns the bytes read and the frames written. Its errors end the program with their
+    /// message and status.
+    private func replayTrace(into replay: inout TraceReplay, writingTo output: FrameOutput? = nil, byteLimit: Int = .max)
+        throws -> (bytes: Int, frames: Int)
+    {
+        do throws(CrownPagerError) {
+            return try TraceFile.replay(trace, into: &replay, writingTo: output, byteLimit: byteLimit)
         } catch {
-            throw fail(.trace(error, path: trace))
-        }
-        for diagnostic in result.diagnostics.prefix(20) { printError("crownpager: \(trace): \(diagnostic)") }
-        if result.diagnostics.count > 20 {
-            printError("crownpager: \(trace): \(result.diagnostics.count - 20) more problems")
-        }
-        if let out {
-            try report { try FrameOutput(directory: out).write(result.frames) }
-            print("wrote \(result.frames.count) frames to \(out)")
-        } else if let glass = result.frames.last?.glass {
-            for line in TerminalGlassRenderer.halfBlockLines(glass) { print(line) }
+            if case .readLines = error { throw fail(error, prefix: "cannot read the trace: ") }
+            throw fail(error)
         }
     }
 }
