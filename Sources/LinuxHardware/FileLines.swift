@@ -105,21 +105,17 @@ public final class FileLines {
     private func fill() throws(FileLinesError) -> Bool {
         guard let descriptor, unread > 0 else { return false }
         let wanted = min(chunk.count, unread)
-        let outcome = chunk.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
-            do throws(Errno) {
-                return .success(try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])))
-            } catch {
-                return .failure(error)
+        let count: Int
+        do {
+            count = try chunk.withUnsafeMutableBytes {
+                try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted]))
             }
+        } catch {
+            throw .file(.failed(operation: .read, path: path, errno: (error as? Errno) ?? .ioError))
         }
-        switch outcome {
-        case .success(let count):
-            chunkStart = 0
-            chunkEnd = count
-            unread -= count
-            return count > 0
-        case .failure(let error):
-            throw .file(.failed(operation: .read, path: path, errno: error))
-        }
+        chunkStart = 0
+        chunkEnd = count
+        unread -= count
+        return count > 0
     }
 }

@@ -111,8 +111,9 @@ public enum I2CTrace {
             [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "p")].contains(mark)
         else { throw fail(.invalidSuffix) }
         if mark == UInt8(ascii: "=") {
-            // One fill rather than a byte at a time: `w65535@0x3c 0x40 0x00=` is 64 KiB.
-            bytes.append(contentsOf: repeatElement(byte, count: max(1, length - bytes.count)))
+            // One fill rather than a byte at a time: `w65535@0x3c 0x40 0x00=` is 64 KiB. (An
+            // array, not repeatElement: appending a generic sequence is slow in a debug build.)
+            bytes.append(contentsOf: [UInt8](repeating: byte, count: max(1, length - bytes.count)))
             return
         }
         repeat {

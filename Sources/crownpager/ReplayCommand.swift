@@ -11,7 +11,9 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Feed an I2C trace (i2ctransfer lines) to the SSD1306 emulator and show what the glass shows.",
         discussion: """
             Without --out the glass is printed as text (half blocks). Anything the emulator finds \
-            wrong (an unknown command, a write to another address) is listed on standard error.
+            wrong (an unknown command, a write to another address) is listed on standard error. \
+            The trace is read a line at a time, so one of any length replays in little memory; \
+            a line longer than 1 MiB is refused.
             """)
 
     @Argument(help: ArgumentHelp("The trace file, one i2ctransfer write per line.", valueName: "trace"))
@@ -77,9 +79,9 @@ struct ReplayCommand: ParsableCommand {
     /// Replays the trace into `replay`, writing frames to `output`, at most `byteLimit` bytes of
     /// it; returns the bytes read and the frames written. Its errors end the program with their
     /// message and status.
-    private func replayTrace(into replay: inout TraceReplay, writingTo output: FrameOutput? = nil, byteLimit: Int = .max)
-        throws -> (bytes: Int, frames: Int)
-    {
+    private func replayTrace(
+        into replay: inout TraceReplay, writingTo output: FrameOutput? = nil, byteLimit: Int = .max
+    ) throws -> (bytes: Int, frames: Int) {
         do throws(CrownPagerError) {
             return try TraceFile.replay(trace, into: &replay, writingTo: output, byteLimit: byteLimit)
         } catch {
