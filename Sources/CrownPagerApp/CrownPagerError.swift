@@ -13,6 +13,8 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     case image(ImageFileError)
     /// A file the user named (a configuration, a crown script, a trace) could not be read.
     case readFile(FileSystemError)
+    /// A file the user named (a trace) could not be read a line at a time: a file error, or a line too long.
+    case readLines(FileLinesError)
     /// An output file (frames, a trace, the wiring diagram) could not be written.
     case writeFile(FileSystemError)
     /// An output file (`what`, e.g. "trace") cannot be written at `path`: its folder does not exist.
@@ -48,6 +50,7 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
         case .configuration(let error): return error.description
         case .image(let error): return error.description
         case .readFile(let error), .writeFile(let error): return error.description
+        case .readLines(let error): return error.description
         case .missingFolder(let what, let path, let folder):
             return "cannot write the \(what) \(path): the folder \(folder) does not exist"
         case .display(let error): return error.description

@@ -1,41 +1,64 @@
 import CrownVocabulary
 import PagerCore
+import PagerGraphics
 import SSD1306
 
 /// Feeds a recorded I2C trace to an emulated panel: what would a panel have shown?
 ///
 /// Traces from `--trace` (of a headless render, a terminal run, or later a real panel) and
-/// hand-written `i2ctransfer` lines replay alike.
+/// hand-written `i2ctransfer` lines replay alike. The trace comes a transfer at a time (read
+/// with `I2CTraceLine`) and frames go out as they are made, so a trace of any length replays in
+/// the memory of one transfer and one glass; of the emulator's diagnostics the first few are
+/// kept and the rest counted.
 public struct TraceReplay {
-    /// The panel to emulate.
-    public var panel: SSD1306Panel
-    /// The address the emulated panel answers at.
-    public var address: I2CAddress
+    /// The emulated controller, as the transfers so far have left it.
+    public private(set) var emulator: SSD1306Emulator
+    /// Whether each display-data transaction makes a frame.
+    public let everyFrame: Bool
+    /// How many diagnostics are kept; the rest are only counted.
+    public let keptDiagnostics: Int
+    /// The first `keptDiagnostics` problems the emulator found, oldest first.
+    public private(set) var diagnostics: [SSD1306Emulator.Diagnostic] = []
+    /// How many problems the emulator found, kept or not.
+    public private(set) var diagnosticCount = 0
+    /// Transfers replayed so far.
+    public private(set) var transferCount = 0
+    /// The glass of the last frame `replay(_:)` returned.
+    private var lastFrameGlass: Bitmap?
 
-    /// A replay onto `panel` at `address`.
-    public init(panel: SSD1306Panel, address: I2CAddress = .ssd1306Primary) {
-        self.panel = panel
-        self.address = address
+    /// A replay onto `panel` at `address`; with `everyFrame`, the glass after every display-data
+    /// transaction is a frame too.
+    public init(
+        panel: SSD1306Panel, address: I2CAddress = .ssd1306Primary, everyFrame: Bool = false,
+        keepingDiagnostics: Int = 20
+    ) {
+        emulator = SSD1306Emulator(panel: panel, address: address)
+        self.everyFrame = everyFrame
+        keptDiagnostics = max(0, keepingDiagnostics)
     }
 
-    /// The glass after the trace (or after each display-data transaction with `everyFrame`), and
-    /// what the emulator found wrong; throws when the text is not a trace.
-    public func run(_ text: String, everyFrame: Bool = false) throws(I2CTraceError)
-        -> (frames: [RenderedFrame], diagnostics: [SSD1306Emulator.Diagnostic])
-    {
-        let transfers = try I2CTrace.parse(text)
-        var emulator = SSD1306Emulator(panel: panel, address: address)
-        var frames: [RenderedFrame] = []
-        for (index, transfer) in transfers.enumerated() {
-            emulator.write(transfer.bytes, to: transfer.address)
-            // A data transaction's control byte has D/C# (bit 6) set.
-            if everyFrame, let control = transfer.bytes.first, control & 0x40 != 0 {
-                frames.append(RenderedFrame(name: "transfer-" + pad(index + 1, 5), time: .zero, glass: emulator.glass))
-            }
+    /// Sends `transfer` to the emulator; returns the glass after it when `everyFrame` asks for it
+    /// (a display-data transaction), named `transfer-` and its number in the trace.
+    public mutating func replay(_ transfer: I2CTransfer) -> RenderedFrame? {
+        emulator.write(transfer.bytes, to: transfer.address)
+        transferCount += 1
+        if !emulator.diagnostics.isEmpty {
+            diagnosticCount += emulator.diagnostics.count
+            diagnostics += emulator.diagnostics.prefix(keptDiagnostics - diagnostics.count)
+            emulator.removeAllDiagnostics()
         }
-        if !everyFrame || frames.last?.glass != emulator.glass {
-            frames.append(RenderedFrame(name: "glass", time: .zero, glass: emulator.glass))
-        }
-        return (frames, emulator.diagnostics)
+        // A data transaction's control byte has D/C# (bit 6) set.
+        guard everyFrame, let control = transfer.bytes.first, control & 0x40 != 0 else { return nil }
+        let glass = emulator.glass
+        lastFrameGlass = glass
+        return RenderedFrame(name: "transfer-" + pad(transferCount, 5), time: .zero, glass: glass)
+    }
+
+    /// The glass after the last transfer, named `glass`; nil when `everyFrame`'s last frame
+    /// already shows it.
+    public var finalFrame: RenderedFrame? {
+        let glass = emulator.glass
+        guard !everyFrame || lastFrameGlass != glass else { return nil }
+        return RenderedFrame(name: "glass", time: .zero, glass: glass)
     }
 }

@@ -50,63 +50,25 @@ public enum I2CTrace {
     }
 
     /// The transfers a trace describes, in order.
+    ///
+    /// The whole trace is in memory here; `I2CTraceLine` reads a trace a line and a transfer at a time.
     public static func parse(_ text: String) throws(I2CTraceError) -> [I2CTransfer] {
         var transfers: [I2CTransfer] = []
         var lineNumber = 0
         for line in Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            var content = line
-            if let hash = content.firstIndex(of: UInt8(ascii: "#")) { content = content[..<hash] }
-            let tokens = content.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
-            try parseLine(tokens, number: lineNumber, into: &transfers)
+            var reader = I2CTraceLine(line, number: lineNumber)
+            while let transfer = try reader.next() { transfers.append(transfer) }
         }
         return transfers
     }
 
-    private static func parseLine(
-        _ allTokens: [ArraySlice<UInt8>], number line: Int, into transfers: inout [I2CTransfer]
-    ) throws(I2CTraceError) {
-        var tokens = allTokens[...]
-        if let first = tokens.first, Array(first) == Array("i2ctransfer".utf8) {
-            tokens = tokens.dropFirst().drop { $0.first == UInt8(ascii: "-") }
-            guard !tokens.isEmpty else { throw I2CTraceError(line: line, token: "i2ctransfer", problem: .missingBus) }
-            tokens = tokens.dropFirst()  // the bus number or name
-        }
-        var lastAddress: I2CAddress?
-        var message: (address: I2CAddress, length: Int, bytes: [UInt8], token: String)?
-        for token in tokens {
-            let spelled = String(decoding: token, as: UTF8.self)
-            guard var current = message else {
-                let (length, address) = try parseDescriptor(token, spelled, line: line, lastAddress: lastAddress)
-                lastAddress = address
-                if length == 0 {
-                    transfers.append(I2CTransfer(address: address, bytes: []))
-                } else {
-                    message = (address, length, [], spelled)
-                }
-                continue
-            }
-            try appendData(token, spelled, line: line, to: &current.bytes, length: current.length)
-            if current.bytes.count == current.length {
-                transfers.append(I2CTransfer(address: current.address, bytes: current.bytes))
-                message = nil
-            } else {
-                message = current
-            }
-        }
-        if let unfinished = message {
-            throw I2CTraceError(
-                line: line, token: unfinished.token,
-                problem: .incompleteMessage(expected: unfinished.length, found: unfinished.bytes.count))
-        }
-    }
-
     /// Reads `[inpst]{r|w}LENGTH[@ADDRESS]`.
-    private static func parseDescriptor(
-        _ token: ArraySlice<UInt8>, _ spelled: String, line: Int, lastAddress: I2CAddress?
-    ) throws(I2CTraceError) -> (length: Int, address: I2CAddress) {
+    static func parseDescriptor(_ token: ArraySlice<UInt8>, line: Int, lastAddress: I2CAddress?)
+        throws(I2CTraceError) -> (length: Int, address: I2CAddress)
+    {
         func fail(_ problem: I2CTraceError.Problem) -> I2CTraceError {
-            I2CTraceError(line: line, token: spelled, problem: problem)
+            I2CTraceError(line: line, token: String(decoding: token, as: UTF8.self), problem: problem)
         }
         var rest = token
         while let flag = rest.first, flag != UInt8(ascii: "w"), flag != UInt8(ascii: "r") {
@@ -133,12 +95,13 @@ public enum I2CTrace {
     }
 
     /// Reads one data byte with an optional suffix and appends it, or the run it starts.
-    private static func appendData(
-        _ token: ArraySlice<UInt8>, _ spelled: String, line: Int, to bytes: inout [UInt8], length: Int
-    ) throws(I2CTraceError) {
-        guard let (value, suffix) = parseCNumber(token), value <= 0xFF else {
-            throw I2CTraceError(line: line, token: spelled, problem: .invalidDataByte)
+    static func appendData(_ token: ArraySlice<UInt8>, line: Int, to bytes: inout [UInt8], length: Int)
+        throws(I2CTraceError)
+    {
+        func fail(_ problem: I2CTraceError.Problem) -> I2CTraceError {
+            I2CTraceError(line: line, token: String(decoding: token, as: UTF8.self), problem: problem)
         }
+        guard let (value, suffix) = parseCNumber(token), value <= 0xFF else { throw fail(.invalidDataByte) }
         var byte = UInt8(value)
         guard let mark = suffix.first else {
             bytes.append(byte)
@@ -146,7 +109,13 @@ public enum I2CTrace {
         }
         guard suffix.count == 1,
             [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "p")].contains(mark)
-        else { throw I2CTraceError(line: line, token: spelled, problem: .invalidSuffix) }
+        else { throw fail(.invalidSuffix) }
+        if mark == UInt8(ascii: "=") {
+            // One fill rather than a byte at a time: `w65535@0x3c 0x40 0x00=` is 64 KiB. (An
+            // array, not repeatElement: appending a generic sequence is slow in a debug build.)
+            bytes.append(contentsOf: [UInt8](repeating: byte, count: max(1, length - bytes.count)))
+            return
+        }
         repeat {
             bytes.append(byte)
             switch mark {

@@ -115,6 +115,12 @@ public struct SSD1306Emulator: I2CBus, Sendable {
         }
     }
 
+    /// Forgets the diagnostics so far, for a caller that has taken them: a replay of a long
+    /// trace keeps a few and counts the rest rather than holding one for each bad byte.
+    public mutating func removeAllDiagnostics() {
+        diagnostics.removeAll(keepingCapacity: true)
+    }
+
     mutating func note(_ problem: Diagnostic.Problem, at offset: Int) {
         diagnostics.append(Diagnostic(transaction: transactionCount, offset: offset, problem: problem))
     }

@@ -35,6 +35,8 @@ extension CrownPagerError {
         case .readFile(.tooLarge), .readFile(.notARegularFile), .readFile(.unsuitableOutput): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput
         case .writeFile(.unsuitableOutput): return .cannotCreate
+        case .readLines(.file(let error)): return CrownPagerError.readFile(error).exitStatus
+        case .readLines(.lineTooLong): return .dataError
         case .writeFile, .missingFolder, .system: return .ioError
         case .display(let error): return error.kind == .bus ? .ioError : .unavailable
         case .spiDisplay(.device(let error)): return error.operation == .write ? .ioError : .unavailable

@@ -11,7 +11,9 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Feed an I2C trace (i2ctransfer lines) to the SSD1306 emulator and show what the glass shows.",
         discussion: """
             Without --out the glass is printed as text (half blocks). Anything the emulator finds \
-            wrong (an unknown command, a write to another address) is listed on standard error.
+            wrong (an unknown command, a write to another address) is listed on standard error. \
+            The trace is read a line at a time, so one of any length replays in little memory; \
+            a line longer than 1 MiB is refused.
             """)
 
     @Argument(help: ArgumentHelp("The trace file, one i2ctransfer write per line.", valueName: "trace"))
@@ -47,22 +49,43 @@ struct ReplayCommand: ParsableCommand {
         else {
             throw ExitCode.validationFailure
         }
-        let text = try readTextFile(trace, what: "trace")
-        let result: (frames: [RenderedFrame], diagnostics: [SSD1306Emulator.Diagnostic])
-        do {
-            result = try TraceReplay(panel: panel, address: address).run(text, everyFrame: everyFrame)
+        // The whole trace first, writing nothing: a trace that is wrong on its last line writes
+        // no frames, and the emulator's problems are listed before any frame is written.
+        var replay = TraceReplay(panel: panel, address: address, everyFrame: everyFrame)
+        let read = try replayTrace(into: &replay).bytes
+        for diagnostic in replay.diagnostics { OperatorLog.warning("crownpager: \(trace): \(diagnostic)") }
+        let unlisted = replay.diagnosticCount - replay.diagnostics.count
+        if unlisted > 0 { OperatorLog.warning("crownpager: \(trace): \(unlisted) more problems") }
+        guard let out else {
+            for line in TerminalGlassRenderer.halfBlockLines(replay.emulator.glass) { print(line) }
+            return
+        }
+        let output = FrameOutput(directory: out)
+        var written = 0
+        if everyFrame {
+            // Again, each frame written as it comes and dropped: a trace of any length makes
+            // frames in the memory of one.
+            replay = TraceReplay(panel: panel, address: address, everyFrame: true)
+            written = try replayTrace(into: &replay, writingTo: output, byteLimit: read).frames
+        }
+        if let last = replay.finalFrame {
+            try report { try output.write([last]) }
+            written += 1
+        }
+        print("wrote \(written) frames to \(out)")
+    }
+
+    /// Replays the trace into `replay`, writing frames to `output`, at most `byteLimit` bytes of
+    /// it; returns the bytes read and the frames written. Its errors end the program with their
+    /// message and status.
+    private func replayTrace(
+        into replay: inout TraceReplay, writingTo output: FrameOutput? = nil, byteLimit: Int = .max
+    ) throws -> (bytes: Int, frames: Int) {
+        do throws(CrownPagerError) {
+            return try TraceFile.replay(trace, into: &replay, writingTo: output, byteLimit: byteLimit)
         } catch {
-            throw fail(.trace(error, path: trace))
-        }
-        for diagnostic in result.diagnostics.prefix(20) { OperatorLog.warning("crownpager: \(trace): \(diagnostic)") }
-        if result.diagnostics.count > 20 {
-            OperatorLog.warning("crownpager: \(trace): \(result.diagnostics.count - 20) more problems")
-        }
-        if let out {
-            try report { try FrameOutput(directory: out).write(result.frames) }
-            print("wrote \(result.frames.count) frames to \(out)")
-        } else if let glass = result.frames.last?.glass {
-            for line in TerminalGlassRenderer.halfBlockLines(glass) { print(line) }
+            if case .readLines = error { throw fail(error, prefix: "cannot read the trace: ") }
+            throw fail(error)
         }
     }
 }

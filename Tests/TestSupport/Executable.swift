@@ -7,11 +7,20 @@ public struct ProgramRun: Sendable {
     public var standardError: String
 }
 
-/// Runs the `crownpager` built beside the test bundle with `arguments`, standard input from /dev/null.
-public func runCrownPager(_ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
+/// Runs the `crownpager` built beside the test bundle with `arguments`, standard input from /dev/null;
+/// with `addressSpaceKiB`, under that limit of its address space (`ulimit -v`), so allocating more fails.
+public func runCrownPager(_ arguments: [String], environment: [String: String] = [:], addressSpaceKiB: Int? = nil)
+    throws -> ProgramRun
+{
     let process = Process()
-    process.executableURL = crownPagerExecutable()
-    process.arguments = arguments
+    if let addressSpaceKiB {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments =
+            ["-c", "ulimit -v \(addressSpaceKiB) && exec \"$0\" \"$@\"", crownPagerExecutable().path] + arguments
+    } else {
+        process.executableURL = crownPagerExecutable()
+        process.arguments = arguments
+    }
     var merged = ProcessInfo.processInfo.environment
     for (key, value) in environment { merged[key] = value }
     process.environment = merged
