@@ -8,13 +8,13 @@ import SSD1306
 /// recovery and the reaction to a reload.
 ///
 /// A shell (the Linux loop behind `run`, `render`, the benchmarks, the tests) feeds it
-/// timestamped inputs with `handle(_:at:)` and does what the returned `Effects` say: write the
-/// transfers to the display, read the values asked for, print the log lines. It calls
+/// timestamped inputs with `handle(_:at:)` and does what the returned `Effects` say: send the
+/// display's records through its interface (I2C, SPI or the emulator: the engine does not know which), read the values asked for, print the log lines. It calls
 /// `handle(.tick, at:)` again at `nextDeadline`, or sooner when input comes, and always feeds
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 public struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    public private(set) var session: PagerSession<ConfiguredPage, TransferQueue>
+    public private(set) var session: PagerSession<ConfiguredPage, DisplayQueue>
     /// The pages and their latest readings.
     public private(set) var book: PageBook
     /// When each page is read next.
@@ -94,16 +94,14 @@ public struct DeviceEngine {
     private static func session(
         _ configuration: Configuration, style: PageIndicatorStyle, pages: [ConfiguredPage], currentPage: Int,
         at start: Timestamp
-    ) -> PagerSession<ConfiguredPage, TransferQueue> {
+    ) -> PagerSession<ConfiguredPage, DisplayQueue> {
         let display = configuration.display
         let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
         var session = PagerSession(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
-            bus: TransferQueue(),
-            address: display.address, pagerConfiguration: configuration.pagerConfiguration,
+            interface: DisplayQueue(), pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
-        session.display = SSD1306Driver(
-            bus: TransferQueue(), address: display.address, panel: display.panel, settings: display.settings)
+        session.display = SSD1306Driver(interface: DisplayQueue(), panel: display.panel, settings: display.settings)
         return session
     }
 
@@ -148,7 +146,7 @@ public struct DeviceEngine {
             session.start()
             screen = .bright
             pacer.invalidate()
-            effects.transfers = session.display.bus.take()
+            effects.display = session.display.interface.take()
             effects.log = session.warnings.map { .warning($0) }
         case .crown(let event):
             pacer.invalidate()
@@ -214,7 +212,7 @@ public struct DeviceEngine {
             effects.stopsCommands = true
             if !persist, !health.isLost {
                 session.display.shutDown()
-                effects.transfers = session.display.bus.take()
+                effects.display = session.display.interface.take()
             }
         }
         if !glyphsPending.isEmpty {
@@ -304,10 +302,10 @@ public struct DeviceEngine {
         session.checkOffGlassIfNeeded(at: now)
         guard session.isOffGlassFillPending else { return }
         session.fillOffGlass(at: now)
-        let transfers = session.display.bus.take()
-        guard !transfers.isEmpty else { return }
-        pacer.idleWriteSent(bytes: transfers.byteCount, transactions: transfers.count, at: now)
-        effects.transfers = transfers
+        let records = session.display.interface.take()
+        guard !records.isEmpty else { return }
+        pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
+        effects.display = records
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
@@ -332,17 +330,17 @@ public struct DeviceEngine {
         let moving = screen != .off && session.isAnimating(at: now)
         session.frameByteBudget = pacer.frameByteBudget
         if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
-        let transfers = session.display.bus.take()
-        pacer.frameSent(bytes: transfers.byteCount, transactions: transfers.count, at: now, moving: moving)
+        let records = session.display.interface.take()
+        pacer.frameSent(bytes: records.framedByteCount, transactions: records.count, at: now, moving: moving)
         // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
         // frame interval on, so the pages catch up between detents instead of meeting the next one.
         // So does the rest of a frame the frame byte budget cut short.
         if screen != .off, session.pager.glassLags(at: now) || session.isFrameIncomplete { pacer.invalidate() }
         // The queue's storage itself when nothing came before it in this tick: no copy.
-        if effects.transfers.isEmpty {
-            effects.transfers = transfers
+        if effects.display.isEmpty {
+            effects.display = records
         } else {
-            effects.transfers.append(contentsOf: transfers)
+            effects.display.append(contentsOf: records)
         }
     }
 
@@ -408,7 +406,7 @@ public struct DeviceEngine {
         if health.isLost { return }  // the recovery initialises it when it answers
         session.start()
         screen = .bright
-        effects.transfers = session.display.bus.take()
+        effects.display = session.display.interface.take()
     }
 }
 

@@ -95,21 +95,21 @@ public struct HeadlessRender {
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler
     ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog]) {
         var frames: [RenderedFrame] = []
-        var transfers: [I2CTransfer] = []
+        var records = DisplayBatch()
         let log = run(script, start: start, sampler: &sampler) { frame, sent in
             frames.append(frame)
-            transfers += sent
+            records.append(contentsOf: sent)
             return true
         }
-        return (frames, transfers, log)
+        return (frames, records.transfers(at: configuration.display.address), log)
     }
 
     /// Runs `script` as `run(_:start:sampler:)` does, but hands each frame to `emit` as it comes,
-    /// with the transfers sent since the last one, and keeps none: memory stays flat however long
+    /// with the display records sent since the last one, and keeps none: memory stays flat however long
     /// the script runs. `emit` returns false to stop. Returns the engine's log.
     public func run<Sampler: PageSampler>(
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler,
-        emit: (RenderedFrame, [I2CTransfer]) -> Bool
+        emit: (RenderedFrame, DisplayBatch) -> Bool
     ) -> [EngineLog] {
         var shell = VirtualShell(
             engine: DeviceEngine(
@@ -119,7 +119,7 @@ public struct HeadlessRender {
         var step = 0
         var going = true
         func add(_ frame: RenderedFrame) {
-            if going { going = emit(frame, shell.takeTransfers()) }
+            if going { going = emit(frame, shell.takeRecords()) }
         }
         var frameInStep = 0
         // The panel initialised and the first page shown before any input, as `run` starts.
@@ -176,15 +176,17 @@ public struct HeadlessRender {
 }
 
 /// A shell on a virtual clock, for `render`, the benchmarks and the tests: feeds the engine as the
-/// Linux loop does (input first, then a tick), writes its transfers into an emulator, answers its
+/// Linux loop does (input first, then a tick), sends its display records into an emulator, answers its
 /// reads from a sampler, and jumps to the next deadline instead of sleeping.
 public struct VirtualShell {
     /// The engine driven.
     public var engine: DeviceEngine
-    /// The emulated panel, which receives every transfer.
+    /// The emulated panel, which receives every record.
     public var emulator: SSD1306Emulator
-    /// Every transfer sent and not taken yet (`takeTransfers()`), oldest first.
-    public private(set) var transfers: [I2CTransfer] = []
+    /// Every display record sent and not taken yet (`takeRecords()`), oldest first.
+    public private(set) var records = DisplayBatch()
+    /// `records` as the I2C transfers that carry them to the emulator's address.
+    public var transfers: [I2CTransfer] { records.transfers(at: emulator.address) }
     /// Every log line, oldest first.
     public private(set) var log: [EngineLog] = []
     /// When each frame went out, how many bytes it took, and its time on the modelled bus.
@@ -234,13 +236,13 @@ public struct VirtualShell {
     /// What the panel shows.
     public var glass: Bitmap { emulator.glass }
 
-    /// The transfers sent since the last take, oldest first; the shell keeps none of them after.
-    public mutating func takeTransfers() -> [I2CTransfer] {
+    /// The records sent since the last take, oldest first; the shell keeps none of them after.
+    public mutating func takeRecords() -> DisplayBatch {
         defer {
-            transfers.removeAll(keepingCapacity: true)
+            records.removeAll()
             sentFrames.removeAll(keepingCapacity: true)
         }
-        return transfers
+        return records
     }
 
     /// Feeds `input` at `instant` and does its effects; returns whether transfers went out.
@@ -264,13 +266,12 @@ public struct VirtualShell {
     ) -> Bool {
         log += effects.log
         var sent = false
-        if !effects.transfers.isEmpty {
-            // The shell keeps every transfer for the trace: its own copy (the engine reuses its storage).
-            let kept = effects.transfers.map(I2CTransfer.init)
-            emulator.replay(kept)
-            transfers += kept
-            let bytes = effects.transfers.byteCount
-            let took = FramePacer.busTime(bytes: bytes, transactions: effects.transfers.count, hertz: busHertz)
+        if !effects.display.isEmpty {
+            // The shell keeps every record for the trace: its own copy (the engine reuses its storage).
+            emulator.send(effects.display)
+            records.append(contentsOf: effects.display)
+            let bytes = effects.display.framedByteCount
+            let took = FramePacer.busTime(bytes: bytes, transactions: effects.display.count, hertz: busHertz)
             if !outsideFrameLoop {
                 if instant < busFreeAt {
                     writesOnBusyBus += 1
@@ -278,13 +279,13 @@ public struct VirtualShell {
                 }
                 busFreeAt = max(busFreeAt, instant) + took
             }
-            sentFrames.append((instant, bytes, effects.transfers.count, took))
+            sentFrames.append((instant, bytes, effects.display.count, took))
             sent = true
             let reported =
                 timesWrites
                 ? took
                 : FramePacer.busTime(
-                    bytes: bytes, transactions: effects.transfers.count,
+                    bytes: bytes, transactions: effects.display.count,
                     hertz: engine.configuration.display.busHertz)
             log += engine.handle(.written(took: reported), at: instant).log
         }

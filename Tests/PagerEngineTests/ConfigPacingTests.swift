@@ -230,7 +230,7 @@ struct EngineHarness {
             let effects = engine.handle(.tick, at: now)
             if effects.readsClock { _ = engine.handle(.clock(SampleReadings.clock), at: now) }
             for read in effects.reads { _ = engine.handle(SamplePageSampler().answer(read, at: now), at: now) }
-            if !effects.transfers.isEmpty { return effects.transfers.map(I2CTransfer.init) }
+            if !effects.display.isEmpty { return effects.display.transfers(at: .ssd1306Primary) }
             if effects.reads.isEmpty && !effects.readsClock { return [] }
         }
         return []
