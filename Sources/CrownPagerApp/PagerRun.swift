@@ -152,11 +152,8 @@ public final class PagerRun {
         logged.log = effects.log
         logged.glyphsWanted = effects.glyphsWanted
         _ = try perform(logged, &engine, &loop, at: now)
-        // The first page goes up before any input is read (its values read first).
-        for _ in 0..<4 {
-            _ = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now)
-            guard let next = engine.nextDeadline, next <= now else { break }
-        }
+        // The first page goes up before any input is read: the engine draws it once its values are in.
+        _ = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now)
     }
 
     /// One turn at `now`: every pending input into the engine first, then a tick and its effects;

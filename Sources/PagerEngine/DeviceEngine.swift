@@ -51,6 +51,9 @@ public struct DeviceEngine {
     private var glyphsAsked: Set<UInt32> = []
     /// Characters to ask for with the next effects.
     private var glyphsPending: [Unicode.Scalar] = []
+    /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
+    /// and not answered yet: its frame waits for them and is drawn as the last one arrives.
+    private var valuesAwaited = 0
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     public init(
@@ -125,7 +128,7 @@ public struct DeviceEngine {
     public var nextDeadline: Timestamp? {
         guard !isStopped else { return nil }
         switch decision(at: now) {
-        case .drawFrame, .handleInput:
+        case .drawFrame:
             return health.isLost ? health.nextAttempt.map { max($0, now) } : now
         case .wait(let until):
             // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
@@ -167,12 +170,13 @@ public struct DeviceEngine {
                 clock = reading
                 refreshPages()
             }
+            valueArrived(into: &effects)
         case .sampled(let page, let samples):
-            guard book.specs.indices.contains(page) else { break }
-            apply(book.specs[page].reading(sampled: samples), to: page)
+            if book.specs.indices.contains(page) { apply(book.specs[page].reading(sampled: samples), to: page) }
+            valueArrived(into: &effects)
         case .fileRead(let page, let sample):
-            guard book.specs.indices.contains(page) else { break }
-            apply(book.specs[page].reading(file: sample), to: page)
+            if book.specs.indices.contains(page) { apply(book.specs[page].reading(file: sample), to: page) }
+            valueArrived(into: &effects)
         case .commandFinished(let page, let output, let status):
             guard book.specs.indices.contains(page) else { break }
             apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
@@ -253,7 +257,7 @@ public struct DeviceEngine {
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
-            at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
+            at: instant, animating: screen != .off && session.isAnimating(at: instant),
             nextDeadline: deadline)
     }
 
@@ -272,8 +276,11 @@ public struct DeviceEngine {
             }
             schedule.started(page)
         }
-        // Values read at once come back before the next tick: draw then, with them, not now without.
-        if effects.readsClock || effects.reads.contains(where: { $0.source.isImmediate }) { return }
+        // Values read at once come back before anything else happens: the frame is drawn as the
+        // last of them arrives (`valueArrived`), with them, not now without. So the first frame
+        // after `start` shows the first page's values, and no shell ticks again to get it.
+        valuesAwaited = effects.reads.reduce(effects.readsClock ? 1 : 0) { $0 + ($1.source.isImmediate ? 1 : 0) }
+        if valuesAwaited > 0 { return }
         guard case .drawFrame = decision(at: now) else {
             fillOffGlass(into: &effects)
             return
@@ -286,6 +293,14 @@ public struct DeviceEngine {
             screen = .bright
         }
         drawFrame(into: &effects)
+    }
+
+    /// One of the values the last tick waits for arrived: with the last, what that tick would have
+    /// done (a frame, if one is due).
+    private mutating func valueArrived(into effects: inout Effects) {
+        guard valuesAwaited > 0 else { return }
+        valuesAwaited -= 1
+        if valuesAwaited == 0 { tick(into: &effects) }
     }
 
     /// Whether the RAM rows off the glass wait to be filled with the neighbouring pages: the

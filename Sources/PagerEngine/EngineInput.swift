@@ -6,7 +6,8 @@ import SSD1306
 /// What happens to the device, as the shell tells the engine: each input comes with its instant
 /// (`DeviceEngine.handle(_:at:)`).
 public enum EngineInput: Sendable {
-    /// Initialise the panel; the first frame follows on the next `tick`.
+    /// Initialise the panel. The next deadline is at once: its tick asks for the first page's
+    /// values and draws the first frame as the last of them arrives, or at once when it needs none.
     case start
     /// A fact from the crown: a turn, a press, a release.
     case crown(CrownEvent)

@@ -122,15 +122,12 @@ public struct HeadlessRender {
             if going { going = emit(frame, shell.takeRecords()) }
         }
         var frameInStep = 0
-        // The panel initialised and the first page shown before any input, as `run` starts.
+        // The panel initialised and the first page shown before any input, as `run` starts: the
+        // first turn's tick asks for the values and the engine draws once they are in.
         shell.feed(.start, at: start, sampler: &sampler)
-        // (Values read first: the first frame shows them.)
-        for _ in 0..<4 {
-            if shell.turn(at: start, crown: [], sampler: &sampler) {
-                add(RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
-                frameInStep += 1
-            }
-            guard let next = shell.engine.nextDeadline, next <= start else { break }
+        if shell.turn(at: start, crown: [], sampler: &sampler) {
+            add(RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
+            frameInStep += 1
         }
         let events = script.events(startingAt: start)
         let end = start + script.duration
