@@ -172,49 +172,101 @@ public struct HeadlessRender {
     }
 }
 
+/// The emulated panel of a `VirtualShell` and what it saw: its side of the `EngineRunner`.
+struct VirtualPanel: EngineShell {
+    var emulator: SSD1306Emulator
+    var records = DisplayBatch()
+    var log: [EngineLog] = []
+    var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
+    var busHertz: Int
+    /// The configuration's `bus_hz`, reported when writes are not timed.
+    var configuredHertz: Int
+    var timesWrites = true
+    var busFreeAt = Timestamp.zero
+    var writesOnBusyBus = 0
+    var waitedForBus = TimeSpan.zero
+
+    /// Records into the emulator, kept for the trace; their time on the modelled bus.
+    mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
+        // The shell keeps every record for the trace: its own copy (the engine reuses its storage).
+        emulator.send(records)
+        self.records.append(contentsOf: records)
+        let bytes = records.framedByteCount
+        let took = FramePacer.busTime(bytes: bytes, transactions: records.count, hertz: busHertz)
+        switch cause {
+        case .start, .reload, .stop:
+            break  // written outside the frame loop, as the run shell writes them: not paced
+        default:
+            if now < busFreeAt {
+                writesOnBusyBus += 1
+                waitedForBus = waitedForBus + (busFreeAt - now)
+            }
+            busFreeAt = max(busFreeAt, now) + took
+        }
+        sentFrames.append((now, bytes, records.count, took))
+        return timesWrites
+            ? took : FramePacer.busTime(bytes: bytes, transactions: records.count, hertz: configuredHertz)
+    }
+
+    mutating func log(_ line: EngineLog) { log.append(line) }
+
+    /// Commands are answered at once by the sampler: none runs on.
+    mutating func stopCommands() {}
+}
+
 /// A shell on a virtual clock, for `render`, the benchmarks and the tests: feeds the engine as the
-/// Linux loop does (input first, then a tick), sends its display records into an emulator, answers its
-/// reads from a sampler, and jumps to the next deadline instead of sleeping.
+/// Linux loop does (input first, then a tick) through the `EngineRunner`, sends its display
+/// records into an emulator, answers its reads from a sampler, and jumps to the next deadline
+/// instead of sleeping.
 public struct VirtualShell {
     /// The engine driven.
     public var engine: DeviceEngine
+    /// The emulated panel and what it saw.
+    var panel: VirtualPanel
+    private var lastTurn: Timestamp?
+    private var ticksAtLastTurn = 0
+
     /// The emulated panel, which receives every record.
-    public var emulator: SSD1306Emulator
+    public var emulator: SSD1306Emulator { panel.emulator }
     /// Every display record sent and not taken yet (`takeRecords()`), oldest first.
-    public private(set) var records = DisplayBatch()
+    public var records: DisplayBatch { panel.records }
     /// `records` as the I2C transfers that carry them to the emulator's address.
-    public var transfers: [I2CTransfer] { records.transfers(at: emulator.address) }
+    public var transfers: [I2CTransfer] { panel.records.transfers(at: panel.emulator.address) }
     /// Every log line, oldest first.
-    public private(set) var log: [EngineLog] = []
+    public var log: [EngineLog] { panel.log }
     /// When each frame went out, how many bytes it took, and its time on the modelled bus.
-    public private(set) var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
+    public var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] { panel.sentFrames }
     /// The modelled bus's clock: each write takes its bus time at this rate, and the engine is
     /// told so (`.written(took:)`). It may differ from the configuration's `bus_hz`, as a real bus may.
-    public var busHertz: Int
+    public var busHertz: Int {
+        get { panel.busHertz }
+        set { panel.busHertz = newValue }
+    }
     /// Whether `.written(took:)` carries each write's time on the modelled bus, as the run shell
     /// times its writes; when false it carries the time at the configuration's `bus_hz`, as a
     /// shell that did not time them would (for the benchmark's comparison).
-    public var timesWrites = true
+    public var timesWrites: Bool {
+        get { panel.timesWrites }
+        set { panel.timesWrites = newValue }
+    }
     /// When the modelled bus has carried everything written.
-    public private(set) var busFreeAt = Timestamp.zero
+    public var busFreeAt: Timestamp { panel.busFreeAt }
     /// Frames written while the modelled bus still carried the one before: a backlog a blocking
     /// write(2) would have waited out. The engine's pacing keeps it at zero. (The initialisation
     /// and switching off are written outside the frame loop, as the run shell writes them: they
     /// are not paced and not counted.)
-    public private(set) var writesOnBusyBus = 0
+    public var writesOnBusyBus: Int { panel.writesOnBusyBus }
     /// How long those writes waited, all told, for the bus to carry the ones before.
-    public private(set) var waitedForBus = TimeSpan.zero
-    /// Whether the effects being done are not frames (`.start`, `.reload`, `.stop`).
-    private var outsideFrameLoop = false
-    private var lastTurn: Timestamp?
-    private var ticksAtLastTurn = 0
+    public var waitedForBus: TimeSpan { panel.waitedForBus }
 
     /// A shell for `engine` with an emulated `panel` at `address`, its bus modelled at `busHertz`
     /// (by default the configuration's `bus_hz`).
     public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress, busHertz: Int? = nil) {
         self.engine = engine
-        emulator = SSD1306Emulator(panel: panel, address: address)
-        self.busHertz = max(1, busHertz ?? engine.configuration.display.busHertz)
+        let configured = engine.configuration.display.busHertz
+        self.panel = VirtualPanel(
+            emulator: SSD1306Emulator(panel: panel, address: address), busHertz: max(1, busHertz ?? configured),
+            configuredHertz: configured)
     }
 
     /// A shell around the engine for `configuration` (its panel and address), with the default
@@ -231,75 +283,33 @@ public struct VirtualShell {
     }
 
     /// What the panel shows.
-    public var glass: Bitmap { emulator.glass }
+    public var glass: Bitmap { panel.emulator.glass }
 
     /// The records sent since the last take, oldest first; the shell keeps none of them after.
     public mutating func takeRecords() -> DisplayBatch {
         defer {
-            records.removeAll()
-            sentFrames.removeAll(keepingCapacity: true)
+            panel.records.removeAll()
+            panel.sentFrames.removeAll(keepingCapacity: true)
         }
-        return records
+        return panel.records
     }
 
-    /// Feeds `input` at `instant` and does its effects; returns whether transfers went out.
+    /// Feeds `input` at `instant` and does its effects (`EngineRunner`); returns whether records went out.
     @discardableResult
     public mutating func feed<Sampler: PageSampler>(_ input: EngineInput, at instant: Timestamp, sampler: inout Sampler)
         -> Bool
     {
-        switch input {
-        case .start, .reload, .stop: outsideFrameLoop = true
-        default: break
-        }
-        defer { outsideFrameLoop = false }
-        return perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
+        EngineRunner.feed(input, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
     }
 
-    /// Does what `effects` ask, as the run shell does: transfers into the emulator (then
-    /// `.written(took:)` with their time on the modelled bus),
-    /// reads and glyphs answered by `sampler`. Returns whether transfers went out.
+    /// Does what `effects` of a tick ask (`EngineRunner`): records into the emulator (then
+    /// `.written(took:)` with their time on the modelled bus), reads and glyphs answered by
+    /// `sampler`. Returns whether records went out.
+    @discardableResult
     public mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
     ) -> Bool {
-        log += effects.log
-        var sent = false
-        if !effects.display.isEmpty {
-            // The shell keeps every record for the trace: its own copy (the engine reuses its storage).
-            emulator.send(effects.display)
-            records.append(contentsOf: effects.display)
-            let bytes = effects.display.framedByteCount
-            let took = FramePacer.busTime(bytes: bytes, transactions: effects.display.count, hertz: busHertz)
-            if !outsideFrameLoop {
-                if instant < busFreeAt {
-                    writesOnBusyBus += 1
-                    waitedForBus = waitedForBus + (busFreeAt - instant)
-                }
-                busFreeAt = max(busFreeAt, instant) + took
-            }
-            sentFrames.append((instant, bytes, effects.display.count, took))
-            sent = true
-            let reported =
-                timesWrites
-                ? took
-                : FramePacer.busTime(
-                    bytes: bytes, transactions: effects.display.count,
-                    hertz: engine.configuration.display.busHertz)
-            log += engine.handle(.written(took: reported), at: instant).log
-        }
-        if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
-            sent = perform(engine.handle(.glyphs(glyphs), at: instant), at: instant, sampler: &sampler) || sent
-        }
-        if effects.readsClock {
-            sent =
-                perform(engine.handle(.clock(sampler.clock(at: instant)), at: instant), at: instant, sampler: &sampler)
-                || sent
-        }
-        for read in effects.reads {
-            sent =
-                perform(engine.handle(sampler.answer(read, at: instant), at: instant), at: instant, sampler: &sampler)
-                || sent
-        }
-        return sent
+        EngineRunner.perform(effects, of: .tick, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
     }
 
     /// One turn at `now`, as the Linux loop turns: the crown's facts first, then a tick; returns
