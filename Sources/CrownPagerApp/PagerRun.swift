@@ -201,50 +201,20 @@ public final class PagerRun {
         return turn
     }
 
-    /// Does what the engine asked: sends the display's records, reads the values, starts and
-    /// stops commands, prints the log. Returns whether records went out.
+    /// Does what the engine asked, through the `EngineRunner`: sends the display's records, reads
+    /// the values, starts and stops commands, prints the log. Returns whether records went out.
     private func perform<Display: DisplayInterface>(
         _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
     ) throws(CrownPagerError) -> Bool where Display.Failure: DisplayFailure {
-        var sent = false
-        if effects.stopsCommands { commands.stopAll() }
-        var failure: Display.Failure?
-        var took = TimeSpan.zero
-        if !effects.display.isEmpty {
-            do throws(Display.Failure) {
-                took = try loop.write(effects.display, modelledAt: engine.configuration.display.pacingHertz)
-            } catch { failure = error }
-            try appendTrace(loop.display.drainRecords(), at: now)
-            sent = true
-        }
-        for line in effects.log { report(line, failure: nil as Display.Failure?) }
-        if let failure {
-            for line in engine.handle(.displayFailed, at: now).log { report(line, failure: failure) }
-        } else if sent {
-            _ = try perform(engine.handle(.written(took: took), at: now), &engine, &loop, at: now)
-            if let glass = loop.glass, let terminal = loop.terminal {
-                loop.mirror.show(glass(loop.display.base), engine: engine, terminal: terminal.terminal, at: now)
-            }
-        }
-        if !effects.glyphsWanted.isEmpty,
-            let glyphs = unicodeFonts.glyphs(
-                for: effects.glyphsWanted, warn: { printError("crownpager: warning: \($0)") })
-        {
-            sent = try perform(engine.handle(.glyphs(glyphs), at: now), &engine, &loop, at: now) || sent
-        }
-        if effects.readsClock {
-            sent = try perform(engine.handle(.clock(live.clock(at: now)), at: now), &engine, &loop, at: now) || sent
-        }
-        for read in effects.reads {
-            let answer: EngineInput
-            switch read.source {
-            case .system(let values): answer = .sampled(page: read.page, values.map(sampler.sample))
-            case .file(let path, _): answer = .fileRead(page: read.page, sampler.file(path))
-            case .command(let command):
-                commands.start(command, for: read.page, at: now)
-                continue
-            }
-            sent = try perform(engine.handle(answer, at: now), &engine, &loop, at: now) || sent
+        // The loop goes into the shell for the effects and comes back after. The cause is not
+        // known here and the Linux shell's sends do not depend on it (the virtual panel's do).
+        var shell = RunShell(run: self, loop: loop, pacingHertz: engine.configuration.display.pacingHertz)
+        var reads = RunReads(run: self)
+        let sent = EngineRunner.perform(effects, of: .tick, at: now, engine: &engine, shell: &shell, sampler: &reads)
+        loop = shell.loop
+        if let error = shell.traceError { throw error }
+        if sent, let glass = loop.glass, let terminal = loop.terminal {
+            loop.mirror.show(glass(loop.display.base), engine: engine, terminal: terminal.terminal, at: now)
         }
         return sent
     }
@@ -428,5 +398,61 @@ public final class PagerRun {
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
+    }
+}
+
+extension PagerRun {
+    /// The Linux side of the `EngineRunner`: the display's interface and the trace, the journal, the commands.
+    fileprivate struct RunShell<Display: DisplayInterface>: EngineShell where Display.Failure: DisplayFailure {
+        let run: PagerRun
+        var loop: PagerRunLoop<Display>
+        /// The bus clock the emulator's writes are modelled at.
+        let pacingHertz: Int
+        /// What the bus said when the last write failed, for the journal's line about it.
+        var failure: Display.Failure?
+        /// A trace that could not be written: the run's error, thrown once the effects are done.
+        var traceError: CrownPagerError?
+
+        mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
+            var took: TimeSpan?
+            do throws(Display.Failure) {
+                took = try loop.write(records, modelledAt: pacingHertz)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            do throws(CrownPagerError) {
+                try run.appendTrace(loop.display.drainRecords(), at: now)
+            } catch {
+                traceError = traceError ?? error
+            }
+            return took
+        }
+
+        mutating func log(_ line: EngineLog) { run.report(line, failure: failure) }
+
+        mutating func stopCommands() { run.commands.stopAll() }
+    }
+
+    /// This machine's values for the `EngineRunner`: samples and files at once, commands started
+    /// and answered when they end (`step` collects them).
+    fileprivate struct RunReads: PageSampler {
+        let run: PagerRun
+
+        func clock(at instant: Timestamp) -> ClockReading { run.live.clock(at: instant) }
+
+        func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
+            switch read.source {
+            case .system(let values): return .sampled(page: read.page, values.map(run.sampler.sample))
+            case .file(let path, _): return .fileRead(page: read.page, run.sampler.file(path))
+            case .command(let command):
+                run.commands.start(command, for: read.page, at: instant)
+                return nil
+            }
+        }
+
+        func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
+            run.unicodeFonts.glyphs(for: scalars, warn: { printError("crownpager: warning: \($0)") })
+        }
     }
 }

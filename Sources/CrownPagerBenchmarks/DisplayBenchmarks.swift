@@ -135,7 +135,7 @@ struct TickingSampler: PageSampler {
         return clock
     }
 
-    func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         SamplePageSampler().answer(read, at: instant)
     }
 }

@@ -73,7 +73,9 @@ public enum EngineRunner {
             queue.append(.glyphs(glyphs))
         }
         if effects.readsClock { queue.append(.clock(sampler.clock(at: now))) }
-        for read in effects.reads { queue.append(sampler.answer(read, at: now)) }
+        for read in effects.reads {
+            if let answer = sampler.answer(read, at: now) { queue.append(answer) }
+        }
         return sent
     }
 }

@@ -18,8 +18,9 @@ public struct RenderedFrame: Hashable, Sendable {
 public protocol PageSampler {
     /// The local time at `instant`.
     mutating func clock(at instant: Timestamp) -> ClockReading
-    /// The answer to `read` at `instant`; a command's once it has ended.
-    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput
+    /// The answer to `read` at `instant`, or nil when it comes later (the Linux shell's commands
+    /// end in their own time, and it feeds `.commandFinished` then); a headless run waits for it.
+    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput?
     /// Every fallback glyph found so far, once `scalars` (`Effects.glyphsWanted`) are looked
     /// for; nil when none of them was found. By default none is: they draw as boxes.
     mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont?
@@ -37,7 +38,7 @@ public struct SamplePageSampler: PageSampler {
 
     public func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
 
-    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):
             return .sampled(page: read.page, values.map(Self.sample))

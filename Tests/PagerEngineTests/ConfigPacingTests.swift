@@ -221,7 +221,8 @@ struct EngineHarness {
         }
         for read in effects.reads {
             pages.append(read.page)
-            frame.append(contentsOf: engine.handle(SamplePageSampler().answer(read, at: now), at: now).display)
+            guard let answer = SamplePageSampler().answer(read, at: now) else { continue }
+            frame.append(contentsOf: engine.handle(answer, at: now).display)
         }
         return (pages, frame)
     }
@@ -233,7 +234,8 @@ struct EngineHarness {
         var sent = effects.display
         if effects.readsClock { sent.append(contentsOf: engine.handle(.clock(SampleReadings.clock), at: now).display) }
         for read in effects.reads {
-            sent.append(contentsOf: engine.handle(SamplePageSampler().answer(read, at: now), at: now).display)
+            guard let answer = SamplePageSampler().answer(read, at: now) else { continue }
+            sent.append(contentsOf: engine.handle(answer, at: now).display)
         }
         return sent.transfers(at: .ssd1306Primary)
     }
