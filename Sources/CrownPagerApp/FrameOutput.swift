@@ -41,21 +41,47 @@ public struct FrameOutput {
     }
 }
 
-/// An I2C trace on disk, in i2ctransfer's argument syntax, written as a run goes.
+/// A display trace on disk, written as a run goes: for a panel on I2C in i2ctransfer's argument
+/// syntax (`I2CTrace`), for one on SPI as `cmd` and `data` lines (`SPITrace`).
 ///
 /// The file is opened once for the whole run: a FIFO's reader sees one stream to its end, and
 /// /dev/null or /dev/stdout is written in place, never replaced (`OutputPath`).
 public final class TraceFile {
-    private let file: OutputFile
-    private static let header =
-        "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
+    /// How the display's records are written.
+    public enum Format: Hashable, Sendable {
+        /// As the I2C transfers that carry them to `address`.
+        case i2c(I2CAddress)
+        /// As SPI records, D/C# beside the bytes.
+        case spi
 
-    /// Starts the trace at `path` (emptied, or created) with its header line.
-    public init(path: String) throws(CrownPagerError) {
+        /// The format of `display`'s bus: SPI lines for a panel on SPI, else transfers at its address.
+        public static func of(_ display: DisplaySection) -> Format {
+            display.spi == nil ? .i2c(display.address) : .spi
+        }
+    }
+
+    private let file: OutputFile
+    /// How records are written.
+    public let format: Format
+
+    /// The trace's first line.
+    private var header: String {
+        switch format {
+        case .i2c:
+            return "# CrownPager I2C trace: one write transaction per line; replay with i2ctransfer -y <bus> <line>\n"
+        case .spi:
+            return
+                "# CrownPager SPI trace: one record per line, cmd (D/C# low) or data (D/C# high); replay with crownpager replay\n"
+        }
+    }
+
+    /// Starts the trace at `path` (emptied, or created) in `format`, with its header line.
+    public init(path: String, format: Format) throws(CrownPagerError) {
         try Self.checkFolder(of: path)
+        self.format = format
         do {
             file = try OutputFile(creating: path)
-            try file.write(Array(Self.header.utf8))
+            try file.write(Array(header.utf8))
         } catch {
             throw .writeFile(error)
         }
@@ -63,6 +89,17 @@ public final class TraceFile {
 
     /// Where it is.
     public var path: String { file.path }
+
+    /// Appends the display's `records` in the trace's format, one line each.
+    public func append(_ records: DisplayBatch) throws(CrownPagerError) {
+        guard !records.isEmpty else { return }
+        switch format {
+        case .i2c(let address):
+            try append(records.transfers(at: address))
+        case .spi:
+            do { try file.write(Array(SPITrace.format(records).utf8)) } catch { throw .writeFile(error) }
+        }
+    }
 
     /// Appends `transfers`, one line each.
     public func append(_ transfers: [I2CTransfer]) throws(CrownPagerError) {
@@ -80,10 +117,10 @@ public final class TraceFile {
         do { try file.close() } catch { throw .writeFile(error) }
     }
 
-    /// Writes `transfers` to `path` as a whole trace.
-    public static func write(_ transfers: [I2CTransfer], to path: String) throws(CrownPagerError) {
-        let trace = try TraceFile(path: path)
-        try trace.append(transfers)
+    /// Writes `records` to `path` as a whole trace in `format`.
+    public static func write(_ records: DisplayBatch, format: Format, to path: String) throws(CrownPagerError) {
+        let trace = try TraceFile(path: path, format: format)
+        try trace.append(records)
         try trace.close()
     }
 

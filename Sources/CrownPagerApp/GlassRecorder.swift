@@ -31,10 +31,10 @@ public final class GlassRecorder {
     /// Pictures written so far, and pictures that gave their place to the next (shown under 20 ms).
     public var counts: (written: Int, merged: Int) { (recording.framesWritten, recording.framesMerged) }
 
-    /// Takes `transfers` the panel accepted at `instant`.
-    public func record(_ transfers: [I2CTransfer], at instant: Timestamp) {
-        guard file != nil, !transfers.isEmpty else { return }
-        for transfer in transfers { emulator.write(transfer.bytes, to: transfer.address) }
+    /// Takes the display records the panel accepted at `instant`.
+    public func record(_ records: DisplayBatch, at instant: Timestamp) {
+        guard file != nil, !records.isEmpty else { return }
+        emulator.send(records)
         write(recording.add(emulator.glass, at: instant))
     }
 

@@ -66,7 +66,7 @@ public struct LivePageSampler: PageSampler {
 
     public func clock(at instant: Timestamp) -> ClockReading { live.clock(at: instant) }
 
-    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):
             return .sampled(page: read.page, values.map(sampling.sample))

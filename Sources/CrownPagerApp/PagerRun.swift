@@ -13,7 +13,7 @@ import SSD1306
 ///
 /// It only does I/O. Each turn it hands the engine (`DeviceEngine`) every pending input (the
 /// signals, the keys, the knob, finished commands), then a tick, and does the effects: writes
-/// the transfers to the bus, reads the values asked for, starts and stops commands, prints the
+/// the display's records through its interface, reads the values asked for, starts and stops commands, prints the
 /// log. Then it sleeps in poll(2) until input or the engine's next deadline: an idle pager uses
 /// no CPU. SIGHUP reloads the configuration file (and ends a run without one: its terminal hung
 /// up); q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
@@ -80,7 +80,7 @@ public final class PagerRun {
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             var loop = PagerRunLoop(
-                bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
+                display: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
                 signals: signals, terminal: terminal)
             return try run(&loop)
         case .panel(let busPath):
@@ -90,7 +90,8 @@ public final class PagerRun {
             defer { terminal?.restore() }
             announce(busPath, keys: terminal != nil)
             var loop = PagerRunLoop(
-                bus: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
+                display: I2CDisplayInterface(bus: bus, address: configuration.display.address), glass: nil,
+                signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         case .spiPanel(let devicePath):
             let wiring = configuration.display.spiWiring(devicePath: devicePath)
@@ -100,7 +101,7 @@ public final class PagerRun {
             defer { terminal?.restore() }
             announce(wiring.description, keys: terminal != nil)
             var loop = PagerRunLoop(
-                bus: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
+                display: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         }
     }
@@ -113,8 +114,8 @@ public final class PagerRun {
             animationInterval: animationInterval)
     }
 
-    private func run<Bus: I2CBus>(_ loop: inout PagerRunLoop<Bus>) throws(CrownPagerError) -> Int32?
-    where Bus.Failure: DisplayFailure {
+    private func run<Display: DisplayInterface>(_ loop: inout PagerRunLoop<Display>) throws(CrownPagerError) -> Int32?
+    where Display.Failure: DisplayFailure {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
         loop.service = ServiceNotifier.fromEnvironment()
@@ -139,32 +140,31 @@ public final class PagerRun {
         }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
         OperatorLog.info("crownpager: stopping: \(Self.describe(engine.crownTally))")
-        do throws(Bus.Failure) { try loop.bus.replay(last.transfers) } catch {
+        do throws(Display.Failure) { try loop.display.send(last.display) } catch {
             OperatorLog.error("crownpager: could not switch the display off: \(error)")
         }
-        try appendTrace(loop.bus.drainTransfers())
+        try appendTrace(loop.display.drainRecords())
         return turn.signal
     }
 
     /// Initialises the panel and shows the first frame; one that does not answer at start is a wiring or address problem: say so and stop.
-    func start<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
+    func start<Display: DisplayInterface>(
+        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
+    )
         throws(CrownPagerError)
-    where Bus.Failure: DisplayFailure {
-        if trace == nil, let tracePath { trace = try TraceFile(path: tracePath) }
+    where Display.Failure: DisplayFailure {
+        if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
         let effects = engine.handle(.start, at: now)
-        do throws(Bus.Failure) { try loop.bus.replay(effects.transfers) } catch {
-            try appendTrace(loop.bus.drainTransfers())
+        do throws(Display.Failure) { try loop.display.send(effects.display) } catch {
+            try appendTrace(loop.display.drainRecords())
             throw error.crownPagerError
         }
         var logged = Effects()
         logged.log = effects.log
         logged.glyphsWanted = effects.glyphsWanted
         _ = try perform(logged, &engine, &loop, at: now)
-        // The first page goes up before any input is read (its values read first).
-        for _ in 0..<4 {
-            _ = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now)
-            guard let next = engine.nextDeadline, next <= now else { break }
-        }
+        // The first page goes up before any input is read: the engine draws it once its values are in.
+        _ = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now)
     }
 
     /// One turn at `now`: every pending input into the engine first, then a tick and its effects;
@@ -173,9 +173,11 @@ public final class PagerRun {
     /// Input is looked for without waiting before each tick (unless the last sleep already
     /// found it): a detent that came while the bus carried a frame is in the next one, not
     /// queued behind a frame it makes stale.
-    func step<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
+    func step<Display: DisplayInterface>(
+        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
+    )
         throws(CrownPagerError) -> RunTurn
-    where Bus.Failure: DisplayFailure {
+    where Display.Failure: DisplayFailure {
         var turn = RunTurn()
         for (page, result) in commands.collect(at: now) {
             let effects = engine.handle(
@@ -211,50 +213,20 @@ public final class PagerRun {
         return turn
     }
 
-    /// Does what the engine asked: writes the transfers, reads the values, starts and stops
-    /// commands, prints the log. Returns whether transfers went out.
-    private func perform<Bus: I2CBus>(
-        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp
-    ) throws(CrownPagerError) -> Bool where Bus.Failure: DisplayFailure {
-        var sent = false
-        if effects.stopsCommands { commands.stopAll() }
-        var failure: Bus.Failure?
-        var took = TimeSpan.zero
-        if !effects.transfers.isEmpty {
-            do throws(Bus.Failure) {
-                took = try loop.write(effects.transfers, modelledAt: engine.configuration.display.pacingHertz)
-            } catch { failure = error }
-            try appendTrace(loop.bus.drainTransfers(), at: now)
-            sent = true
-        }
-        for line in effects.log { report(line, failure: nil as Bus.Failure?) }
-        if let failure {
-            for line in engine.handle(.displayFailed, at: now).log { report(line, failure: failure) }
-        } else if sent {
-            _ = try perform(engine.handle(.written(took: took), at: now), &engine, &loop, at: now)
-            if let glass = loop.glass, let terminal = loop.terminal {
-                loop.mirror.show(glass(loop.bus.base), engine: engine, terminal: terminal.terminal, at: now)
-            }
-        }
-        if !effects.glyphsWanted.isEmpty,
-            let glyphs = unicodeFonts.glyphs(
-                for: effects.glyphsWanted, warn: { OperatorLog.warning("crownpager: warning: \($0)") })
-        {
-            sent = try perform(engine.handle(.glyphs(glyphs), at: now), &engine, &loop, at: now) || sent
-        }
-        if effects.readsClock {
-            sent = try perform(engine.handle(.clock(live.clock(at: now)), at: now), &engine, &loop, at: now) || sent
-        }
-        for read in effects.reads {
-            let answer: EngineInput
-            switch read.source {
-            case .system(let values): answer = .sampled(page: read.page, values.map(sampler.sample))
-            case .file(let path, _): answer = .fileRead(page: read.page, sampler.file(path))
-            case .command(let command):
-                commands.start(command, for: read.page, at: now)
-                continue
-            }
-            sent = try perform(engine.handle(answer, at: now), &engine, &loop, at: now) || sent
+    /// Does what the engine asked, through the `EngineRunner`: sends the display's records, reads
+    /// the values, starts and stops commands, prints the log. Returns whether records went out.
+    private func perform<Display: DisplayInterface>(
+        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
+    ) throws(CrownPagerError) -> Bool where Display.Failure: DisplayFailure {
+        // The loop goes into the shell for the effects and comes back after. The cause is not
+        // known here and the Linux shell's sends do not depend on it (the virtual panel's do).
+        var shell = RunShell(run: self, loop: loop, pacingHertz: engine.configuration.display.pacingHertz)
+        var reads = RunReads(run: self)
+        let sent = EngineRunner.perform(effects, of: .tick, at: now, engine: &engine, shell: &shell, sampler: &reads)
+        loop = shell.loop
+        if let error = shell.traceError { throw error }
+        if sent, let glass = loop.glass, let terminal = loop.terminal {
+            loop.mirror.show(glass(loop.display.base), engine: engine, terminal: terminal.terminal, at: now)
         }
         return sent
     }
@@ -274,10 +246,10 @@ public final class PagerRun {
     }
 
     /// Feeds every input `ready` marks (and the knob when `knobDue`) to the engine; the turn's end when one ends the run.
-    private func takeInput<Bus: I2CBus>(
-        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>,
+    private func takeInput<Display: DisplayInterface>(
+        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>,
         at now: Timestamp
-    ) throws(CrownPagerError) -> RunTurn? where Bus.Failure: DisplayFailure {
+    ) throws(CrownPagerError) -> RunTurn? where Display.Failure: DisplayFailure {
         let end = RunTurn(tookInput: true, ended: true)
         if ready.signal, let signals = loop.signals {
             var resized = false
@@ -410,10 +382,10 @@ public final class PagerRun {
         }
     }
 
-    /// Appends the transfers the panel accepted to the trace, and at `now` (when given) to the recording.
-    private func appendTrace(_ transfers: [I2CTransfer], at now: Timestamp? = nil) throws(CrownPagerError) {
-        if let now { recorder?.record(transfers, at: now) }
-        try trace?.append(transfers)
+    /// Appends the records the panel accepted to the trace, and at `now` (when given) to the recording.
+    private func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
+        if let now { recorder?.record(records, at: now) }
+        try trace?.append(records)
     }
 
     /// Closes the trace at the end of the run; a failure to write its end is a warning, not the run's error.
@@ -423,9 +395,11 @@ public final class PagerRun {
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.
-    private func reload<Bus: I2CBus>(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Bus>, at now: Timestamp)
+    private func reload<Display: DisplayInterface>(
+        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
+    )
         throws(CrownPagerError)
-    where Bus.Failure: DisplayFailure {
+    where Display.Failure: DisplayFailure {
         guard let path else { return }
         let fresh: Configuration
         let style: PageIndicatorStyle
@@ -437,5 +411,61 @@ public final class PagerRun {
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
+    }
+}
+
+extension PagerRun {
+    /// The Linux side of the `EngineRunner`: the display's interface and the trace, the journal, the commands.
+    fileprivate struct RunShell<Display: DisplayInterface>: EngineShell where Display.Failure: DisplayFailure {
+        let run: PagerRun
+        var loop: PagerRunLoop<Display>
+        /// The bus clock the emulator's writes are modelled at.
+        let pacingHertz: Int
+        /// What the bus said when the last write failed, for the journal's line about it.
+        var failure: Display.Failure?
+        /// A trace that could not be written: the run's error, thrown once the effects are done.
+        var traceError: CrownPagerError?
+
+        mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
+            var took: TimeSpan?
+            do throws(Display.Failure) {
+                took = try loop.write(records, modelledAt: pacingHertz)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            do throws(CrownPagerError) {
+                try run.appendTrace(loop.display.drainRecords(), at: now)
+            } catch {
+                traceError = traceError ?? error
+            }
+            return took
+        }
+
+        mutating func log(_ line: EngineLog) { run.report(line, failure: failure) }
+
+        mutating func stopCommands() { run.commands.stopAll() }
+    }
+
+    /// This machine's values for the `EngineRunner`: samples and files at once, commands started
+    /// and answered when they end (`step` collects them).
+    fileprivate struct RunReads: PageSampler {
+        let run: PagerRun
+
+        func clock(at instant: Timestamp) -> ClockReading { run.live.clock(at: instant) }
+
+        func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
+            switch read.source {
+            case .system(let values): return .sampled(page: read.page, values.map(run.sampler.sample))
+            case .file(let path, _): return .fileRead(page: read.page, run.sampler.file(path))
+            case .command(let command):
+                run.commands.start(command, for: read.page, at: instant)
+                return nil
+            }
+        }
+
+        func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
+            run.unicodeFonts.glyphs(for: scalars, warn: { OperatorLog.warning("crownpager: warning: \($0)") })
+        }
     }
 }

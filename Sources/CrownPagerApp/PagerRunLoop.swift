@@ -5,13 +5,13 @@ import PagerEngine
 import PagerGraphics
 import SSD1306
 
-/// What `PagerRun`'s shell keeps from one turn to the next, besides the engine: the bus, the
-/// signals, the terminal and what the last sleep found.
-struct PagerRunLoop<Bus: I2CBus> {
-    /// The display's bus, recording what it accepted for the trace.
-    var bus: TracingBus<Bus>
+/// What `PagerRun`'s shell keeps from one turn to the next, besides the engine: the display's
+/// interface, the signals, the terminal and what the last sleep found.
+struct PagerRunLoop<Display: DisplayInterface> {
+    /// The display's interface (I2C, SPI or the emulator), recording what it accepted for the trace.
+    var display: TracingDisplay<Display>
     /// The glass of an emulated panel, to draw in the terminal; nil for a real panel.
-    let glass: ((Bus) -> Bitmap)?
+    let glass: ((Display) -> Bitmap)?
     /// SIGINT, SIGTERM and SIGHUP; nil where nothing sends them (the tests end through the knob).
     let signals: TerminationSignals?
     /// The terminal in raw mode, its keys a crown (and the mock's glass drawn there), when standard input is one.
@@ -28,27 +28,27 @@ struct PagerRunLoop<Bus: I2CBus> {
 
     /// The loop's memory at the start of a run; `stopwatch` times the writes of a real panel.
     init(
-        bus: Bus, glass: ((Bus) -> Bitmap)?, signals: TerminationSignals?, terminal: TerminalCrownSource?,
-        stopwatch: (() -> Timestamp)? = nil
+        display: Display, glass: ((Display) -> Bitmap)?, signals: TerminationSignals?,
+        terminal: TerminalCrownSource?, stopwatch: (() -> Timestamp)? = nil
     ) {
-        self.bus = TracingBus(bus)
+        self.display = TracingDisplay(display)
         self.glass = glass
         self.signals = signals
         self.terminal = terminal
         self.stopwatch = stopwatch
     }
 
-    /// Writes `transfers` in order and returns how long that took, for the engine's
+    /// Sends `records` in order and returns how long that took, for the engine's
     /// `.written(took:)`: on a real panel the time around the write(2) calls, which block until
     /// the bus has carried the bytes (and include the kernel's own time, as they should: the
     /// pacer paces what a write really costs); on the emulator the bus time at `hertz`.
-    mutating func write(_ transfers: TransferBatch, modelledAt hertz: Int) throws(Bus.Failure) -> TimeSpan {
+    mutating func write(_ records: DisplayBatch, modelledAt hertz: Int) throws(Display.Failure) -> TimeSpan {
         guard let stopwatch else {
-            try bus.replay(transfers)
-            return FramePacer.busTime(bytes: transfers.byteCount, transactions: transfers.count, hertz: hertz)
+            try display.send(records)
+            return FramePacer.busTime(bytes: records.framedByteCount, transactions: records.count, hertz: hertz)
         }
         let started = stopwatch()
-        try bus.replay(transfers)
+        try display.send(records)
         return stopwatch() - started
     }
 

@@ -25,7 +25,19 @@ extension TraceFile {
             throw .readLines(error)
         }
         var frames = 0
+        // The first line with a record says which panel's trace it is: `cmd`/`data` lines are an
+        // SPI panel's (`SPITrace`), anything else i2ctransfer's.
+        var isSPI: Bool?
         while let text = try nextLine(of: lines) {
+            if isSPI == nil { isSPI = SPITrace.startsSPIRecord(text) }
+            if isSPI == true {
+                guard let record = try record(in: text, number: lines.lineNumber, path: path),
+                    let frame = replay.replay(record.kind, record.bytes[...]), let output
+                else { continue }
+                try output.write([frame])
+                frames += 1
+                continue
+            }
             var line = I2CTraceLine(text, number: lines.lineNumber)
             while let transfer = try nextTransfer(of: &line, path: path) {
                 guard let frame = replay.replay(transfer), let output else { continue }
@@ -43,6 +55,17 @@ extension TraceFile {
             return try lines.next()
         } catch {
             throw .readLines(error)
+        }
+    }
+
+    /// The SPI record on a line, its error as the app's.
+    private static func record(in line: ArraySlice<UInt8>, number: Int, path: String) throws(CrownPagerError)
+        -> (kind: DisplayRecordKind, bytes: [UInt8])?
+    {
+        do throws(I2CTraceError) {
+            return try SPITrace.record(in: line, number: number)
+        } catch {
+            throw .trace(error, path: path)
         }
     }
 

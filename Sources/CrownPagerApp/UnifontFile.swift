@@ -136,7 +136,7 @@ public struct UnicodePageSampler<Base: PageSampler>: PageSampler {
 
     public mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
 
-    public mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    public mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         base.answer(read, at: instant)
     }
 

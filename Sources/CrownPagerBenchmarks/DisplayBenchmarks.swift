@@ -135,7 +135,7 @@ struct TickingSampler: PageSampler {
         return clock
     }
 
-    func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         SamplePageSampler().answer(read, at: instant)
     }
 }
@@ -145,7 +145,7 @@ func fullFrameLoad(_ panel: SSD1306Panel) -> BusLoad {
     var driver = SSD1306Driver(bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel)
     driver.writeFrame(Bitmap(width: panel.width, height: panel.height))
     var load = BusLoad()
-    load.add(driver.bus.transfers)
+    load.add(driver.interface.bus.transfers)
     return load
 }
 

@@ -95,7 +95,7 @@ private func timedTick(
     let effects = shell.engine.handle(.tick, at: now)
     let elapsed = started.duration(to: clock.now)
     let allocations = crownpager_allocation_count() - allocationsBefore
-    let bytes = effects.transfers.byteCount
+    let bytes = effects.display.framedByteCount
     let shellBefore = crownpager_allocation_count()
     let sent = shell.perform(effects, at: now, sampler: &sampler)
     let shellAllocations = crownpager_allocation_count() - shellBefore

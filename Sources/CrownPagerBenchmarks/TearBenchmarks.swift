@@ -32,13 +32,13 @@ private func recordedSlide(_ panel: SSD1306Panel) -> (start: SSD1306Emulator, fr
     var sampler = TickingSampler()
     var shell = demoShell(panel, sampler: &sampler)
     let start = shell.emulator
-    _ = shell.takeTransfers()
+    _ = shell.takeRecords()
     var frames: [(Int64, [I2CTransfer])] = []
     var now = Timestamp.milliseconds(100)
     var crown: [CrownEvent] = [.rotated(detents: 1, at: now)]
     while now <= .milliseconds(700) {
         if shell.turn(at: now, crown: crown, sampler: &sampler) {
-            frames.append((now.nanoseconds, shell.takeTransfers()))
+            frames.append((now.nanoseconds, shell.takeRecords().transfers(at: shell.emulator.address)))
         }
         crown = []
         guard let wake = shell.wake(after: now, nextInput: nil) else { break }
@@ -68,7 +68,7 @@ private func fullFrames(
     return slide.frames.map { instant, transfers in
         glass.replay(transfers)
         driver.writeFrame(glass.glass)
-        return (instant, driver.bus.drainTransfers())
+        return (instant, driver.interface.bus.drainTransfers())
     }
 }
 

@@ -36,16 +36,15 @@ public struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A display on 4-wire SPI (SSD1306 datasheet 8.1.3), through spidev and two GPIO lines, as the
-/// same `I2CBus` the driver writes to: the SSD1306 driver, the engine and the emulator are unchanged.
+/// A display on 4-wire SPI (SSD1306 datasheet 8.1.3), through spidev and two GPIO lines: the
+/// display interface the driver's records go through, as `I2CDisplayInterface` is on I2C.
 ///
-/// Each transaction's control byte becomes the level of D/C#: 00h (commands) drives it low, 40h
-/// (data) high; the bytes after it go out with SPI_IOC_MESSAGE, in pieces of at most spidev's
-/// buffer (4096 bytes unless its `bufsiz` parameter says otherwise). The address is ignored: chip
-/// select (CE0 or CE1) picks the device. Opening sets SPI mode 0, 8 bits a word and the clock, and
+/// Each record's kind sets D/C#: commands drive it low, display data high; its bytes go out with
+/// SPI_IOC_MESSAGE, in pieces of at most spidev's buffer (4096 bytes unless its `bufsiz`
+/// parameter says otherwise). Chip select (CE0 or CE1) picks the device: there is no address. Opening sets SPI mode 0, 8 bits a word and the clock, and
 /// pulses RES# low when it is wired (datasheet 8.9 wants at least 3 us; 10 ms, then 10 ms before the
 /// first command, as common drivers do). SPI cannot read: there is no status byte to ask.
-public final class SPIDisplayBus: I2CBus {
+public final class SPIDisplayBus: DisplayInterface {
     /// Where the display is wired.
     public let wiring: SPIDisplayWiring
     /// The most bytes one SPI_IOC_MESSAGE carries.
@@ -125,17 +124,15 @@ public final class SPIDisplayBus: I2CBus {
         descriptor = -1
     }
 
-    /// Sends one transaction: `bytes[0]` is the control byte (00h commands, 40h data), which sets
-    /// D/C#; the rest go out on the wire. `address` is ignored.
-    public func write(_ bytes: [UInt8], to address: I2CAddress) throws(SPIDisplayError) {
-        guard let control = bytes.first else { return }
+    /// Sends one record: D/C# low for commands, high for display data, then its bytes on the wire.
+    public func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) throws(SPIDisplayError) {
         do throws(GPIOError) {
-            // Bit 6 of the control byte is D/C# (datasheet 8.1.5.1).
-            try dataCommand.set(control & 0x40 != 0)
+            try dataCommand.set(kind == .data)
         } catch {
             throw .dataCommandLine(error)
         }
-        var start = 1
+        // Offsets from the record's first byte: a slice's own indices are its batch's.
+        var start = 0
         while start < bytes.count {
             let end = min(start + bufferSize, bytes.count)
             let sent = bytes.withUnsafeBufferPointer { buffer in

@@ -8,13 +8,13 @@ import SSD1306
 /// recovery and the reaction to a reload.
 ///
 /// A shell (the Linux loop behind `run`, `render`, the benchmarks, the tests) feeds it
-/// timestamped inputs with `handle(_:at:)` and does what the returned `Effects` say: write the
-/// transfers to the display, read the values asked for, print the log lines. It calls
+/// timestamped inputs with `handle(_:at:)` and does what the returned `Effects` say: send the
+/// display's records through its interface (I2C, SPI or the emulator: the engine does not know which), read the values asked for, print the log lines. It calls
 /// `handle(.tick, at:)` again at `nextDeadline`, or sooner when input comes, and always feeds
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 public struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    public private(set) var session: PagerSession<ConfiguredPage, TransferQueue>
+    public private(set) var session: PagerSession<ConfiguredPage, DisplayQueue>
     /// The pages and their latest readings.
     public private(set) var book: PageBook
     /// When each page is read next.
@@ -51,6 +51,9 @@ public struct DeviceEngine {
     private var glyphsAsked: Set<UInt32> = []
     /// Characters to ask for with the next effects.
     private var glyphsPending: [Unicode.Scalar] = []
+    /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
+    /// and not answered yet: its frame waits for them and is drawn as the last one arrives.
+    private var valuesAwaited = 0
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     public init(
@@ -94,16 +97,14 @@ public struct DeviceEngine {
     private static func session(
         _ configuration: Configuration, style: PageIndicatorStyle, pages: [ConfiguredPage], currentPage: Int,
         at start: Timestamp
-    ) -> PagerSession<ConfiguredPage, TransferQueue> {
+    ) -> PagerSession<ConfiguredPage, DisplayQueue> {
         let display = configuration.display
         let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
         var session = PagerSession(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
-            bus: TransferQueue(),
-            address: display.address, pagerConfiguration: configuration.pagerConfiguration,
+            interface: DisplayQueue(), pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
-        session.display = SSD1306Driver(
-            bus: TransferQueue(), address: display.address, panel: display.panel, settings: display.settings)
+        session.display = SSD1306Driver(interface: DisplayQueue(), panel: display.panel, settings: display.settings)
         return session
     }
 
@@ -127,7 +128,7 @@ public struct DeviceEngine {
     public var nextDeadline: Timestamp? {
         guard !isStopped else { return nil }
         switch decision(at: now) {
-        case .drawFrame, .handleInput:
+        case .drawFrame:
             return health.isLost ? health.nextAttempt.map { max($0, now) } : now
         case .wait(let until):
             // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
@@ -148,7 +149,7 @@ public struct DeviceEngine {
             session.start()
             screen = .bright
             pacer.invalidate()
-            effects.transfers = session.display.bus.take()
+            effects.display = session.display.interface.take()
             effects.log = session.warnings.map { .warning($0) }
         case .crown(let event):
             pacer.invalidate()
@@ -169,12 +170,13 @@ public struct DeviceEngine {
                 clock = reading
                 refreshPages()
             }
+            valueArrived(into: &effects)
         case .sampled(let page, let samples):
-            guard book.specs.indices.contains(page) else { break }
-            apply(book.specs[page].reading(sampled: samples), to: page)
+            if book.specs.indices.contains(page) { apply(book.specs[page].reading(sampled: samples), to: page) }
+            valueArrived(into: &effects)
         case .fileRead(let page, let sample):
-            guard book.specs.indices.contains(page) else { break }
-            apply(book.specs[page].reading(file: sample), to: page)
+            if book.specs.indices.contains(page) { apply(book.specs[page].reading(file: sample), to: page) }
+            valueArrived(into: &effects)
         case .commandFinished(let page, let output, let status):
             guard book.specs.indices.contains(page) else { break }
             apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
@@ -214,7 +216,7 @@ public struct DeviceEngine {
             effects.stopsCommands = true
             if !persist, !health.isLost {
                 session.display.shutDown()
-                effects.transfers = session.display.bus.take()
+                effects.display = session.display.interface.take()
             }
         }
         if !glyphsPending.isEmpty {
@@ -255,7 +257,7 @@ public struct DeviceEngine {
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
-            at: instant, inputPending: false, animating: screen != .off && session.isAnimating(at: instant),
+            at: instant, animating: screen != .off && session.isAnimating(at: instant),
             nextDeadline: deadline)
     }
 
@@ -274,8 +276,11 @@ public struct DeviceEngine {
             }
             schedule.started(page)
         }
-        // Values read at once come back before the next tick: draw then, with them, not now without.
-        if effects.readsClock || effects.reads.contains(where: { $0.source.isImmediate }) { return }
+        // Values read at once come back before anything else happens: the frame is drawn as the
+        // last of them arrives (`valueArrived`), with them, not now without. So the first frame
+        // after `start` shows the first page's values, and no shell ticks again to get it.
+        valuesAwaited = effects.reads.reduce(effects.readsClock ? 1 : 0) { $0 + ($1.source.isImmediate ? 1 : 0) }
+        if valuesAwaited > 0 { return }
         guard case .drawFrame = decision(at: now) else {
             fillOffGlass(into: &effects)
             return
@@ -288,6 +293,14 @@ public struct DeviceEngine {
             screen = .bright
         }
         drawFrame(into: &effects)
+    }
+
+    /// One of the values the last tick waits for arrived: with the last, what that tick would have
+    /// done (a frame, if one is due).
+    private mutating func valueArrived(into effects: inout Effects) {
+        guard valuesAwaited > 0 else { return }
+        valuesAwaited -= 1
+        if valuesAwaited == 0 { tick(into: &effects) }
     }
 
     /// Whether the RAM rows off the glass wait to be filled with the neighbouring pages: the
@@ -304,10 +317,10 @@ public struct DeviceEngine {
         session.checkOffGlassIfNeeded(at: now)
         guard session.isOffGlassFillPending else { return }
         session.fillOffGlass(at: now)
-        let transfers = session.display.bus.take()
-        guard !transfers.isEmpty else { return }
-        pacer.idleWriteSent(bytes: transfers.byteCount, transactions: transfers.count, at: now)
-        effects.transfers = transfers
+        let records = session.display.interface.take()
+        guard !records.isEmpty else { return }
+        pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
+        effects.display = records
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
@@ -332,17 +345,17 @@ public struct DeviceEngine {
         let moving = screen != .off && session.isAnimating(at: now)
         session.frameByteBudget = pacer.frameByteBudget
         if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
-        let transfers = session.display.bus.take()
-        pacer.frameSent(bytes: transfers.byteCount, transactions: transfers.count, at: now, moving: moving)
+        let records = session.display.interface.take()
+        pacer.frameSent(bytes: records.framedByteCount, transactions: records.count, at: now, moving: moving)
         // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
         // frame interval on, so the pages catch up between detents instead of meeting the next one.
         // So does the rest of a frame the frame byte budget cut short.
         if screen != .off, session.pager.glassLags(at: now) || session.isFrameIncomplete { pacer.invalidate() }
         // The queue's storage itself when nothing came before it in this tick: no copy.
-        if effects.transfers.isEmpty {
-            effects.transfers = transfers
+        if effects.display.isEmpty {
+            effects.display = records
         } else {
-            effects.transfers.append(contentsOf: transfers)
+            effects.display.append(contentsOf: records)
         }
     }
 
@@ -408,7 +421,7 @@ public struct DeviceEngine {
         if health.isLost { return }  // the recovery initialises it when it answers
         session.start()
         screen = .bright
-        effects.transfers = session.display.bus.take()
+        effects.display = session.display.interface.take()
     }
 }
 

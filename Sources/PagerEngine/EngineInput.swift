@@ -6,7 +6,8 @@ import SSD1306
 /// What happens to the device, as the shell tells the engine: each input comes with its instant
 /// (`DeviceEngine.handle(_:at:)`).
 public enum EngineInput: Sendable {
-    /// Initialise the panel; the first frame follows on the next `tick`.
+    /// Initialise the panel. The next deadline is at once: its tick asks for the first page's
+    /// values and draws the first frame as the last of them arrives, or at once when it needs none.
     case start
     /// A fact from the crown: a turn, a press, a release.
     case crown(CrownEvent)
@@ -20,11 +21,11 @@ public enum EngineInput: Sendable {
     case fileRead(page: Int, FileSample)
     /// A page's command ended: its output, and nil or why it failed (`exit status 3`, `timed out`).
     case commandFinished(page: Int, output: String, status: String?)
-    /// The transfers of the last effects all went out, and writing them took `took`: measured
+    /// The display records of the last effects all went out, and writing them took `took`: measured
     /// around the write(2) calls on a real bus, the modelled bus time where the bus is emulated.
     /// The pacer learns the bus's real speed from it.
     case written(took: TimeSpan)
-    /// Writing the last effects' transfers failed: the panel stopped answering.
+    /// Sending the last effects' display records failed: the panel stopped answering.
     case displayFailed
     /// A new configuration (read, parsed and overridden by the shell) and its indicator style (images loaded).
     case reload(Configuration, style: PageIndicatorStyle)
@@ -40,10 +41,11 @@ public enum EngineInput: Sendable {
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
 /// commands to stop, lines for the journal.
 public struct Effects: Hashable, Sendable {
-    /// I2C transfers to write to the display, in order. Report the outcome with `.written(took:)` or `.displayFailed`.
+    /// Command and data records for the display, in order, for the shell's display interface
+    /// to frame for its bus. Report the outcome with `.written(took:)` or `.displayFailed`.
     /// Their storage is the engine's, reused by the next frame once the shell lets go of it: a
-    /// shell that keeps transfers copies them (`I2CTransfer(_:)`).
-    public var transfers = TransferBatch()
+    /// shell that keeps records copies them.
+    public var display = DisplayBatch()
     /// Page values to read; sampled values and files are answered at once, commands when they end.
     public var reads: [PageRead] = []
     /// Read the local time and answer with `.clock`.
@@ -61,7 +63,7 @@ public struct Effects: Hashable, Sendable {
 
     /// Whether there is nothing to do.
     public var isEmpty: Bool {
-        transfers.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
+        display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
     }
 }
 

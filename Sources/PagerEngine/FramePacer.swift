@@ -55,8 +55,6 @@ public struct FramePacer: Hashable, Sendable {
 
     /// What to do next.
     public enum Decision: Hashable, Sendable {
-        /// Read and apply the pending crown input first.
-        case handleInput
         /// Render and send a frame now.
         case drawFrame
         /// Sleep until this instant, or until input when nil.
@@ -92,10 +90,10 @@ public struct FramePacer: Hashable, Sendable {
         return lastSampleAt - now
     }
 
-    /// The decision at `now`, given pending input, whether an animation runs, and the next
-    /// deadline of timers and refreshes. No frame is drawn before the bus is free, whatever is due.
-    public func decide(at now: Timestamp, inputPending: Bool, animating: Bool, nextDeadline: Timestamp?) -> Decision {
-        if inputPending { return .handleInput }
+    /// The decision at `now`, given whether an animation runs and the next deadline of timers and
+    /// refreshes. No frame is drawn before the bus is free, whatever is due. Pending input is
+    /// always fed before the decision (the shell drains it first), so it never waits on one.
+    public func decide(at now: Timestamp, animating: Bool, nextDeadline: Timestamp?) -> Decision {
         var due: Timestamp?
         if needsFrame {
             due = busFreeAt

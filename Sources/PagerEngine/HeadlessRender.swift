@@ -18,8 +18,9 @@ public struct RenderedFrame: Hashable, Sendable {
 public protocol PageSampler {
     /// The local time at `instant`.
     mutating func clock(at instant: Timestamp) -> ClockReading
-    /// The answer to `read` at `instant`; a command's once it has ended.
-    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput
+    /// The answer to `read` at `instant`, or nil when it comes later (the Linux shell's commands
+    /// end in their own time, and it feeds `.commandFinished` then); a headless run waits for it.
+    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput?
     /// Every fallback glyph found so far, once `scalars` (`Effects.glyphsWanted`) are looked
     /// for; nil when none of them was found. By default none is: they draw as boxes.
     mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont?
@@ -37,7 +38,7 @@ public struct SamplePageSampler: PageSampler {
 
     public func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
 
-    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):
             return .sampled(page: read.page, values.map(Self.sample))
@@ -95,21 +96,21 @@ public struct HeadlessRender {
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler
     ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog]) {
         var frames: [RenderedFrame] = []
-        var transfers: [I2CTransfer] = []
+        var records = DisplayBatch()
         let log = run(script, start: start, sampler: &sampler) { frame, sent in
             frames.append(frame)
-            transfers += sent
+            records.append(contentsOf: sent)
             return true
         }
-        return (frames, transfers, log)
+        return (frames, records.transfers(at: configuration.display.address), log)
     }
 
     /// Runs `script` as `run(_:start:sampler:)` does, but hands each frame to `emit` as it comes,
-    /// with the transfers sent since the last one, and keeps none: memory stays flat however long
+    /// with the display records sent since the last one, and keeps none: memory stays flat however long
     /// the script runs. `emit` returns false to stop. Returns the engine's log.
     public func run<Sampler: PageSampler>(
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler,
-        emit: (RenderedFrame, [I2CTransfer]) -> Bool
+        emit: (RenderedFrame, DisplayBatch) -> Bool
     ) -> [EngineLog] {
         var shell = VirtualShell(
             engine: DeviceEngine(
@@ -119,18 +120,15 @@ public struct HeadlessRender {
         var step = 0
         var going = true
         func add(_ frame: RenderedFrame) {
-            if going { going = emit(frame, shell.takeTransfers()) }
+            if going { going = emit(frame, shell.takeRecords()) }
         }
         var frameInStep = 0
-        // The panel initialised and the first page shown before any input, as `run` starts.
+        // The panel initialised and the first page shown before any input, as `run` starts: the
+        // first turn's tick asks for the values and the engine draws once they are in.
         shell.feed(.start, at: start, sampler: &sampler)
-        // (Values read first: the first frame shows them.)
-        for _ in 0..<4 {
-            if shell.turn(at: start, crown: [], sampler: &sampler) {
-                add(RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
-                frameInStep += 1
-            }
-            guard let next = shell.engine.nextDeadline, next <= start else { break }
+        if shell.turn(at: start, crown: [], sampler: &sampler) {
+            add(RenderedFrame(name: "step-00-frame-" + pad(frameInStep, 3), time: .zero, glass: shell.glass))
+            frameInStep += 1
         }
         let events = script.events(startingAt: start)
         let end = start + script.duration
@@ -175,47 +173,101 @@ public struct HeadlessRender {
     }
 }
 
+/// The emulated panel of a `VirtualShell` and what it saw: its side of the `EngineRunner`.
+struct VirtualPanel: EngineShell {
+    var emulator: SSD1306Emulator
+    var records = DisplayBatch()
+    var log: [EngineLog] = []
+    var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
+    var busHertz: Int
+    /// The configuration's `bus_hz`, reported when writes are not timed.
+    var configuredHertz: Int
+    var timesWrites = true
+    var busFreeAt = Timestamp.zero
+    var writesOnBusyBus = 0
+    var waitedForBus = TimeSpan.zero
+
+    /// Records into the emulator, kept for the trace; their time on the modelled bus.
+    mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
+        // The shell keeps every record for the trace: its own copy (the engine reuses its storage).
+        emulator.send(records)
+        self.records.append(contentsOf: records)
+        let bytes = records.framedByteCount
+        let took = FramePacer.busTime(bytes: bytes, transactions: records.count, hertz: busHertz)
+        switch cause {
+        case .start, .reload, .stop:
+            break  // written outside the frame loop, as the run shell writes them: not paced
+        default:
+            if now < busFreeAt {
+                writesOnBusyBus += 1
+                waitedForBus = waitedForBus + (busFreeAt - now)
+            }
+            busFreeAt = max(busFreeAt, now) + took
+        }
+        sentFrames.append((now, bytes, records.count, took))
+        return timesWrites
+            ? took : FramePacer.busTime(bytes: bytes, transactions: records.count, hertz: configuredHertz)
+    }
+
+    mutating func log(_ line: EngineLog) { log.append(line) }
+
+    /// Commands are answered at once by the sampler: none runs on.
+    mutating func stopCommands() {}
+}
+
 /// A shell on a virtual clock, for `render`, the benchmarks and the tests: feeds the engine as the
-/// Linux loop does (input first, then a tick), writes its transfers into an emulator, answers its
-/// reads from a sampler, and jumps to the next deadline instead of sleeping.
+/// Linux loop does (input first, then a tick) through the `EngineRunner`, sends its display
+/// records into an emulator, answers its reads from a sampler, and jumps to the next deadline
+/// instead of sleeping.
 public struct VirtualShell {
     /// The engine driven.
     public var engine: DeviceEngine
-    /// The emulated panel, which receives every transfer.
-    public var emulator: SSD1306Emulator
-    /// Every transfer sent and not taken yet (`takeTransfers()`), oldest first.
-    public private(set) var transfers: [I2CTransfer] = []
+    /// The emulated panel and what it saw.
+    var panel: VirtualPanel
+    private var lastTurn: Timestamp?
+    private var ticksAtLastTurn = 0
+
+    /// The emulated panel, which receives every record.
+    public var emulator: SSD1306Emulator { panel.emulator }
+    /// Every display record sent and not taken yet (`takeRecords()`), oldest first.
+    public var records: DisplayBatch { panel.records }
+    /// `records` as the I2C transfers that carry them to the emulator's address.
+    public var transfers: [I2CTransfer] { panel.records.transfers(at: panel.emulator.address) }
     /// Every log line, oldest first.
-    public private(set) var log: [EngineLog] = []
+    public var log: [EngineLog] { panel.log }
     /// When each frame went out, how many bytes it took, and its time on the modelled bus.
-    public private(set) var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
+    public var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] { panel.sentFrames }
     /// The modelled bus's clock: each write takes its bus time at this rate, and the engine is
     /// told so (`.written(took:)`). It may differ from the configuration's `bus_hz`, as a real bus may.
-    public var busHertz: Int
+    public var busHertz: Int {
+        get { panel.busHertz }
+        set { panel.busHertz = newValue }
+    }
     /// Whether `.written(took:)` carries each write's time on the modelled bus, as the run shell
     /// times its writes; when false it carries the time at the configuration's `bus_hz`, as a
     /// shell that did not time them would (for the benchmark's comparison).
-    public var timesWrites = true
+    public var timesWrites: Bool {
+        get { panel.timesWrites }
+        set { panel.timesWrites = newValue }
+    }
     /// When the modelled bus has carried everything written.
-    public private(set) var busFreeAt = Timestamp.zero
+    public var busFreeAt: Timestamp { panel.busFreeAt }
     /// Frames written while the modelled bus still carried the one before: a backlog a blocking
     /// write(2) would have waited out. The engine's pacing keeps it at zero. (The initialisation
     /// and switching off are written outside the frame loop, as the run shell writes them: they
     /// are not paced and not counted.)
-    public private(set) var writesOnBusyBus = 0
+    public var writesOnBusyBus: Int { panel.writesOnBusyBus }
     /// How long those writes waited, all told, for the bus to carry the ones before.
-    public private(set) var waitedForBus = TimeSpan.zero
-    /// Whether the effects being done are not frames (`.start`, `.reload`, `.stop`).
-    private var outsideFrameLoop = false
-    private var lastTurn: Timestamp?
-    private var ticksAtLastTurn = 0
+    public var waitedForBus: TimeSpan { panel.waitedForBus }
 
     /// A shell for `engine` with an emulated `panel` at `address`, its bus modelled at `busHertz`
     /// (by default the configuration's `bus_hz`).
     public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress, busHertz: Int? = nil) {
         self.engine = engine
-        emulator = SSD1306Emulator(panel: panel, address: address)
-        self.busHertz = max(1, busHertz ?? engine.configuration.display.busHertz)
+        let configured = engine.configuration.display.busHertz
+        self.panel = VirtualPanel(
+            emulator: SSD1306Emulator(panel: panel, address: address), busHertz: max(1, busHertz ?? configured),
+            configuredHertz: configured)
     }
 
     /// A shell around the engine for `configuration` (its panel and address), with the default
@@ -232,76 +284,33 @@ public struct VirtualShell {
     }
 
     /// What the panel shows.
-    public var glass: Bitmap { emulator.glass }
+    public var glass: Bitmap { panel.emulator.glass }
 
-    /// The transfers sent since the last take, oldest first; the shell keeps none of them after.
-    public mutating func takeTransfers() -> [I2CTransfer] {
+    /// The records sent since the last take, oldest first; the shell keeps none of them after.
+    public mutating func takeRecords() -> DisplayBatch {
         defer {
-            transfers.removeAll(keepingCapacity: true)
-            sentFrames.removeAll(keepingCapacity: true)
+            panel.records.removeAll()
+            panel.sentFrames.removeAll(keepingCapacity: true)
         }
-        return transfers
+        return panel.records
     }
 
-    /// Feeds `input` at `instant` and does its effects; returns whether transfers went out.
+    /// Feeds `input` at `instant` and does its effects (`EngineRunner`); returns whether records went out.
     @discardableResult
     public mutating func feed<Sampler: PageSampler>(_ input: EngineInput, at instant: Timestamp, sampler: inout Sampler)
         -> Bool
     {
-        switch input {
-        case .start, .reload, .stop: outsideFrameLoop = true
-        default: break
-        }
-        defer { outsideFrameLoop = false }
-        return perform(engine.handle(input, at: instant), at: instant, sampler: &sampler)
+        EngineRunner.feed(input, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
     }
 
-    /// Does what `effects` ask, as the run shell does: transfers into the emulator (then
-    /// `.written(took:)` with their time on the modelled bus),
-    /// reads and glyphs answered by `sampler`. Returns whether transfers went out.
+    /// Does what `effects` of a tick ask (`EngineRunner`): records into the emulator (then
+    /// `.written(took:)` with their time on the modelled bus), reads and glyphs answered by
+    /// `sampler`. Returns whether records went out.
+    @discardableResult
     public mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
     ) -> Bool {
-        log += effects.log
-        var sent = false
-        if !effects.transfers.isEmpty {
-            // The shell keeps every transfer for the trace: its own copy (the engine reuses its storage).
-            let kept = effects.transfers.map(I2CTransfer.init)
-            emulator.replay(kept)
-            transfers += kept
-            let bytes = effects.transfers.byteCount
-            let took = FramePacer.busTime(bytes: bytes, transactions: effects.transfers.count, hertz: busHertz)
-            if !outsideFrameLoop {
-                if instant < busFreeAt {
-                    writesOnBusyBus += 1
-                    waitedForBus = waitedForBus + (busFreeAt - instant)
-                }
-                busFreeAt = max(busFreeAt, instant) + took
-            }
-            sentFrames.append((instant, bytes, effects.transfers.count, took))
-            sent = true
-            let reported =
-                timesWrites
-                ? took
-                : FramePacer.busTime(
-                    bytes: bytes, transactions: effects.transfers.count,
-                    hertz: engine.configuration.display.busHertz)
-            log += engine.handle(.written(took: reported), at: instant).log
-        }
-        if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
-            sent = perform(engine.handle(.glyphs(glyphs), at: instant), at: instant, sampler: &sampler) || sent
-        }
-        if effects.readsClock {
-            sent =
-                perform(engine.handle(.clock(sampler.clock(at: instant)), at: instant), at: instant, sampler: &sampler)
-                || sent
-        }
-        for read in effects.reads {
-            sent =
-                perform(engine.handle(sampler.answer(read, at: instant), at: instant), at: instant, sampler: &sampler)
-                || sent
-        }
-        return sent
+        EngineRunner.perform(effects, of: .tick, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
     }
 
     /// One turn at `now`, as the Linux loop turns: the crown's facts first, then a tick; returns

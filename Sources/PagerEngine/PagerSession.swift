@@ -8,13 +8,13 @@ import SSD1306
 ///
 /// Time is a parameter everywhere, so the terminal loop, the headless renderer and the
 /// tests drive the same session with real or scripted instants.
-public struct PagerSession<Page: PageContent, Bus: I2CBus> {
+public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// The pager, the crown interpreter and everything they do over time.
     public var controller: PagerController<Page>
     /// Draws frames.
     public internal(set) var renderer: PagerRenderer
     /// The display the frames go to.
-    public var display: SSD1306Driver<Bus>
+    public var display: SSD1306Driver<Display>
     /// The last frame sent, to skip sending one that did not change.
     public var lastFrame: Bitmap? { hasSentFrame ? sentFrame : nil }
     /// The last frame sent, when `hasSentFrame`; its storage is reused once a newer frame is sent.
@@ -50,9 +50,9 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
 
-    /// A session for `pages` on `panel`, talking to it through `bus` at `address`, with time starting at `start`.
+    /// A session for `pages` on `panel`, talking to it through `interface`, with time starting at `start`.
     public init(
-        pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, bus: Bus, address: I2CAddress = .ssd1306Primary,
+        pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, interface: Display,
         pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
         indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
@@ -62,7 +62,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
             pages: pages, currentPage: currentPage, configuration: pagerConfiguration, crown: crownConfiguration,
             style: indicatorStyle,
             viewport: renderer.contentRect.size, start: start)
-        display = SSD1306Driver(bus: bus, address: address, panel: panel)
+        display = SSD1306Driver(interface: interface, panel: panel)
     }
 
     /// The pages and which one is current.
@@ -72,7 +72,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     public var warnings: [PagerWarning] { controller.warnings }
 
     /// Initialises the panel; call once before presenting.
-    public mutating func start() throws(Bus.Failure) {
+    public mutating func start() throws(Display.Failure) {
         try display.initialize()
         hasSentFrame = false
         lastContentPosition = nil
@@ -131,7 +131,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// the driver is told by how many rows, so it may move the display start line instead of
     /// the picture and send only the rows that come into view.
     @discardableResult
-    public mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Bus.Failure) -> Bool {
+    public mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Display.Failure) -> Bool {
         var sampled = instant
         if let slide = controller.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
@@ -242,7 +242,7 @@ public struct PagerSession<Page: PageContent, Bus: I2CBus> {
     /// either finds the rows it brings into view already there; the glass does not change.
     /// Returns whether it wrote; `isOffGlassFillPending` says whether more remains.
     @discardableResult
-    public mutating func fillOffGlass(at instant: Timestamp) throws(Bus.Failure) -> Bool {
+    public mutating func fillOffGlass(at instant: Timestamp) throws(Display.Failure) -> Bool {
         guard isOffGlassFillPending, hasSentFrame, !isAnimating(at: instant) else {
             isOffGlassFillPending = false
             return false

@@ -41,14 +41,26 @@ public struct TraceReplay {
     /// (a display-data transaction), named `transfer-` and its number in the trace.
     public mutating func replay(_ transfer: I2CTransfer) -> RenderedFrame? {
         emulator.write(transfer.bytes, to: transfer.address)
+        // A data transaction's control byte has D/C# (bit 6) set.
+        return taken(isData: transfer.bytes.first.map { $0 & 0x40 != 0 } ?? false)
+    }
+
+    /// Sends one record of an SPI panel's trace (`SPITrace`) as D/C# says; returns the glass after
+    /// it when `everyFrame` asks for it (a data record), named as an I2C trace's frames are.
+    public mutating func replay(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) -> RenderedFrame? {
+        emulator.send(kind, bytes)
+        return taken(isData: kind == .data)
+    }
+
+    /// Counts what the emulator just took and keeps its first problems; the frame after it, when one is due.
+    private mutating func taken(isData: Bool) -> RenderedFrame? {
         transferCount += 1
         if !emulator.diagnostics.isEmpty {
             diagnosticCount += emulator.diagnostics.count
             diagnostics += emulator.diagnostics.prefix(keptDiagnostics - diagnostics.count)
             emulator.removeAllDiagnostics()
         }
-        // A data transaction's control byte has D/C# (bit 6) set.
-        guard everyFrame, let control = transfer.bytes.first, control & 0x40 != 0 else { return nil }
+        guard everyFrame, isData else { return nil }
         let glass = emulator.glass
         lastFrameGlass = glass
         return RenderedFrame(name: "transfer-" + pad(transferCount, 5), time: .zero, glass: glass)

@@ -40,6 +40,8 @@ public struct I2CTraceError: Error, Hashable, Sendable {
         case incompleteMessage(expected: Int, found: Int)
         /// `i2ctransfer` with no bus argument after its options.
         case missingBus
+        /// An SPI trace's line that does not start with `cmd` or `data`.
+        case unknownRecord
     }
 }
 
@@ -66,6 +68,8 @@ extension I2CTraceError: CustomStringConvertible {
         case .incompleteMessage(let expected, let found):
             return "expected \(expected) data bytes, found \(found) before the end of the line"
         case .missingBus: return "expected a bus number after i2ctransfer and its options"
+        case .unknownRecord:
+            return "expected cmd (commands) or data (display data) and bytes, as an SPI trace's lines are"
         }
     }
 }

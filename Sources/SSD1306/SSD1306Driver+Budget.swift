@@ -22,7 +22,7 @@ extension SSD1306Driver {
     /// Sends the update the last `plannedCost(of:movedUpBy:)` weighed, when nothing has been
     /// planned or sent since: the frame is not planned twice. Returns false, sending nothing, when
     /// there is no such plan (RAM was unknown, or something else went since).
-    public mutating func writePlannedUpdate() throws(Bus.Failure) -> Bool {
+    public mutating func writePlannedUpdate() throws(Interface.Failure) -> Bool {
         guard isPlanCurrent else { return false }
         try writePlan()
         return true
@@ -35,7 +35,7 @@ extension SSD1306Driver {
     /// sent over what it showed, and the next update sends the rest. A whole frame (RAM unknown)
     /// goes whole.
     @discardableResult
-    public mutating func update(to frame: Bitmap, movedUpBy rows: Int, byteBudget budget: Int) throws(Bus.Failure)
+    public mutating func update(to frame: Bitmap, movedUpBy rows: Int, byteBudget budget: Int) throws(Interface.Failure)
         -> Bool
     {
         let picture = fitted(frame)

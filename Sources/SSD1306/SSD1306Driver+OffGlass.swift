@@ -21,11 +21,11 @@ extension SSD1306Driver {
     /// neighbouring pages, the page below winning rows both want; returns whether more remains.
     /// The glass does not change. A failed write forgets RAM and the start line.
     @discardableResult
-    public mutating func fillOffGlass(next: Bitmap?, previous: Bitmap?, columns: Range<Int>) throws(Bus.Failure)
+    public mutating func fillOffGlass(next: Bitmap?, previous: Bitmap?, columns: Range<Int>) throws(Interface.Failure)
         -> Bool
     {
         guard let window = planOffGlass(next: next, previous: previous, columns: columns) else { return false }
-        do throws(Bus.Failure) {
+        do throws(Interface.Failure) {
             try writeWindow(of: plan.image, window)
         } catch {
             invalidateDisplayStartLine()

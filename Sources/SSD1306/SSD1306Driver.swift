@@ -1,9 +1,10 @@
 import PagerGraphics
 
-/// Drives an SSD1306 or SH1106 over I2C: commands in one transaction, display data in another.
+/// Drives an SSD1306 or SH1106 through a display interface: commands in one record, display data
+/// in another.
 ///
-/// Every transaction starts with a control byte (section 8.1.5.2): Co = 0 so the rest of the
-/// transaction is one stream, D/C# = 0 for commands (00h) or 1 for display data (40h).
+/// The driver never knows which bus carries the records: `I2CDisplayInterface` frames each as
+/// one transaction with its control byte and address, an SPI bus sets D/C# from its kind.
 /// The driver does no I/O in `init`; call `initialize()` first.
 ///
 /// It remembers what it last put in display RAM, all 64 rows of it (an SH1107's 128), and the
@@ -11,11 +12,9 @@ import PagerGraphics
 /// the caller says the picture moved (a slide), `update(to:movedUpBy:)` may move the start line
 /// instead of the picture and write only the rows that come into view and what must stand still.
 /// Any failed write forgets RAM: the next update sends the whole frame.
-public struct SSD1306Driver<Bus: I2CBus> {
+public struct SSD1306Driver<Interface: DisplayInterface> {
     /// The transport, public so a test can look at a recording or an emulator behind it.
-    public var bus: Bus
-    /// The controller's address, usually 0x3C (SA0 low).
-    public let address: I2CAddress
+    public var interface: Interface
     /// The glass this controller drives.
     public let panel: SSD1306Panel
     /// Rotation, brightness, contrast and inversion; `initialize()` applies them.
@@ -39,22 +38,22 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// `initialize()`, or a wake asked for while RAM was unknown.
     public internal(set) var isDisplayOnPending = false
 
-    /// The control byte before a stream of commands (Co = 0, D/C# = 0).
-    public static var commandStream: UInt8 { 0x00 }
-    /// The control byte before a stream of display data (Co = 0, D/C# = 1).
-    public static var dataStream: UInt8 { 0x40 }
     /// Rows of display RAM (section 8.7): the start line counts modulo this.
     var ramRows: Int { panel.controller.ramRows }
 
-    /// A driver for `panel` at `address`; nothing is sent yet.
-    public init(
-        bus: Bus, address: I2CAddress = .ssd1306Primary, panel: SSD1306Panel,
-        settings: DisplaySettings = DisplaySettings()
-    ) {
-        self.bus = bus
-        self.address = address
+    /// A driver for `panel` through `interface`; nothing is sent yet.
+    public init(interface: Interface, panel: SSD1306Panel, settings: DisplaySettings = DisplaySettings()) {
+        self.interface = interface
         self.panel = panel
         self.settings = settings
+    }
+
+    /// A driver for `panel` at `address` on an I2C `bus`; nothing is sent yet.
+    public init<Bus: I2CBus>(
+        bus: Bus, address: I2CAddress = .ssd1306Primary, panel: SSD1306Panel,
+        settings: DisplaySettings = DisplaySettings()
+    ) where Interface == I2CDisplayInterface<Bus> {
+        self.init(interface: I2CDisplayInterface(bus: bus, address: address), panel: panel, settings: settings)
     }
 
     /// The picture display RAM holds under the glass, as far as the driver knows; nil when unknown.
@@ -75,7 +74,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// RAM content is unknown afterwards (random at power-up), so the next update sends a whole
     /// frame, and Display On (AFh) follows its last window: the glass goes from dark to that
     /// frame, never showing the garbage. The sequence sets the start line to 0.
-    public mutating func initialize() throws(Bus.Failure) {
+    public mutating func initialize() throws(Interface.Failure) {
         invalidateDisplayStartLine()
         isDisplayOnPending = false
         try send(panel.initializationSequence(settings))
@@ -91,18 +90,17 @@ public struct SSD1306Driver<Bus: I2CBus> {
     }
 
     /// Sends Display On (AFh) if it waits and RAM now holds the whole picture.
-    mutating func sendPendingDisplayOn() throws(Bus.Failure) {
+    mutating func sendPendingDisplayOn() throws(Interface.Failure) {
         guard isDisplayOnPending, isGlassKnown else { return }
         try sendCommands(.displayOn(true))
         isDisplayOnPending = false
     }
 
-    /// Sends `commands` in one transaction: 00h, then each command's bytes.
-    public mutating func send(_ commands: [SSD1306Command]) throws(Bus.Failure) {
+    /// Sends `commands` in one record, each command's bytes in turn.
+    public mutating func send(_ commands: [SSD1306Command]) throws(Interface.Failure) {
         scratch.transaction.removeAll(keepingCapacity: true)
-        scratch.transaction.append(Self.commandStream)
         for command in commands { command.append(to: &scratch.transaction) }
-        try bus.write(scratch.transaction, to: address)
+        try interface.send(.commands, scratch.transaction[...])
     }
 
     /// Shows `frame` on the whole glass, whatever RAM held before.
@@ -111,7 +109,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// transaction carries every page; an SH1106 takes each page in turn (B0h-B7h, 0xh, 1xh).
     /// The frame is drawn from its top-left corner: a larger frame is cropped to the panel,
     /// pixels a smaller frame lacks are sent dark. A moved start line goes back to 0.
-    public mutating func writeFrame(_ frame: Bitmap) throws(Bus.Failure) {
+    public mutating func writeFrame(_ frame: Bitmap) throws(Interface.Failure) {
         invalidate()
         try update(wholeFrame: fitted(frame))
     }
@@ -121,7 +119,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// Nothing goes on the bus when the frame equals what RAM holds. When RAM is unknown
     /// (after `initialize()` or a failed write) the whole frame goes.
     @discardableResult
-    public mutating func update(to frame: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+    public mutating func update(to frame: Bitmap) throws(Interface.Failure) -> [DisplayWindow] {
         try update(to: frame, movedUpBy: 0)
     }
 
@@ -136,7 +134,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// the glass. The start line goes in the first window's command transaction (one byte more).
     /// Either way the glass ends equal to `frame`.
     @discardableResult
-    public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Bus.Failure) -> [DisplayWindow] {
+    public mutating func update(to frame: Bitmap, movedUpBy rows: Int) throws(Interface.Failure) -> [DisplayWindow] {
         let picture = fitted(frame)
         guard planUpdate(to: picture, movedUpBy: rows) != nil else {
             return try update(wholeFrame: picture)
@@ -301,7 +299,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the whole of `picture` with the start line at 0; returns the window.
     @discardableResult
-    mutating func update(wholeFrame picture: Bitmap) throws(Bus.Failure) -> [DisplayWindow] {
+    mutating func update(wholeFrame picture: Bitmap) throws(Interface.Failure) -> [DisplayWindow] {
         Self.prepare(&plan.image, width: panel.width, rows: ramRows, spare: &scratch.spare)
         // The picture's pages, then dark pages below a panel shorter than RAM.
         plan.image.withUnsafeMutablePageBytes { image in
@@ -320,7 +318,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
 
     /// Sends the start line if it moves, then `plan`'s windows of its RAM image; RAM becomes that
     /// image (the plan keeps the old RAM's buffer for the next frame) or, on failure, unknown.
-    mutating func writePlan() throws(Bus.Failure) {
+    mutating func writePlan() throws(Interface.Failure) {
         isPlanCurrent = false
         let knownBefore = knownPages
         let line = plan.line
@@ -328,7 +326,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
         let old = ram
         ram = nil
         knownPages = 0
-        do throws(Bus.Failure) {
+        do throws(Interface.Failure) {
             var leading: SSD1306Command?
             if displayStartLine != line {
                 // Unknown until it is through. It rides in the first window's command transaction: one byte.
@@ -370,7 +368,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
     /// reset in place: no allocation a transaction.
     mutating func writeWindow(
         of image: Bitmap, _ window: DisplayWindow, after leading: SSD1306Command? = nil
-    ) throws(Bus.Failure) {
+    ) throws(Interface.Failure) {
         let columns = window.columns.clamped(to: 0..<panel.width)
         let pages = window.pages.clamped(to: 0..<min(panel.controller.ramPages, image.pageCount))
         guard !columns.isEmpty, !pages.isEmpty else {
@@ -389,9 +387,8 @@ public struct SSD1306Driver<Bus: I2CBus> {
                     .setHigherColumnStartAddress(UInt8(firstColumn >> 4)))
                 leading = nil
                 scratch.transaction.removeAll(keepingCapacity: true)
-                scratch.transaction.append(Self.dataStream)
                 image.appendPageBytes(page, columns: columns, to: &scratch.transaction)
-                try bus.write(scratch.transaction, to: address)
+                try interface.send(.data, scratch.transaction[...])
             }
             return
         }
@@ -400,8 +397,7 @@ public struct SSD1306Driver<Bus: I2CBus> {
             .setPageAddress(start: UInt8(pages.lowerBound), end: UInt8(pages.upperBound - 1)))
         // Horizontal addressing fills the window column by column, then moves to the next page.
         scratch.transaction.removeAll(keepingCapacity: true)
-        scratch.transaction.reserveCapacity(1 + columns.count * pages.count)
-        scratch.transaction.append(Self.dataStream)
+        scratch.transaction.reserveCapacity(columns.count * pages.count)
         if columns == 0..<image.width {
             // Whole rows: the pages' bytes are already in order, one copy.
             image.bytes.withUnsafeBufferPointer { bytes in
@@ -412,23 +408,22 @@ public struct SSD1306Driver<Bus: I2CBus> {
         } else {
             for page in pages { image.appendPageBytes(page, columns: columns, to: &scratch.transaction) }
         }
-        try bus.write(scratch.transaction, to: address)
+        try interface.send(.data, scratch.transaction[...])
     }
 
-    /// Sends `leading` (when there is one) and up to three more commands in one transaction,
+    /// Sends `leading` (when there is one) and up to three more commands in one record,
     /// built in the driver's buffer without a temporary array of commands or of their bytes.
     private mutating func sendCommands(
         _ leading: SSD1306Command?, _ first: SSD1306Command? = nil, _ second: SSD1306Command? = nil,
         _ third: SSD1306Command? = nil
-    ) throws(Bus.Failure) {
+    ) throws(Interface.Failure) {
         scratch.transaction.removeAll(keepingCapacity: true)
-        scratch.transaction.append(Self.commandStream)
         leading?.append(to: &scratch.transaction)
         first?.append(to: &scratch.transaction)
         second?.append(to: &scratch.transaction)
         third?.append(to: &scratch.transaction)
-        try bus.write(scratch.transaction, to: address)
+        try interface.send(.commands, scratch.transaction[...])
     }
 }
 
-extension SSD1306Driver: Sendable where Bus: Sendable {}
+extension SSD1306Driver: Sendable where Interface: Sendable {}

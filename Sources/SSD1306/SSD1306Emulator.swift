@@ -1,7 +1,8 @@
 import PagerGraphics
 
-/// An SSD1306 (or SH1106, SSD1309, SH1107) and its glass in memory: it decodes the I2C transactions a real
-/// controller would receive and shows what a person would see on the panel.
+/// An SSD1306 (or SH1106, SSD1309, SH1107) and its glass in memory: it takes the command and
+/// data records a driver sends (`DisplayInterface`), or decodes the I2C transactions of a trace
+/// as a real controller would, and shows what a person would see on the panel.
 ///
 /// The controller is the panel's: on an SH1106 panel the emulator has 132 columns of RAM,
 /// page addressing only, and treats the SSD1306-only commands (20h-2Fh, 8Dh, A3h, D6h) as the
@@ -17,7 +18,7 @@ import PagerGraphics
 ///
 /// Nothing here traps: unknown opcodes, invalid arguments, reserved control bits, writes to
 /// another address and RAM writes during a scroll are recorded in `diagnostics`.
-public struct SSD1306Emulator: I2CBus, Sendable {
+public struct SSD1306Emulator: I2CBus, DisplayInterface, Sendable {
     /// The emulator never fails a write: a real bus would NACK another address, which the
     /// emulator records as a diagnostic instead.
     public typealias Failure = Never
@@ -100,18 +101,8 @@ public struct SSD1306Emulator: I2CBus, Sendable {
             // Co = 1: one byte, then the next control byte; Co = 0: the rest is one stream.
             let end = control & 0x80 != 0 ? min(index + 2, bytes.count) : bytes.count
             index += 1
-            while index < end {
-                if isData {
-                    if registers.isScrollActive && !warnedAboutScroll {
-                        note(.ramWriteWhileScrolling, at: index)
-                        warnedAboutScroll = true
-                    }
-                    receiveData(bytes[index], at: index)
-                } else {
-                    receiveCommandByte(bytes[index], at: index)
-                }
-                index += 1
-            }
+            receive(bytes[index..<end], isData: isData, at: index, warnedAboutScroll: &warnedAboutScroll)
+            index = end
         }
     }
 
@@ -119,6 +110,33 @@ public struct SSD1306Emulator: I2CBus, Sendable {
     /// trace keeps a few and counts the rest rather than holding one for each bad byte.
     public mutating func removeAllDiagnostics() {
         diagnostics.removeAll(keepingCapacity: true)
+    }
+
+    /// Receives `bytes` as display data or commands, the first at `offset` in its transaction.
+    private mutating func receive(
+        _ bytes: ArraySlice<UInt8>, isData: Bool, at offset: Int, warnedAboutScroll: inout Bool
+    ) {
+        var offset = offset
+        for byte in bytes {
+            if isData {
+                if registers.isScrollActive && !warnedAboutScroll {
+                    note(.ramWriteWhileScrolling, at: offset)
+                    warnedAboutScroll = true
+                }
+                receiveData(byte, at: offset)
+            } else {
+                receiveCommandByte(byte, at: offset)
+            }
+            offset += 1
+        }
+    }
+
+    /// Receives one record as a panel on SPI does: D/C# from its kind, no control byte, no
+    /// address; it counts as a transaction.
+    public mutating func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) {
+        defer { transactionCount += 1 }
+        var warnedAboutScroll = false
+        receive(bytes, isData: kind == .data, at: 0, warnedAboutScroll: &warnedAboutScroll)
     }
 
     mutating func note(_ problem: Diagnostic.Problem, at offset: Int) {

@@ -102,7 +102,9 @@ struct RenderCommand: ParsableCommand {
         let output = out.map { FrameOutput(directory: $0, png: !noPNG, scale: scale, palette: colours) }
         if let output { try report { try output.write([]) } }  // the folder first: the trace or GIF may go into it
         var trace: TraceFile?
-        if let path = display.trace { try report { trace = try TraceFile(path: path) } }
+        if let path = display.trace {
+            try report { trace = try TraceFile(path: path, format: .of(configuration.display)) }
+        }
         let panel = configuration.display.panel
         var recorder: GlassRecorder?
         if let gif {
@@ -112,12 +114,12 @@ struct RenderCommand: ParsableCommand {
             }
         }
         var written = 0
-        var transferCount = 0
+        var recordCount = 0
         var failure: CrownPagerError?
-        func emit(_ frame: RenderedFrame, _ transfers: [I2CTransfer]) -> Bool {
+        func emit(_ frame: RenderedFrame, _ records: DisplayBatch) -> Bool {
             do throws(CrownPagerError) {
-                try trace?.append(transfers)
-                transferCount += transfers.count
+                try trace?.append(records)
+                recordCount += records.count
                 // The GIF shows every frame at its time, whatever --steps-only leaves out of the folder.
                 recorder?.record(glass: frame.glass, at: .zero + frame.time)
                 guard let output, !stepsOnly || !frame.name.contains("-frame-") else { return true }
@@ -151,7 +153,8 @@ struct RenderCommand: ParsableCommand {
         if let out { print("wrote \(written) frames (\(noPNG ? "PBM" : "PBM and PNG")) to \(out)") }
         if let trace {
             try report { try trace.close() }
-            print("wrote \(transferCount) I2C transfers to \(trace.path)")
+            let what = trace.format == .spi ? "SPI records" : "I2C transfers"
+            print("wrote \(recordCount) \(what) to \(trace.path)")
         }
     }
 }

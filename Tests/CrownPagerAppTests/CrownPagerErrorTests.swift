@@ -72,13 +72,16 @@ struct CrownPagerErrorTests {
     }
 
     @Test func anOutputThatCannotBeWrittenIsAFileWriteError() {
-        let error = thrown { () throws(CrownPagerError) in try TraceFile.write([], to: "/nonexistent/folder/trace.txt")
+        let error = thrown { () throws(CrownPagerError) in
+            try TraceFile.write(DisplayBatch(), format: .spi, to: "/nonexistent/folder/trace.txt")
         }
         #expect(
             error == .missingFolder(what: "trace", path: "/nonexistent/folder/trace.txt", folder: "/nonexistent/folder")
         )
         let appended = thrown { () throws(CrownPagerError) in
-            try TraceFile.write([I2CTransfer(address: .ssd1306Primary, bytes: [0])], to: "/nonexistent/folder/t.txt")
+            try TraceFile.write(
+                DisplayBatch([.init(kind: .commands, bytes: [0xAE])]), format: .i2c(.ssd1306Primary),
+                to: "/nonexistent/folder/t.txt")
         }
         #expect(
             appended == .missingFolder(what: "trace", path: "/nonexistent/folder/t.txt", folder: "/nonexistent/folder"))

@@ -48,7 +48,7 @@ import Testing
         #expect(shell.tick(at(200)) == (false, [.displayLost(retryIn: .milliseconds(100))]))
         #expect(shell.errors.last?.kind == .noAcknowledge && shell.engine.health.nextAttempt == at(300))
         #expect(shell.errors.last?.executedMessages == (shortCount ? I2CError.ExecutedMessages(0, of: 1) : nil))
-        #expect(shell.engine.handle(.tick, at: at(250)).transfers.isEmpty)
+        #expect(shell.engine.handle(.tick, at: at(250)).display.isEmpty)
         #expect(shell.tick(at(300)) == (false, [.displayStillLost(attempts: 2, retryIn: .milliseconds(200))]))
         #expect(shell.engine.health.nextAttempt == at(500))
         #expect(!shell.tick(at(500)).sent)
@@ -144,15 +144,15 @@ final class PanelShell {
 
     /// Writes `effects`' transfers; whether they went out, and the log with the engine's answer.
     func deliver(_ effects: Effects, at now: Timestamp) -> (sent: Bool, log: [EngineLog]) {
-        guard !effects.transfers.isEmpty else { return (false, effects.log) }
+        guard !effects.display.isEmpty else { return (false, effects.log) }
         do throws(I2CError) {
-            try bus.replay(effects.transfers)
+            try bus.replay(effects.display.transfers(at: .ssd1306Primary))
         } catch {
             errors.append(error)
             return (false, effects.log + engine.handle(.displayFailed, at: now).log)
         }
         let took = FramePacer.busTime(
-            bytes: effects.transfers.reduce(0) { $0 + $1.bytes.count }, transactions: effects.transfers.count,
+            bytes: effects.display.framedByteCount, transactions: effects.display.count,
             hertz: 400_000)
         return (true, effects.log + engine.handle(.written(took: took), at: now).log)
     }

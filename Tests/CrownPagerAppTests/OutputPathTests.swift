@@ -123,7 +123,8 @@ struct NullNode {
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
         let streamed = try String(contentsOfFile: file + ".from-fifo", encoding: .utf8)
-        #expect(streamed == (try String(contentsOfFile: file, encoding: .utf8)))
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(streamed == written)
         #expect(streamed.split(separator: "\n").count > 10)
     }
 

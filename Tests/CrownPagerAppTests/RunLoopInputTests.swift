@@ -36,7 +36,7 @@ import Testing
         var engine = try run.makeEngine(at: .zero)
         let display = configuration.display
         var loop = PagerRunLoop(
-            bus: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
+            display: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
             signals: signals, terminal: nil)
         try run.start(&engine, &loop, at: .zero)
         return (run, engine, loop)
@@ -91,7 +91,7 @@ import Testing
         // When the bus is free, the one turn takes both detents, then draws: the frame already shows them.
         #expect(try run.step(&engine, &loop, at: busFree) == RunTurn(tookInput: true, drewFrame: true))
         #expect(expected.glass != stale.glass)
-        #expect(loop.bus.base.glass == expected.glass)
+        #expect(loop.display.base.glass == expected.glass)
         #expect(engine.session.pager.currentPage == 3)
     }
 
@@ -106,14 +106,14 @@ import Testing
         // The run shell, its turns on a virtual clock: each turn at the instant the last one said to wake.
         let scratch = try ScratchDirectory()
         let trace = scratch.path + "/run.trace"
-        try TraceFile.write([], to: trace)
+        try TraceFile.write(DisplayBatch(), format: .i2c(.ssd1306Primary), to: trace)
         var (run, engine, loop) = try Self.shell(script, configuration: configuration, trace: trace)
-        var glasses: [Bitmap] = [loop.bus.base.glass]
+        var glasses: [Bitmap] = [loop.display.base.glass]
         var now = Timestamp.zero
         let end = Timestamp.zero + script.duration
         while now <= end {
             let turn = try run.step(&engine, &loop, at: now)
-            if turn.drewFrame { glasses.append(loop.bus.base.glass) }
+            if turn.drewFrame { glasses.append(loop.display.base.glass) }
             if turn.ended { break }
             guard let wake = [engine.nextDeadline, run.knob?.wakeup.deadline].compactMap({ $0 }).min() else { break }
             now = max(now, wake)

@@ -64,10 +64,14 @@ extension FakeBusRun {
         #expect(shownFirst == demoFrame(.ssd1306_128x64))
         #expect(emulator.diagnostics.isEmpty)
         #expect(emulator.displayRAM.litPixelCount == 0 && !emulator.registers.isDisplayOn)
-        // --trace records the transactions as the driver made them: D/C# and the bytes agree with it.
-        let recorded = try I2CTrace.parse(String(contentsOfFile: fake.appTrace, encoding: .utf8))
+        // --trace records the SPI records as the driver made them (cmd and data lines): D/C# and
+        // the bytes agree with what reached the device.
+        let text = try String(contentsOfFile: fake.appTrace, encoding: .utf8)
+        #expect(SPITrace.isSPITrace(text))
+        let recorded = try SPITrace.parse(text)
+        #expect(recorded.transfers(at: .ssd1306Primary) == (try fake.spiTransfers()))
         var replayed = SSD1306Emulator(panel: .ssd1306_128x64)
-        replayed.replay(recorded)
+        replayed.send(recorded)
         #expect(replayed.glass == emulator.glass && replayed.displayRAM == emulator.displayRAM)
     }
 

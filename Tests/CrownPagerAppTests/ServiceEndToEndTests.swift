@@ -80,7 +80,7 @@ import Testing
             return try fake.transfers().contains { $0.bytes.first == 0x40 }
         }
         #expect(run.status == 0, "\(run.text)")
-        let warnings = run.text.split(separator: "\n").filter { $0.contains("cannot notify systemd") }
+        let warnings = run.text.split(separator: "\n").map(String.init).filter { $0.contains("cannot notify systemd") }
         #expect(
             warnings == [
                 "crownpager: warning: cannot notify systemd through /nonexistent/notify: No such file or directory; "

@@ -8,6 +8,10 @@ import Testing
 /// The run shell tells the engine how long each write took: the stopwatch around the writes on a
 /// real panel, the modelled bus time on the emulator.
 @Suite struct WriteTimingTests {
+    static let records = DisplayBatch([
+        .init(kind: .commands, bytes: [0x21, 0, 127, 0x22, 0, 7]),
+        .init(kind: .data, bytes: ArraySlice(repeating: 0xFF, count: 1024)),
+    ])
     static let transfers = [
         I2CTransfer(address: .ssd1306Primary, bytes: [0x00, 0x21, 0, 127, 0x22, 0, 7]),
         I2CTransfer(address: .ssd1306Primary, bytes: [0x40] + Array(repeating: 0xFF, count: 1024)),
@@ -18,20 +22,21 @@ import Testing
         final class Ticks: @unchecked Sendable { var now = Timestamp.milliseconds(1000) }
         let ticks = Ticks()
         var loop = PagerRunLoop(
-            bus: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil,
+            display: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil,
             stopwatch: {
                 ticks.now = ticks.now + .milliseconds(3)
                 return ticks.now
             })
-        let took = try loop.write(TransferBatch(Self.transfers), modelledAt: 400_000)
+        let took = try loop.write(Self.records, modelledAt: 400_000)
         #expect(took == .milliseconds(3))
-        let written = loop.bus.drainTransfers()
+        let written = loop.display.drainRecords().transfers(at: .ssd1306Primary)
         #expect(written == Self.transfers)
     }
 
     @Test func theEmulatorsWriteTakesItsModelledBusTime() throws {
-        var loop = PagerRunLoop(bus: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil)
-        let took = try loop.write(TransferBatch(Self.transfers), modelledAt: 100_000)
+        var loop = PagerRunLoop(
+            display: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil)
+        let took = try loop.write(Self.records, modelledAt: 100_000)
         // 1032 bytes of 9 bits and two transactions of 11: 93.1 ms at 100 kHz.
         #expect(took == TimeSpan(nanoseconds: (1032 * 9 + 2 * 11) * 10_000))
     }

@@ -23,7 +23,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
-        var driver = SSD1306Driver(bus: try SPIDisplayBus.open(wiring), panel: .ssd1306_128x64)
+        var driver = SSD1306Driver(interface: try SPIDisplayBus.open(wiring), panel: .ssd1306_128x64)
         #expect(fake_spi_mode(0, 0) == 0 && fake_spi_bits_per_word(0, 0) == 8)
         #expect(fake_spi_max_speed_hz(0, 0) == 8_000_000)
         // RES# requested high, held low, released high: at least 3 us low (datasheet 8.9).
@@ -54,8 +54,8 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         let bus = try SPIDisplayBus.open(
             SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: nil))
         #expect(outputChanges(25).isEmpty)
-        try bus.write([0x40] + [UInt8](repeating: 0xA5, count: 5000), to: .ssd1306Primary)
-        try bus.write([0x00, 0xAF], to: .ssd1306Primary)
+        try bus.send(.data, ArraySlice(repeating: 0xA5, count: 5000))
+        try bus.send(.commands, [0xAF])
         #expect(spiTransfers().map { $0.count } == [bus.bufferSize + 1, 5000 - bus.bufferSize + 1, 2])
         #expect(spiTransfers().map { $0.first } == [0x40, 0x40, 0x00])
         #expect(outputChanges(24).map { $0.level } == [false, true, false])
@@ -70,7 +70,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
             SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: nil))
         #expect(bus.bufferSize == 1000)
         // 2500 bytes in three messages, none longer than the buffer spidev would refuse to pass.
-        try bus.write([0x40] + [UInt8](repeating: 0x0F, count: 2500), to: .ssd1306Primary)
+        try bus.send(.data, ArraySlice(repeating: 0x0F, count: 2500))
         #expect(spiTransfers().map { $0.count } == [1001, 1001, 501])
     }
 

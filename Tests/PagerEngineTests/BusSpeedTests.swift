@@ -53,7 +53,7 @@ import Testing
         var pacer = FramePacer(busHertz: 400_000)
         var now = Timestamp.zero
         func frame(bytes: Int, took: TimeSpan) {
-            #expect(pacer.decide(at: now, inputPending: false, animating: true, nextDeadline: nil) == .drawFrame)
+            #expect(pacer.decide(at: now, animating: true, nextDeadline: nil) == .drawFrame)
             pacer.frameSent(bytes: bytes, transactions: 4, at: now)
             pacer.written(took: took)
             now = max(pacer.busFreeAt, now + pacer.frameInterval)
@@ -105,7 +105,7 @@ import Testing
                     Bool.random(using: &generator)
                     ? now - .milliseconds(Int64.random(in: 0...5, using: &generator)) : nil
                 let decision = pacer.decide(
-                    at: now, inputPending: false, animating: Bool.random(using: &generator), nextDeadline: deadline)
+                    at: now, animating: Bool.random(using: &generator), nextDeadline: deadline)
                 guard decision == .drawFrame else { continue }
                 #expect(
                     now >= realFree,

@@ -60,8 +60,6 @@ import Testing
                     latencies.append(now - detents[shown])
                     shown += 1
                 }
-            case .handleInput:
-                Issue.record("the engine never asks for input")
             case .wait(let until):
                 let input = next < detents.count ? detents[next] : nil
                 guard let wake = [until, input].compactMap({ $0 }).min() else {
@@ -137,12 +135,12 @@ import Testing
         while now <= end {
             var clock = SampleReadings.clock
             clock.second = Int(now.nanoseconds / 1_000_000_000) % 60
-            reads += state.read(at: now, clock: clock)
+            let (pages, frame) = state.read(at: now, clock: clock)
+            reads += pages
+            if !frame.isEmpty { framesWithBytes += 1 }
             switch state.decide(at: now) {
             case .drawFrame:
                 if !state.drawFrame(at: now).isEmpty { framesWithBytes += 1 }
-            case .handleInput:
-                Issue.record("the engine never asks for input")
             case .wait(let until):
                 guard let until else {
                     now = end + .milliseconds(1)
@@ -207,33 +205,39 @@ struct EngineHarness {
         return deadline <= now ? .drawFrame : .wait(until: deadline)
     }
 
-    /// Ticks at `now`, answering reads with the sample readings (the clock at `clock`); the pages read.
-    mutating func read(at now: Timestamp, clock: ClockReading = SampleReadings.clock) -> [Int] {
+    /// Ticks at `now`, answering reads with the sample readings (the clock at `clock`); the pages
+    /// read, and the frame the engine drew once their values were in.
+    mutating func read(at now: Timestamp, clock: ClockReading = SampleReadings.clock)
+        -> (pages: [Int], frame: DisplayBatch)
+    {
         var pages: [Int] = []
+        var frame = DisplayBatch()
         let effects = engine.handle(.tick, at: now)
         if effects.readsClock {
             pages += engine.book.specs.indices.filter {
                 engine.schedule.isInFlight($0) && engine.book.specs[$0].isClockPage
             }
-            _ = engine.handle(.clock(clock), at: now)
+            frame.append(contentsOf: engine.handle(.clock(clock), at: now).display)
         }
         for read in effects.reads {
             pages.append(read.page)
-            _ = engine.handle(SamplePageSampler().answer(read, at: now), at: now)
+            guard let answer = SamplePageSampler().answer(read, at: now) else { continue }
+            frame.append(contentsOf: engine.handle(answer, at: now).display)
         }
-        return pages
+        return (pages, frame)
     }
 
-    /// Ticks at `now` (reads answered first) until a tick draws; the transfers that went out.
+    /// Ticks at `now`, its reads answered: the transfers that went out (the frame comes with the
+    /// last value when values were asked for).
     mutating func drawFrame(at now: Timestamp) -> [I2CTransfer] {
-        for _ in 0..<3 {
-            let effects = engine.handle(.tick, at: now)
-            if effects.readsClock { _ = engine.handle(.clock(SampleReadings.clock), at: now) }
-            for read in effects.reads { _ = engine.handle(SamplePageSampler().answer(read, at: now), at: now) }
-            if !effects.transfers.isEmpty { return effects.transfers.map(I2CTransfer.init) }
-            if effects.reads.isEmpty && !effects.readsClock { return [] }
+        let effects = engine.handle(.tick, at: now)
+        var sent = effects.display
+        if effects.readsClock { sent.append(contentsOf: engine.handle(.clock(SampleReadings.clock), at: now).display) }
+        for read in effects.reads {
+            guard let answer = SamplePageSampler().answer(read, at: now) else { continue }
+            sent.append(contentsOf: engine.handle(answer, at: now).display)
         }
-        return []
+        return sent.transfers(at: .ssd1306Primary)
     }
 }
 

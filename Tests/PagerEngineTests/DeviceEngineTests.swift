@@ -36,7 +36,8 @@ import Testing
         let effects = engine.handle(
             .reload(Self.configuration(pages: 3), style: PageIndicatorStyle()), at: .milliseconds(11_000))
         #expect(effects.log.contains(.reloaded(pages: 3)) && effects.stopsCommands)
-        #expect(effects.transfers.first?.bytes.starts(with: [0x00, 0xAE]) == true)  // initialised afresh
+        // Initialised afresh: Display Off (AEh) first.
+        #expect(effects.display.first.map { $0.kind == .commands && $0.bytes.starts(with: [0xAE]) } == true)
         #expect(engine.session.pager.currentPage == 2 && engine.book.specs.count == 3)
 
         let fewer = engine.handle(
@@ -50,7 +51,7 @@ import Testing
         var other = Self.configuration(pages: 6)
         other.display.panel = .ssd1306_128x32
         let effects = engine.handle(.reload(other, style: PageIndicatorStyle()), at: .milliseconds(11_000))
-        #expect(effects.log == [.reloadNeedsRestart] && effects.transfers.isEmpty)
+        #expect(effects.log == [.reloadNeedsRestart] && effects.display.isEmpty)
         #expect(engine.book.specs.count == 4 && engine.session.pager.currentPage == 1)
     }
 
@@ -65,19 +66,19 @@ import Testing
     @Test func aRedrawSendsTheWholeFrameAgain() {
         var engine = Self.engine()
         _ = engine.handle(.redraw, at: .milliseconds(11_000))
-        let transfers = engine.handle(.tick, at: .milliseconds(11_000)).transfers
+        let transfers = engine.handle(.tick, at: .milliseconds(11_000)).display.transfers(at: .ssd1306Primary)
         #expect(transfers.contains { $0.bytes.count == 1025 })  // the data control byte and 1024 bytes
     }
 
     @Test func theEndBlanksThePanelUnlessItPersists() {
         var engine = Self.engine()
         let off = engine.handle(.stop(persist: false), at: .milliseconds(11_000))
-        #expect(off.transfers.contains { $0.bytes.contains(0xAE) } && off.stopsCommands)  // Set Display OFF (AEh)
+        #expect(off.display.contains { $0.bytes.contains(0xAE) } && off.stopsCommands)  // Set Display OFF (AEh)
         #expect(engine.isStopped && engine.nextDeadline == nil)
         #expect(engine.handle(.tick, at: .milliseconds(12_000)).isEmpty)
 
         var kept = Self.engine()
-        #expect(kept.handle(.stop(persist: true), at: .milliseconds(11_000)).transfers.isEmpty)
+        #expect(kept.handle(.stop(persist: true), at: .milliseconds(11_000)).display.isEmpty)
     }
 
     @Test func aValueAskedForComesBackBeforeTheFrameThatShowsIt() {
@@ -87,11 +88,13 @@ import Testing
             configuration: configuration, style: PageIndicatorStyle(), clock: SampleReadings.clock, start: .zero)
         _ = engine.handle(.start, at: .zero)
         let ask = engine.handle(.tick, at: .zero)
-        #expect(ask.reads == [PageRead(page: 0, source: .system([.load]))] && ask.transfers.isEmpty)
+        #expect(ask.reads == [PageRead(page: 0, source: .system([.load]))] && ask.display.isEmpty)
         #expect(engine.nextDeadline == .zero)
-        _ = engine.handle(.sampled(page: 0, [.load(one: 0.5, five: 0.25, fifteen: 0.125)]), at: .zero)
+        // The frame comes as the value does: no shell has to tick again for it.
+        let answered = engine.handle(.sampled(page: 0, [.load(one: 0.5, five: 0.25, fifteen: 0.125)]), at: .zero)
         #expect(engine.book.readings[0] == .values([ValueLine(label: "load", value: "0.50 0.25 0.13")]))
-        #expect(!engine.handle(.tick, at: .zero).transfers.isEmpty)
+        #expect(!answered.display.isEmpty)
+        #expect(engine.handle(.tick, at: .zero).display.isEmpty)
         #expect(engine.nextDeadline == .milliseconds(1000))
     }
 }

@@ -57,7 +57,7 @@ import Testing
 
         func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
 
-        func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput {
+        func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
             .commandFinished(page: read.page, output: FallbackGlyphTests.output, status: nil)
         }
 

@@ -104,6 +104,6 @@ import Testing
         let wake = Timestamp.milliseconds(500_000)
         _ = engine.handle(.crown(.rotated(detents: 1, at: wake)), at: wake)
         let effects = engine.handle(.tick, at: wake)
-        #expect(effects.readsClock && effects.transfers.isEmpty)
+        #expect(effects.readsClock && effects.display.isEmpty)
     }
 }

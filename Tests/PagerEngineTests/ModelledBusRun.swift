@@ -47,7 +47,7 @@ struct ModelledBusRun {
             }
             let effects = shell.engine.handle(.tick, at: now)
             if shell.perform(effects, at: now, sampler: &sampler) {
-                let frameBytes = effects.transfers.reduce(0) { $0 + $1.bytes.count }
+                let frameBytes = effects.display.framedByteCount
                 frames += 1
                 bytes += frameBytes
                 if next > 0 { largestFrame = max(largestFrame, frameBytes) }

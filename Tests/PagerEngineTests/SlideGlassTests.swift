@@ -45,7 +45,7 @@ private func randomPage(_ index: Int, viewport: Size, using generator: inout See
         let viewport = PagerRenderer(size: panel.size, indicatorStyle: style).contentRect.size
         let pages = (0..<7).map { randomPage($0, viewport: viewport, using: &generator) }
         var session = PagerSession(
-            pages: pages, panel: panel, bus: SSD1306Emulator(panel: panel),
+            pages: pages, panel: panel, interface: SSD1306Emulator(panel: panel),
             pagerConfiguration: PagerConfiguration(wrapsAround: Bool.random(using: &generator)),
             indicatorStyle: style)
         session.start()
@@ -60,8 +60,9 @@ private func randomPage(_ index: Int, viewport: Size, using generator: inout See
                 let line = session.display.displayStartLine
                 if session.present(at: now) {
                     frames += 1
-                    #expect(session.display.bus.glass == session.frame(at: now), "\(panel.name) \(side) at \(now)")
-                    #expect(session.display.bus.registers.displayStartLine == session.display.displayStartLine)
+                    #expect(
+                        session.display.interface.glass == session.frame(at: now), "\(panel.name) \(side) at \(now)")
+                    #expect(session.display.interface.registers.displayStartLine == session.display.displayStartLine)
                 }
                 if session.display.displayStartLine != line { linesMoved += 1 }
                 now = now + .milliseconds(Int64.random(in: 4...25, using: &generator))
@@ -73,6 +74,6 @@ private func randomPage(_ index: Int, viewport: Size, using generator: inout See
         } else if panel != .ssd1306_96x16 {
             #expect(linesMoved > 0, "\(panel.name) \(side): slides moved the start line")
         }
-        #expect(session.display.bus.diagnostics.isEmpty)
+        #expect(session.display.interface.diagnostics.isEmpty)
     }
 }

@@ -69,8 +69,8 @@ private struct NoFiles: FileReading {
         var sent = 0
         for ms in [Int64(1000), 2000] {
             let effects = engine.handle(.tick, at: .milliseconds(ms))
-            #expect(!effects.transfers.isEmpty, "the dot fills a row at \(ms) ms")
-            sent += effects.transfers.count
+            #expect(!effects.display.isEmpty, "the dot fills a row at \(ms) ms")
+            sent += effects.display.count
         }
         #expect(sent > 0)
     }

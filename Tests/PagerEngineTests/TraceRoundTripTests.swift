@@ -23,6 +23,29 @@ import Testing
         #expect(fresh.diagnostics.isEmpty)
     }
 
+    @Test func anSPIPanelsTraceOfCmdAndDataLinesReplaysToTheSameGlass() throws {
+        let script = try CrownScript(parsing: "+1,+1,press,+3,-1")
+        var records = DisplayBatch()
+        var last: Bitmap?
+        var sampler = SamplePageSampler()
+        _ = HeadlessRender(configuration: .demo(), style: PageIndicatorStyle()).run(script, sampler: &sampler) {
+            frame, sent in
+            records.append(contentsOf: sent)
+            last = frame.glass
+            return true
+        }
+        let text = "# an SPI trace\n" + SPITrace.format(records)
+        #expect(text.contains("\ncmd 0xae ") && text.contains("\ndata 0x"))
+        var replay = TraceReplay(panel: .ssd1306_128x64, everyFrame: true)
+        var frames: [RenderedFrame] = []
+        for record in try SPITrace.parse(text) {
+            if let frame = replay.replay(record.kind, record.bytes) { frames.append(frame) }
+        }
+        #expect(frames.last?.glass == last && replay.diagnostics.isEmpty && replay.finalFrame == nil)
+        // One frame a data record, as for an I2C trace's data transactions.
+        #expect(frames.count == records.filter { $0.kind == .data }.count)
+    }
+
     @Test func unchangedFramesPutNothingOnTheBus() throws {
         // A wait changes no pixel: no frame is sent for it.
         var sampler = SamplePageSampler()
@@ -62,7 +85,7 @@ import Testing
         var streamSampler = SamplePageSampler()
         _ = renderer.run(script, sampler: &streamSampler) { frame, sent in
             frames.append(frame)
-            transfers += sent
+            transfers += sent.transfers(at: configuration.display.address)
             return true
         }
         #expect(frames == collected.frames && transfers == collected.transfers)

@@ -189,9 +189,9 @@ func theGlassShowsTheRAMRowOfThePinEachRowIsWiredTo(dah: UInt8) {
     driver.initialize()
     driver.writeFrame(frame)
     driver.send([.setMultiplexRatio(rows: 64), .setCOMPinsConfiguration(.alternative)])
-    let glass = driver.bus.glass
+    let glass = driver.interface.bus.glass
     for y in 0..<32 {
-        let shown: Int? = driver.bus.ramRow(onPin: 31 - y)
+        let shown: Int? = driver.interface.bus.ramRow(onPin: 31 - y)
         #expect(shown == 2 * y + 1, "glass row \(y)")
     }
     // The upper half shows the picture's odd rows 1-31 (the lower half RAM rows 33-63).

@@ -85,7 +85,7 @@ struct BitmapWordTests {
 @Suite("Rows of RAM as bits")
 struct RowMaskTests {
     @Test func aRunOfRowsWrapsAtRow64() {
-        typealias Driver = SSD1306Driver<SSD1306Emulator>
+        typealias Driver = SSD1306Driver<DisplayQueue>
         #expect(Driver.rowMask(from: 0, count: 32) == 0x0000_0000_FFFF_FFFF)
         #expect(Driver.rowMask(from: 48, count: 32) == 0xFFFF_0000_0000_FFFF)
         #expect(Driver.rowMask(from: -16, count: 16) == 0xFFFF_0000_0000_0000)

@@ -85,10 +85,10 @@ let sampleCommands: [SSD1306Command] = [
 @Test func theEmulatorAcceptsEveryEncodedCommandWithoutDiagnostics() {
     var driver = SSD1306Driver(bus: SSD1306Emulator(), panel: .ssd1306_128x64)
     driver.send(sampleCommands.filter { $0 != .activateScroll })
-    #expect(driver.bus.diagnostics.isEmpty)
-    #expect(driver.bus.registers.contrast == 0x8F)
-    #expect(driver.bus.registers.multiplexRatio == 48)
-    #expect(driver.bus.registers.isZoomedIn)
+    #expect(driver.interface.bus.diagnostics.isEmpty)
+    #expect(driver.interface.bus.registers.contrast == 0x8F)
+    #expect(driver.interface.bus.registers.multiplexRatio == 48)
+    #expect(driver.interface.bus.registers.isZoomedIn)
 }
 
 @Test func comPinsConfigurationRoundTripsThroughItsByte() {

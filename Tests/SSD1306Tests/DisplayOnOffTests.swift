@@ -27,7 +27,7 @@ struct GlassWatchingBus: I2CBus {
 /// A driver for `panel` with `settings` on a panel just powered up, its RAM random.
 func poweredUpDriver(
     _ panel: SSD1306Panel, _ settings: DisplaySettings, using generator: inout SeededGenerator
-) -> SSD1306Driver<GlassWatchingBus> {
+) -> SSD1306Driver<I2CDisplayInterface<GlassWatchingBus>> {
     let emulator = SSD1306Emulator(panel: panel, powerUpRAMFrom: &generator)
     return SSD1306Driver(bus: GlassWatchingBus(emulator: emulator), panel: panel, settings: settings)
 }
@@ -57,19 +57,19 @@ func wokenGlass(_ emulator: SSD1306Emulator) -> Bitmap {
     for panel in SSD1306Panel.all {
         for settings in plainAndInverted {
             var driver = poweredUpDriver(panel, settings, using: &generator)
-            #expect(driver.bus.emulator.displayRAM.litPixelCount > 0)  // the garbage is there
+            #expect(driver.interface.bus.emulator.displayRAM.litPixelCount > 0)  // the garbage is there
             let frame = randomBitmap(width: panel.width, height: panel.height, using: &generator)
             driver.initialize()
             #expect(driver.isDisplayOnPending)
             driver.update(to: frame)
-            let glasses = driver.bus.glasses
+            let glasses = driver.interface.bus.glasses
             let name = "\(panel.name) inverted \(settings.isInverted)"
             // Dark at every boundary until Display On (AFh), the last transaction; then the frame.
             #expect(glasses.dropLast().allSatisfy { $0.litPixelCount == 0 }, "\(name)")
             #expect(glasses.last == glassShowing(frame, settings), "\(name)")
-            #expect(driver.bus.transactions.last == [0x00, 0xAF], "\(name)")
-            #expect(driver.bus.transactions.filter { $0 == [0x00, 0xAF] }.count == 1, "\(name)")
-            #expect(!driver.isDisplayOnPending && driver.bus.emulator.diagnostics.isEmpty, "\(name)")
+            #expect(driver.interface.bus.transactions.last == [0x00, 0xAF], "\(name)")
+            #expect(driver.interface.bus.transactions.filter { $0 == [0x00, 0xAF] }.count == 1, "\(name)")
+            #expect(!driver.isDisplayOnPending && driver.interface.bus.emulator.diagnostics.isEmpty, "\(name)")
         }
     }
 }
@@ -81,16 +81,16 @@ func wokenGlass(_ emulator: SSD1306Emulator) -> Bitmap {
     driver.initialize()
     driver.setDisplayOn(false)  // the screen saver, before any frame
     driver.setDisplayOn(true)  // and back: RAM still random, so nothing yet
-    #expect(driver.isDisplayOnPending && !driver.bus.emulator.registers.isDisplayOn)
+    #expect(driver.isDisplayOnPending && !driver.interface.bus.emulator.registers.isDisplayOn)
     let frame = testCard(width: panel.width, height: panel.height)
     driver.update(to: frame)
-    #expect(driver.bus.glasses.dropLast().allSatisfy { $0.litPixelCount == 0 })
-    #expect(driver.bus.glasses.last == frame)
+    #expect(driver.interface.bus.glasses.dropLast().allSatisfy { $0.litPixelCount == 0 })
+    #expect(driver.interface.bus.glasses.last == frame)
     // With RAM known, a wake is at once.
     driver.setDisplayOn(false)
-    driver.bus.forget()
+    driver.interface.bus.forget()
     driver.setDisplayOn(true)
-    #expect(driver.bus.transactions == [[0x00, 0xAF]] && driver.bus.glasses == [frame])
+    #expect(driver.interface.bus.transactions == [[0x00, 0xAF]] && driver.interface.bus.glasses == [frame])
 }
 
 @Test func shuttingDownGoesFromTheLastFrameStraightToDark() {
@@ -101,15 +101,16 @@ func wokenGlass(_ emulator: SSD1306Emulator) -> Bitmap {
             let frame = testCard(width: panel.width, height: panel.height)
             driver.initialize()
             driver.update(to: frame)
-            #expect(driver.bus.emulator.glass == glassShowing(frame, settings))
-            driver.bus.forget()
+            #expect(driver.interface.bus.emulator.glass == glassShowing(frame, settings))
+            driver.interface.bus.forget()
             driver.shutDown()
             let name = "\(panel.name) inverted \(settings.isInverted)"
             // No boundary shows anything but dark: not a blank frame, not an inverted (white) one.
-            #expect(driver.bus.glasses.allSatisfy { $0.litPixelCount == 0 }, "\(name)")
-            #expect(driver.bus.transactions.first?.starts(with: [0x00, 0xAE]) == true, "\(name)")
-            #expect(wokenGlass(driver.bus.emulator).litPixelCount == 0, "\(name): RAM under the glass blanked")
-            #expect(!driver.bus.emulator.registers.isChargePumpEnabled, "\(name)")
+            #expect(driver.interface.bus.glasses.allSatisfy { $0.litPixelCount == 0 }, "\(name)")
+            #expect(driver.interface.bus.transactions.first?.starts(with: [0x00, 0xAE]) == true, "\(name)")
+            #expect(
+                wokenGlass(driver.interface.bus.emulator).litPixelCount == 0, "\(name): RAM under the glass blanked")
+            #expect(!driver.interface.bus.emulator.registers.isChargePumpEnabled, "\(name)")
         }
     }
 }

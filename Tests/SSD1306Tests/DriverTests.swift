@@ -79,8 +79,9 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
     for (panel, bytes) in expectedInitialization {
         var driver = recordingDriver(panel)
         driver.initialize()
-        #expect(driver.bus.transfers == [I2CTransfer(address: .ssd1306Primary, bytes: bytes)], "\(panel.name)")
-        #expect(driver.bus.base.diagnostics.isEmpty, "\(panel.name)")
+        #expect(
+            driver.interface.bus.transfers == [I2CTransfer(address: .ssd1306Primary, bytes: bytes)], "\(panel.name)")
+        #expect(driver.interface.bus.base.diagnostics.isEmpty, "\(panel.name)")
     }
 }
 
@@ -91,7 +92,7 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
     frame[5, 10] = true  // page 1, column 5, bit 2
     var driver = recordingDriver(.ssd1306_128x32)
     driver.writeFrame(frame)
-    let transfers = driver.bus.drainTransfers()
+    let transfers = driver.interface.bus.drainTransfers()
     #expect(transfers.count == 2)
     #expect(transfers.first?.bytes == [0x00, 0x21, 0x00, 0x7F, 0x22, 0x00, 0x03])
     var data = [UInt8](repeating: 0, count: 1 + 512)
@@ -100,13 +101,13 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
     data[1 + 128 + 5] = 0x04
     data[1 + 3 * 128 + 127] = 0x80
     #expect(transfers.last?.bytes == data)
-    #expect(driver.bus.transfers.isEmpty)
+    #expect(driver.interface.bus.transfers.isEmpty)
 }
 
 @Test func aFullFrameOnAnOffsetPanelUsesItsColumnWindow() {
     var driver = recordingDriver(.ssd1306_72x40)
     driver.writeFrame(Bitmap(width: 72, height: 40))
-    let transfers = driver.bus.transfers
+    let transfers = driver.interface.bus.transfers
     // Columns 28...99 (1Ch...63h), pages 0...4.
     #expect(transfers.first?.bytes == [0x00, 0x21, 0x1C, 0x63, 0x22, 0x00, 0x04])
     #expect(transfers.last?.bytes.count == 1 + 72 * 5)
@@ -123,10 +124,11 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
             // An SSD1306 or SSD1309 takes the frame in one data transaction; an SH1106 one page at a time.
             let lastData = panel.controller.hasHorizontalAddressing ? panel.width * panel.pageCount : panel.width
             // Then Display On (AFh): the first frame after init is in RAM.
-            #expect(driver.bus.transfers.dropLast().last?.bytes.count == 1 + lastData)
-            #expect(driver.bus.transfers.last?.bytes == [0x00, 0xAF])
+            #expect(driver.interface.bus.transfers.dropLast().last?.bytes.count == 1 + lastData)
+            #expect(driver.interface.bus.transfers.last?.bytes == [0x00, 0xAF])
             #expect(
-                driver.bus.base.glass == frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height)))
+                driver.interface.bus.base.glass
+                    == frame.cropped(to: Rect(x: 0, y: 0, width: panel.width, height: panel.height)))
         }
     }
 }
@@ -148,9 +150,9 @@ let expectedInitialization: [(SSD1306Panel, [UInt8])] = [
             if round % 3 == 1 { frame = testCard(width: panel.width, height: panel.height) }
             if round % 5 == 4 { frame = Bitmap(width: panel.width, height: panel.height) }
             driver.writeFrame(frame)
-            #expect(driver.bus.glass == frame, "\(panel.name) round \(round)")
+            #expect(driver.interface.bus.glass == frame, "\(panel.name) round \(round)")
         }
-        #expect(driver.bus.diagnostics.isEmpty, "\(panel.name)")
+        #expect(driver.interface.bus.diagnostics.isEmpty, "\(panel.name)")
     }
 }
 

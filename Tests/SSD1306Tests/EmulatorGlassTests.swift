@@ -87,7 +87,7 @@ func glassAfter(_ panel: SSD1306Panel, frame: Bitmap, then commands: [SSD1306Com
     driver.initialize()
     driver.writeFrame(frame)
     driver.send(commands)
-    return driver.bus.glass
+    return driver.interface.bus.glass
 }
 
 @Test func resetOrientationShowsTheFrameTurnedHalfway() {

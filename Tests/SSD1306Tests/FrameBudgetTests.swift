@@ -18,8 +18,8 @@ private func cost(of transfers: [I2CTransfer]) -> Int {
         driver.initialize()
         driver.update(to: randomBitmap(width: panel.width, height: panel.height, using: &generator))
         var twin = driver
-        _ = driver.bus.drainTransfers()
-        _ = twin.bus.drainTransfers()
+        _ = driver.interface.bus.drainTransfers()
+        _ = twin.interface.bus.drainTransfers()
         for round in 0..<20 {
             var frame = driver.knownRAM ?? Bitmap(width: panel.width, height: panel.height)
             let rows = Int.random(in: -8...8, using: &generator)
@@ -33,12 +33,12 @@ private func cost(of transfers: [I2CTransfer]) -> Int {
             let planned = driver.plannedCost(of: frame, movedUpBy: rows)
             let wrote = driver.writePlannedUpdate()
             twin.update(to: frame, movedUpBy: rows)
-            let sent = cost(of: driver.bus.drainTransfers())
-            let sentByUpdate = cost(of: twin.bus.drainTransfers())
+            let sent = cost(of: driver.interface.bus.drainTransfers())
+            let sentByUpdate = cost(of: twin.interface.bus.drainTransfers())
             #expect(wrote, "\(panel.name) round \(round)")
             #expect(sent == planned, "\(panel.name) round \(round)")
             #expect(sent == sentByUpdate, "\(panel.name) round \(round): as update(to:movedUpBy:) sends it")
-            #expect(driver.bus.base.glass == frame, "\(panel.name) round \(round)")
+            #expect(driver.interface.bus.base.glass == frame, "\(panel.name) round \(round)")
             // Nothing is weighed now: nothing goes.
             let again = driver.writePlannedUpdate()
             #expect(!again)
@@ -53,7 +53,7 @@ private func cost(of transfers: [I2CTransfer]) -> Int {
             var driver = recordingDriver(panel, rotation: rotation)
             driver.initialize()
             driver.update(to: randomBitmap(width: panel.width, height: panel.height, using: &generator))
-            _ = driver.bus.drainTransfers()
+            _ = driver.interface.bus.drainTransfers()
             // A new picture: every page changes, more than 300 bytes on most panels.
             let frame = randomBitmap(width: panel.width, height: panel.height, using: &generator)
             let expected = rotation == .normal ? frame : frame.rotated180()
@@ -62,18 +62,18 @@ private func cost(of transfers: [I2CTransfer]) -> Int {
             while !isWhole, parts < 10 {
                 isWhole = driver.update(to: frame, movedUpBy: 0, byteBudget: 300)
                 parts += 1
-                let sent = cost(of: driver.bus.drainTransfers())
+                let sent = cost(of: driver.interface.bus.drainTransfers())
                 #expect(sent <= 300, "\(panel.name) \(rotation) part \(parts): \(sent) bytes")
                 #expect(driver.knownRAM != nil, "\(panel.name): RAM stays known")
-                if !isWhole { #expect(driver.bus.base.glass != expected) }
+                if !isWhole { #expect(driver.interface.bus.base.glass != expected) }
             }
             #expect(isWhole)
             // A panel whose whole frame fits in the budget (64x32: 256 bytes) takes it at once.
             let fitsAtOnce = panel.width * panel.pageCount + 20 <= 300
             #expect(parts >= 2 || fitsAtOnce, "\(panel.name) \(rotation)")
-            #expect(driver.bus.base.glass == expected, "\(panel.name) \(rotation)")
+            #expect(driver.interface.bus.base.glass == expected, "\(panel.name) \(rotation)")
             #expect(driver.knownRAM == frame)
-            #expect(driver.bus.base.diagnostics.isEmpty)
+            #expect(driver.interface.bus.base.diagnostics.isEmpty)
         }
     }
 }

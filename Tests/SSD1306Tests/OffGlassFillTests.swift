@@ -52,16 +52,16 @@ private struct PageStrip {
     let needsFill = driver.offGlassNeedsFill(next: next, previous: previous, columns: pages.columns)
     #expect(needsFill)
     var plain = driver
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     var chunks = 0
     var more = true
     while more, chunks < 20 {
         more = driver.fillOffGlass(next: next, previous: previous, columns: pages.columns)
         chunks += 1
-        let bytes = driver.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
+        let bytes = driver.interface.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
         // One RAM page of 128 columns at most, with its window's commands.
         #expect(bytes <= 128 + 1 + 7)
-        #expect(driver.bus.base.glass == pages.frame(top: 32), "chunk \(chunks): the glass stays")
+        #expect(driver.interface.bus.base.glass == pages.frame(top: 32), "chunk \(chunks): the glass stays")
     }
     // The 4 RAM pages off the glass, unknown after the start: each written once.
     #expect(chunks == 4)
@@ -75,9 +75,9 @@ private struct PageStrip {
         let frame = pages.frame(top: top)
         driver.update(to: frame, movedUpBy: rows)
         plain.update(to: frame, movedUpBy: rows)
-        filledBytes += driver.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
-        plainBytes += plain.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
-        #expect(driver.bus.base.glass == frame, "\(top): the glass equals the frame")
+        filledBytes += driver.interface.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
+        plainBytes += plain.interface.bus.drainTransfers().reduce(0) { $0 + $1.bytes.count }
+        #expect(driver.interface.bus.base.glass == frame, "\(top): the glass equals the frame")
         #expect(driver.knownRAM == frame)
     }
     #expect(top == 64)
@@ -117,10 +117,10 @@ private struct PageStrip {
                         next: next, previous: Bool.random(using: &generator) ? previous : nil, columns: pages.columns)
                 }
                 let expected = rotation == .normal ? frame : frame.rotated180()
-                #expect(driver.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
+                #expect(driver.interface.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
                 #expect(driver.knownRAM == frame, "\(panel.name) \(rotation) round \(round): what the driver knows")
             }
-            #expect(driver.bus.base.diagnostics.isEmpty, "\(panel.name)")
+            #expect(driver.interface.bus.base.diagnostics.isEmpty, "\(panel.name)")
         }
     }
 }
@@ -132,10 +132,10 @@ private struct PageStrip {
     var driver = recordingDriver(panel)
     driver.initialize()
     driver.update(to: pages.frame(top: 0))
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     let needsFill = driver.offGlassNeedsFill(next: pages.content(top: 64), previous: nil, columns: pages.columns)
     #expect(!needsFill)
     let wroteMore = driver.fillOffGlass(next: pages.content(top: 64), previous: nil, columns: pages.columns)
     #expect(!wroteMore)
-    #expect(driver.bus.transfers.isEmpty)
+    #expect(driver.interface.bus.transfers.isEmpty)
 }

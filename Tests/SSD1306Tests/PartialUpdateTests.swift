@@ -7,13 +7,13 @@ import Testing
     var driver = recordingDriver(.sh1106_128x64)
     driver.initialize()
     #expect(
-        driver.bus.transfers.map(\.bytes) == [
+        driver.interface.bus.transfers.map(\.bytes) == [
             [
                 0x00, 0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0xAD, 0x8B, 0xA1, 0xC8, 0xDA, 0x12,
                 0x81, 0x80, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6,
             ]
         ])
-    #expect(driver.bus.base.diagnostics.isEmpty)
+    #expect(driver.interface.bus.base.diagnostics.isEmpty)
 }
 
 @Test func anSH1106FrameGoesPageByPageFromColumnTwo() {
@@ -22,16 +22,16 @@ import Testing
     frame[127, 63] = true
     var driver = recordingDriver(.sh1106_128x64)
     driver.initialize()
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     driver.writeFrame(frame)
-    let transfers = driver.bus.transfers.map(\.bytes)
+    let transfers = driver.interface.bus.transfers.map(\.bytes)
     #expect(transfers.count == 17)  // 8 pages of command and data, then Display On (AFh)
     #expect(transfers.last == [0x00, 0xAF])
     #expect(transfers[0] == [0x00, 0xB0, 0x02, 0x10])
     #expect(transfers[1].count == 129 && transfers[1][1] == 0x01)
     #expect(transfers[14] == [0x00, 0xB7, 0x02, 0x10])
     #expect(transfers[15].last == 0x80)
-    #expect(driver.bus.base.glass == frame)
+    #expect(driver.interface.bus.base.glass == frame)
 }
 
 @Test func anSSD1306DriverOnAnSH1106ShowsGarbageAsRealOnesDo() {
@@ -40,8 +40,8 @@ import Testing
     var driver = SSD1306Driver(bus: SSD1306Emulator(panel: .sh1106_128x64), panel: .ssd1306_128x64)
     driver.initialize()
     driver.writeFrame(frame)
-    #expect(driver.bus.glass != frame)
-    #expect(driver.bus.diagnostics.contains { $0.problem == .unknownCommand(0x20) })
+    #expect(driver.interface.bus.glass != frame)
+    #expect(driver.interface.bus.diagnostics.contains { $0.problem == .unknownCommand(0x20) })
 }
 
 @Test func aOnePixelChangeSendsOneByteWindow() {
@@ -49,19 +49,22 @@ import Testing
     var driver = recordingDriver(.ssd1306_128x64)
     driver.initialize()
     driver.update(to: frame)
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     frame[5, 10] = true  // page 1, column 5, bit 2
     driver.update(to: frame)
-    #expect(driver.bus.drainTransfers().map(\.bytes) == [[0x00, 0x21, 0x05, 0x05, 0x22, 0x01, 0x01], [0x40, 0x04]])
+    #expect(
+        driver.interface.bus.drainTransfers().map(\.bytes) == [
+            [0x00, 0x21, 0x05, 0x05, 0x22, 0x01, 0x01], [0x40, 0x04],
+        ])
 
     var sh1106 = recordingDriver(.sh1106_128x64)
     sh1106.initialize()
     sh1106.update(to: Bitmap(width: 128, height: 64))
-    _ = sh1106.bus.drainTransfers()
+    _ = sh1106.interface.bus.drainTransfers()
     sh1106.update(to: frame)
     // Column 5 is RAM column 7 behind the SH1106's two-column offset.
-    #expect(sh1106.bus.drainTransfers().map(\.bytes) == [[0x00, 0xB1, 0x07, 0x10], [0x40, 0x04]])
-    #expect(sh1106.bus.base.glass == frame)
+    #expect(sh1106.interface.bus.drainTransfers().map(\.bytes) == [[0x00, 0xB1, 0x07, 0x10], [0x40, 0x04]])
+    #expect(sh1106.interface.bus.base.glass == frame)
 }
 
 @Test func anUnchangedFrameSendsNothing() {
@@ -70,9 +73,9 @@ import Testing
         var driver = recordingDriver(panel)
         driver.initialize()
         driver.update(to: frame)
-        _ = driver.bus.drainTransfers()
+        _ = driver.interface.bus.drainTransfers()
         #expect(driver.update(to: frame).isEmpty)
-        #expect(driver.bus.transfers.isEmpty, "\(panel.name)")
+        #expect(driver.interface.bus.transfers.isEmpty, "\(panel.name)")
     }
 }
 
@@ -121,18 +124,18 @@ import Testing
                 case 4: if round % 24 == 4 { driver.initialize() }
                 default: break  // unchanged
                 }
-                _ = driver.bus.drainTransfers()
+                _ = driver.interface.bus.drainTransfers()
                 let windows = driver.update(to: frame)
-                let sent = driver.bus.transfers.reduce(0) { $0 + $1.bytes.count + 1 }
+                let sent = driver.interface.bus.transfers.reduce(0) { $0 + $1.bytes.count + 1 }
                 let planned = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
                 // The first frame after init is followed by Display On (AFh): address, 00h, AFh.
-                let wake = driver.bus.transfers.last?.bytes == [0x00, 0xAF] ? 3 : 0
+                let wake = driver.interface.bus.transfers.last?.bytes == [0x00, 0xAF] ? 3 : 0
                 #expect(
                     sent == planned + wake, "\(panel.name) \(rotation) round \(round): the cost model counts the wire")
                 let expected = rotation == .normal ? frame : frame.rotated180()
-                #expect(driver.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
+                #expect(driver.interface.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
             }
-            #expect(driver.bus.base.diagnostics.isEmpty, "\(panel.name)")
+            #expect(driver.interface.bus.base.diagnostics.isEmpty, "\(panel.name)")
         }
     }
 }
@@ -141,10 +144,10 @@ import Testing
     var driver = recordingDriver(.ssd1306_128x64)
     driver.initialize()
     driver.update(to: testCard(width: 128, height: 64))
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     driver.setRotation(.rotated180)
-    #expect(driver.bus.drainTransfers().map(\.bytes) == [[0x00, 0xA0, 0xC0]])
-    #expect(driver.bus.base.glass == testCard(width: 128, height: 64).rotated180())
+    #expect(driver.interface.bus.drainTransfers().map(\.bytes) == [[0x00, 0xA0, 0xC0]])
+    #expect(driver.interface.bus.base.glass == testCard(width: 128, height: 64).rotated180())
     let rotatedInit = SSD1306Panel.ssd1306_128x64.initializationSequence(DisplaySettings(rotation: .rotated180))
     #expect(
         rotatedInit.contains(.setSegmentRemap(false))
@@ -157,22 +160,22 @@ import Testing
 @Test func contrastBrightnessInvertAndPower() {
     var driver = recordingDriver(.ssd1306_128x64)
     driver.initialize()
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     driver.setContrast(0x42)
     driver.setBrightness(DisplayBrightness(percent: 0))
     driver.setBrightness(DisplayBrightness(percent: 100))
     driver.setInverted(true)
     driver.setDisplayOn(false)
     #expect(
-        driver.bus.drainTransfers().map(\.bytes) == [
+        driver.interface.bus.drainTransfers().map(\.bytes) == [
             [0x00, 0x81, 0x42], [0x00, 0x81, 0x00, 0xD9, 0x11, 0xDB, 0x00], [0x00, 0x81, 0xFF, 0xD9, 0xF1, 0xDB, 0x40],
             [0x00, 0xA7], [0x00, 0xAE],
         ])
-    #expect(driver.bus.base.registers.isInverse && !driver.bus.base.registers.isDisplayOn)
+    #expect(driver.interface.bus.base.registers.isInverse && !driver.interface.bus.base.registers.isDisplayOn)
     #expect(DisplayBrightness(percent: 250) == DisplayBrightness(percent: 100))
     // Settings survive a re-initialisation, as after a power glitch.
     driver.initialize()
-    #expect(driver.bus.base.registers.contrast == 0xFF && driver.bus.base.registers.isInverse)
+    #expect(driver.interface.bus.base.registers.contrast == 0xFF && driver.interface.bus.base.registers.isInverse)
 }
 
 @Test func shutDownBlanksAndSwitchesThePanelSupplyOff() {
@@ -181,10 +184,12 @@ import Testing
         driver.initialize()
         driver.update(to: testCard(width: panel.width, height: panel.height))
         driver.shutDown()
-        #expect(driver.bus.base.displayRAM.litPixelCount == 0, "\(panel.name)")
-        #expect(!driver.bus.base.registers.isDisplayOn && !driver.bus.base.registers.isChargePumpEnabled)
+        #expect(driver.interface.bus.base.displayRAM.litPixelCount == 0, "\(panel.name)")
         #expect(
-            driver.bus.drainTransfers().map(\.bytes).drop { $0 != [0x00, 0xAF] }.dropFirst().first
+            !driver.interface.bus.base.registers.isDisplayOn && !driver.interface.bus.base.registers.isChargePumpEnabled
+        )
+        #expect(
+            driver.interface.bus.drainTransfers().map(\.bytes).drop { $0 != [0x00, 0xAF] }.dropFirst().first
                 == (panel.controller == .ssd1306 ? [0x00, 0xAE, 0x8D, 0x10] : [0x00, 0xAE, 0xAD, 0x8A]))
     }
 }

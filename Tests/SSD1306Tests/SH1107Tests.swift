@@ -118,11 +118,11 @@ import Testing
             driver.update(to: frame)
             var replay = SSD1306Emulator(panel: panel, powerUpRAMFrom: &generator)
             var seen: [Bitmap] = []
-            for transfer in driver.bus.transfers {
+            for transfer in driver.interface.bus.transfers {
                 replay.write(transfer.bytes, to: transfer.address)
                 seen.append(replay.glass)
             }
-            let lastTransfer = driver.bus.transfers.last?.bytes ?? []
+            let lastTransfer = driver.interface.bus.transfers.last?.bytes ?? []
             #expect(lastTransfer == [0x00, 0xAF], "\(panel.name)")
             let dark = Bitmap(width: panel.width, height: panel.height)
             let beforeWake = Array(seen.dropLast())
@@ -136,9 +136,9 @@ import Testing
     @Test func aFrameGoesPageByPageFromColumnZeroWithB8hAndBeyond() {
         var driver = recordingDriver(.sh1107_128x128)
         driver.initialize()
-        _ = driver.bus.drainTransfers()
+        _ = driver.interface.bus.drainTransfers()
         driver.writeFrame(testCard(width: 128, height: 128))
-        let transfers = driver.bus.transfers
+        let transfers = driver.interface.bus.transfers
         // 16 pages, a command and a data transaction each, then AFh.
         #expect(transfers.count == 33)
         let ninth = transfers[16].bytes
@@ -147,7 +147,7 @@ import Testing
         #expect(lastPage == [0x00, 0xBF, 0x00, 0x10])
         let data = transfers[31].bytes.count
         #expect(data == 129)
-        #expect(driver.bus.base.glass == testCard(width: 128, height: 128))
+        #expect(driver.interface.bus.base.glass == testCard(width: 128, height: 128))
     }
 
     @Test func theStatusByteCarriesTheSH1107sID() {
@@ -163,15 +163,15 @@ import Testing
             driver.initialize()
             let card = testCard(width: panel.width, height: panel.height)
             driver.writeFrame(card)
-            #expect(driver.bus.base.glass == card.rotated180(), "\(panel.name)")
-            let registers = driver.bus.base.registers
+            #expect(driver.interface.bus.base.glass == card.rotated180(), "\(panel.name)")
+            let registers = driver.interface.bus.base.registers
             #expect(registers.isSegmentRemapped && registers.isCOMScanRemapped, "\(panel.name)")
             // Turned back at run time: A0h and C0h, the SH1107's upright, and no RAM rewritten.
-            _ = driver.bus.drainTransfers()
+            _ = driver.interface.bus.drainTransfers()
             driver.setRotation(.normal)
-            let sent = driver.bus.drainTransfers().map { $0.bytes }
+            let sent = driver.interface.bus.drainTransfers().map { $0.bytes }
             #expect(sent == [[0x00, 0xA0, 0xC0]], "\(panel.name)")
-            #expect(driver.bus.base.glass == card, "\(panel.name)")
+            #expect(driver.interface.bus.base.glass == card, "\(panel.name)")
         }
     }
 
@@ -194,7 +194,7 @@ import Testing
         driver.initialize()
         let card = testCard(width: 96, height: 128)
         driver.update(to: card)
-        #expect(driver.bus.base.glass == card)
-        #expect(driver.bus.base.diagnostics.isEmpty)
+        #expect(driver.interface.bus.base.glass == card)
+        #expect(driver.interface.bus.base.diagnostics.isEmpty)
     }
 }

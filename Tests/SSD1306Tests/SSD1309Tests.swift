@@ -67,9 +67,9 @@ import Testing
         var driver = recordingDriver(.ssd1309_128x64)
         driver.initialize()
         driver.writeFrame(testCard(width: 128, height: 64))
-        #expect(driver.bus.base.glass == testCard(width: 128, height: 64))
-        #expect(!driver.bus.base.registers.isChargePumpEnabled)
+        #expect(driver.interface.bus.base.glass == testCard(width: 128, height: 64))
+        #expect(!driver.interface.bus.base.registers.isChargePumpEnabled)
         #expect(SSD1306Panel.ssd1309_128x64.powerOffSequence == [.displayOn(false)])
-        #expect(driver.bus.base.diagnostics.isEmpty)
+        #expect(driver.interface.bus.base.diagnostics.isEmpty)
     }
 }

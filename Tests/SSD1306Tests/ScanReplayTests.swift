@@ -10,7 +10,7 @@ import Testing
         var driver = SSD1306Driver(bus: SSD1306Emulator(), panel: .ssd1306_128x64)
         driver.initialize()
         driver.writeFrame(Bitmap(width: 128, height: 64))
-        return driver.bus
+        return driver.interface.bus
     }
 
     /// A whole lit frame, as the driver sends it.
@@ -19,7 +19,7 @@ import Testing
         var lit = Bitmap(width: 128, height: 64)
         lit.fill(true)
         driver.writeFrame(lit)
-        return driver.bus.drainTransfers()
+        return driver.interface.bus.drainTransfers()
     }
 
     @Test func theInitsRegistersRefreshAbout88TimesASecond() {
@@ -73,10 +73,10 @@ import Testing
         lit.fill(true)
         var writer = SSD1306Driver(bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel)
         writer.writeFrame(lit)
-        let hertz = ScanReplay.nominalRefreshHertz(dark.bus.registers)
-        var replay = ScanReplay(emulator: dark.bus, refreshHertz: hertz, phase: 0, busHertz: 400_000)
+        let hertz = ScanReplay.nominalRefreshHertz(dark.interface.bus.registers)
+        var replay = ScanReplay(emulator: dark.interface.bus, refreshHertz: hertz, phase: 0, busHertz: 400_000)
         var at: Int64 = 0
-        for transfer in writer.bus.drainTransfers() { at = replay.send(transfer, at: at) }
+        for transfer in writer.interface.bus.drainTransfers() { at = replay.send(transfer, at: at) }
         // D5h 51h, D9h 22h and 64 COMs refresh about 47 times a second: wait two refreshes.
         replay.idle(until: at + 45_000_000)
         let full = 64 * 128

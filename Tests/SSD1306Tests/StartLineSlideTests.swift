@@ -51,25 +51,26 @@ private struct FlakyBus: I2CBus {
                 if round % 9 == 8 { indicator = randomBitmap(width: 6, height: panel.height, using: &generator) }
                 if round % 31 == 30 { driver.initialize() }
                 let lineBefore = driver.displayStartLine
-                _ = driver.bus.drainTransfers()
+                _ = driver.interface.bus.drainTransfers()
                 let frame = pagerFrame(strip: strip, top: top, indicator: indicator, panel: panel)
                 let windows = driver.update(to: frame, movedUpBy: rows)
-                let sent = driver.bus.transfers.reduce(0) { $0 + $1.bytes.count + 1 }
+                let sent = driver.interface.bus.transfers.reduce(0) { $0 + $1.bytes.count + 1 }
                 let planned = windows.reduce(0) { $0 + DisplayUpdatePlanner.cost(of: $1, controller: panel.controller) }
                 // A moved start line is one byte in the first window's commands, or its own transaction.
                 let lineCost = driver.displayStartLine == lineBefore ? 0 : windows.isEmpty ? 3 : 1
-                let wake = driver.bus.transfers.last?.bytes == [0x00, 0xAF] ? 3 : 0  // AFh after the first frame
+                // AFh after the first frame.
+                let wake = driver.interface.bus.transfers.last?.bytes == [0x00, 0xAF] ? 3 : 0
                 #expect(sent == planned + lineCost + wake, "\(panel.name) \(rotation) round \(round): the cost model")
                 if driver.displayStartLine != lineBefore { movedTheStartLine = true }
                 let expected = rotation == .normal ? frame : frame.rotated180()
-                #expect(driver.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
+                #expect(driver.interface.bus.base.glass == expected, "\(panel.name) \(rotation) round \(round)")
                 #expect(driver.knownRAM == frame, "\(panel.name) \(rotation) round \(round): what the driver knows")
-                #expect(driver.bus.base.registers.displayStartLine == driver.displayStartLine)
+                #expect(driver.interface.bus.base.registers.displayStartLine == driver.displayStartLine)
             }
             // An SH1107's start line (DCh) moves columns: its slides go as windows, the line left at 0.
             let startLineMovesRows = panel.controller.startLineMovesRows
             #expect(movedTheStartLine == startLineMovesRows, "\(panel.name) \(rotation): slides and the start line")
-            #expect(driver.bus.base.diagnostics.isEmpty, "\(panel.name)")
+            #expect(driver.interface.bus.base.diagnostics.isEmpty, "\(panel.name)")
         }
     }
 }
@@ -83,25 +84,27 @@ private struct FlakyBus: I2CBus {
     let indicator = randomBitmap(width: 6, height: 64, using: &generator)
     driver.update(to: pagerFrame(strip: strip, top: 0, indicator: indicator, panel: panel))
     var plain = driver
-    _ = plain.bus.drainTransfers()
+    _ = plain.interface.bus.drainTransfers()
     var total = 0
     var top = 0
     for rows in [5, 11, 12, 10, 8, 6, 5, 3, 2, 1, 1] {
         top += rows
-        _ = driver.bus.drainTransfers()
+        _ = driver.interface.bus.drainTransfers()
         plain.update(to: pagerFrame(strip: strip, top: top, indicator: indicator, panel: panel))
         driver.update(to: pagerFrame(strip: strip, top: top, indicator: indicator, panel: panel), movedUpBy: rows)
-        let bytes = driver.bus.transfers.reduce(0) { $0 + $1.bytes.count }
+        let bytes = driver.interface.bus.transfers.reduce(0) { $0 + $1.bytes.count }
         // The rows that came in (two pages at most) and the 6-column indicator on the other pages.
         #expect(bytes <= 2 * 128 + 6 * 8 + 30, "\(rows) rows: \(bytes) bytes")
-        #expect(driver.bus.transfers.first?.bytes.prefix(2) == [0x00, 0x40 | UInt8(top & 63)], "the start line first")
+        #expect(
+            driver.interface.bus.transfers.first?.bytes.prefix(2) == [0x00, 0x40 | UInt8(top & 63)],
+            "the start line first")
         total += bytes
     }
     #expect(top == 64 && driver.displayStartLine == 0)
     // Random pictures change every byte, so partial updates without the start line send whole frames.
-    let plainBytes = plain.bus.transfers.reduce(0) { $0 + $1.bytes.count }
+    let plainBytes = plain.interface.bus.transfers.reduce(0) { $0 + $1.bytes.count }
     #expect(total * 3 < plainBytes, "\(total) bytes against \(plainBytes)")
-    #expect(driver.bus.base.glass == pagerFrame(strip: strip, top: 64, indicator: indicator, panel: panel))
+    #expect(driver.interface.bus.base.glass == pagerFrame(strip: strip, top: 64, indicator: indicator, panel: panel))
 }
 
 @Test func a128x32PanelWritesTheRowsComingIntoViewIntoTheRAMRowsItDoesNotShow() {
@@ -113,12 +116,12 @@ private struct FlakyBus: I2CBus {
     let strip = randomBitmap(width: 128, height: 64, using: &generator)
     let blank = Bitmap(width: 0, height: 32)
     driver.update(to: pagerFrame(strip: strip, top: 0, indicator: blank, panel: panel))
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     let windows = driver.update(to: pagerFrame(strip: strip, top: 8, indicator: blank, panel: panel), movedUpBy: 8)
     // RAM page 4 (rows 32-39) is off the glass until the start line (48h) moves it on.
     #expect(windows == [DisplayWindow(columns: 0..<128, pages: 4..<5)])
-    #expect(driver.bus.transfers.first?.bytes == [0x00, 0x48, 0x21, 0x00, 0x7F, 0x22, 0x04, 0x04])
-    #expect(driver.bus.base.glass == pagerFrame(strip: strip, top: 8, indicator: blank, panel: panel))
+    #expect(driver.interface.bus.transfers.first?.bytes == [0x00, 0x48, 0x21, 0x00, 0x7F, 0x22, 0x04, 0x04])
+    #expect(driver.interface.bus.base.glass == pagerFrame(strip: strip, top: 8, indicator: blank, panel: panel))
 }
 
 @Test func aSlideThatCostsMoreByTheStartLineIsSentAsBefore() {
@@ -130,7 +133,7 @@ private struct FlakyBus: I2CBus {
     var frame = Bitmap(width: 128, height: 64)
     frame.fillRect(Rect(x: 0, y: 0, width: 128, height: 30))
     driver.update(to: frame)
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     frame[3, 40] = true
     let windows = driver.update(to: frame, movedUpBy: 5)
     #expect(windows == [DisplayWindow(columns: 3..<4, pages: 5..<6)])
@@ -149,19 +152,19 @@ private struct FlakyBus: I2CBus {
     driver.update(to: pagerFrame(strip: strip, top: 13, indicator: indicator, panel: panel), movedUpBy: 13)
     #expect(driver.displayStartLine == 13)
     driver.initialize()
-    #expect(driver.displayStartLine == 0 && driver.bus.base.registers.displayStartLine == 0)
-    _ = driver.bus.drainTransfers()
+    #expect(driver.displayStartLine == 0 && driver.interface.bus.base.registers.displayStartLine == 0)
+    _ = driver.interface.bus.drainTransfers()
     let frame = pagerFrame(strip: strip, top: 13, indicator: indicator, panel: panel)
     #expect(driver.update(to: frame) == [DisplayWindow(columns: 0..<128, pages: 0..<8)])
-    #expect(driver.bus.transfers.count == 3, "a window, its data and AFh: the start line is already 0")
-    #expect(driver.bus.transfers.last?.bytes == [0x00, 0xAF])  // the display wakes once RAM holds the frame
-    #expect(driver.bus.base.glass == frame)
+    #expect(driver.interface.bus.transfers.count == 3, "a window, its data and AFh: the start line is already 0")
+    #expect(driver.interface.bus.transfers.last?.bytes == [0x00, 0xAF])  // the display wakes once RAM holds the frame
+    #expect(driver.interface.bus.base.glass == frame)
     // A whole frame written over a moved start line puts the line back to 0 with the window.
     driver.update(to: pagerFrame(strip: strip, top: 21, indicator: indicator, panel: panel), movedUpBy: 8)
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     driver.writeFrame(frame)
-    #expect(driver.bus.transfers.map(\.bytes.count) == [8, 1025])
-    #expect(driver.bus.base.glass == frame && driver.displayStartLine == 0)
+    #expect(driver.interface.bus.transfers.map(\.bytes.count) == [8, 1025])
+    #expect(driver.interface.bus.base.glass == frame && driver.displayStartLine == 0)
 }
 
 @Test func aFailedWriteCarryingTheStartLineLeavesItUnknownAndTheNextUpdateWhole() throws {
@@ -173,14 +176,14 @@ private struct FlakyBus: I2CBus {
     try driver.initialize()
     try driver.update(to: pagerFrame(strip: strip, top: 0, indicator: indicator, panel: panel))
     // A slide frame's start line rides in its first write: refuse that one.
-    driver.bus.failing = driver.bus.count
+    driver.interface.bus.failing = driver.interface.bus.count
     #expect(throws: FlakyBus.Refused.self) {
         try driver.update(to: pagerFrame(strip: strip, top: 4, indicator: indicator, panel: panel), movedUpBy: 4)
     }
     #expect(driver.displayStartLine == nil && driver.knownRAM == nil)
     let frame = pagerFrame(strip: strip, top: 9, indicator: indicator, panel: panel)
     try driver.update(to: frame, movedUpBy: 5)
-    #expect(driver.displayStartLine == 0 && driver.bus.emulator.glass == frame)
+    #expect(driver.displayStartLine == 0 && driver.interface.bus.emulator.glass == frame)
 }
 
 @Test func onA128x32PanelTheStartLineShowsRAMRowsTheGlassOtherwiseLacks() {
@@ -208,10 +211,10 @@ private struct FlakyBus: I2CBus {
     driver.update(to: pagerFrame(strip: strip, top: 0, indicator: blank, panel: panel))
     driver.invalidateDisplayStartLine()
     #expect(driver.displayStartLine == nil && driver.knownRAM == nil)
-    _ = driver.bus.drainTransfers()
+    _ = driver.interface.bus.drainTransfers()
     let frame = pagerFrame(strip: strip, top: 3, indicator: blank, panel: panel)
     driver.update(to: frame, movedUpBy: 3)
-    #expect(driver.bus.transfers.map(\.bytes.count) == [8, 1025])
-    #expect(driver.bus.transfers.first?.bytes.prefix(2) == [0x00, 0x40])
-    #expect(driver.bus.base.glass == frame && driver.displayStartLine == 0)
+    #expect(driver.interface.bus.transfers.map(\.bytes.count) == [8, 1025])
+    #expect(driver.interface.bus.transfers.first?.bytes.prefix(2) == [0x00, 0x40])
+    #expect(driver.interface.bus.base.glass == frame && driver.displayStartLine == 0)
 }

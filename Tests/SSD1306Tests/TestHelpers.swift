@@ -22,7 +22,7 @@ let powerOn: [UInt8] = [0x00, 0x8D, 0x14, 0xAF]
 /// A driver on an emulator behind a recording bus.
 func recordingDriver(
     _ panel: SSD1306Panel, rotation: DisplayRotation = .normal
-) -> SSD1306Driver<TracingBus<SSD1306Emulator>> {
+) -> SSD1306Driver<I2CDisplayInterface<TracingBus<SSD1306Emulator>>> {
     SSD1306Driver(
         bus: TracingBus(SSD1306Emulator(panel: panel)), panel: panel, settings: DisplaySettings(rotation: rotation))
 }

@@ -94,7 +94,7 @@ func traceError(_ text: String) -> I2CTraceError? {
         }
         driver.writeFrame(Bitmap(width: panel.width, height: panel.height))  // a run for compact form
         driver.send([.setContrast(0x10), .inverseDisplay(true)])
-        let transfers = driver.bus.transfers
+        let transfers = driver.interface.bus.transfers
         #expect(try I2CTrace.parse(I2CTrace.format(transfers)) == transfers, "\(panel.name)")
         let compact = I2CTrace.format(transfers, compact: true)
         #expect(compact.utf8.count < I2CTrace.format(transfers).utf8.count)
@@ -103,8 +103,8 @@ func traceError(_ text: String) -> I2CTraceError? {
 
         var fresh = SSD1306Emulator(panel: panel)
         fresh.replay(replayed)
-        #expect(fresh.glass == driver.bus.base.glass, "\(panel.name)")
-        #expect(fresh.registers == driver.bus.base.registers, "\(panel.name)")
+        #expect(fresh.glass == driver.interface.bus.base.glass, "\(panel.name)")
+        #expect(fresh.registers == driver.interface.bus.base.registers, "\(panel.name)")
         #expect(fresh.glass.litPixelCount == panel.width * panel.height)  // blank frame, inverted
     }
 }
@@ -112,7 +112,7 @@ func traceError(_ text: String) -> I2CTraceError? {
 @Test func aFullFrameFitsOneI2ctransferMessage() {
     var driver = recordingDriver(.ssd1306_128x64)
     driver.writeFrame(Bitmap(width: 128, height: 64))
-    let longest = driver.bus.transfers.map(\.bytes.count).max() ?? 0
+    let longest = driver.interface.bus.transfers.map(\.bytes.count).max() ?? 0
     #expect(longest == 1025)
     #expect(longest <= I2CTrace.kernelMessageLimit)
 }
@@ -136,5 +136,5 @@ struct RefusingBus: I2CBus {
 @Test func failedWritesAreNotRecordedAndTheErrorPassesThrough() {
     var driver = SSD1306Driver(bus: TracingBus(RefusingBus()), panel: .ssd1306_128x32)
     #expect(throws: RefusingBus.Refused.self) { try driver.initialize() }
-    #expect(driver.bus.transfers.isEmpty)
+    #expect(driver.interface.bus.transfers.isEmpty)
 }
