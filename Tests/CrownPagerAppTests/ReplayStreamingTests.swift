@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `crownpager replay` reads its trace a line and a transfer at a time, and writes each frame as it comes.
-@Suite struct ReplayStreamingTests {
+@Suite(.tags(.endToEnd)) struct ReplayStreamingTests {
     /// A trace that turns the panel on, sends `fills` messages of 64 KiB that a few characters
     /// each spell (to 0x3d, where no panel answers, so the emulator passes over them quickly),
     /// then draws a box in a corner.
@@ -106,5 +106,25 @@ import Testing
             run.standardError
                 == "crownpager: cannot read the trace: \(trace): line 2 is longer than the 1048576 bytes a line may hold: name a text file\n"
         )
+    }
+
+    /// An SPI panel's trace (`cmd`/`data` lines) streams through `replay` too, to the glass the render showed.
+    @Test func anSPIPanelsTraceReplaysToTheRenderedGlass() throws {
+        let scratch = try ScratchDirectory()
+        let configuration = scratch.path + "/spi.toml"
+        try "[display]\nbus = \"spi0.0\"\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+        let trace = scratch.path + "/spi.txt"
+        let render = try runCrownPager([
+            "render", "--config", configuration, "--out", scratch.path + "/r", "--crown", "+1,+1", "--frozen",
+            "--steps-only", "--no-png", "--trace", trace,
+        ])
+        #expect(render.status == 0, "\(render.standardError)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(text.contains("\ncmd 0xae ") && text.contains("\ndata 0x") && !text.contains("@0x3c"))
+        let replay = try runCrownPager(["replay", trace, "--out", scratch.path + "/g"])
+        #expect(replay.status == 0 && replay.standardError.isEmpty, "\(replay.standardError)")
+        let glass = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/g/glass.pbm"))))
+        let shown = try PBM.decode(Array(Data(contentsOf: URL(fileURLWithPath: scratch.path + "/r/step-02.pbm"))))
+        #expect(glass == shown)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// The built `crownpager run` as systemd runs it, on the fake kernel's panel: the notification
 /// socket (READY=1, STATUS=, WATCHDOG=1 from the loop) and the journal's priorities on standard error.
-@Suite(.serialized) struct ServiceEndToEndTests {
+@Suite(.tags(.endToEnd), .serialized) struct ServiceEndToEndTests {
     /// The demo's first page, as STATUS= names it.
     static let firstStatus = "STATUS=page 1 of 6, \(Configuration.demo().pages[0].title); the panel is on"
 
