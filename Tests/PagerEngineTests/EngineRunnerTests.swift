@@ -49,7 +49,7 @@ private struct RecordingShell: EngineShell {
         #expect(EngineRunner.feed(.tick, at: .zero, engine: &engine, shell: &shell, sampler: &sampler))
         // The tick asked; the value came back through the queue and the frame with it.
         #expect(shell.sends.map(\.cause) == ["start", "sampled"])
-        #expect(engine.book.readings[0] != nil && engine.nextDeadline == .milliseconds(1000))
+        #expect(engine.book.readings[0] != .pending && engine.nextDeadline == .milliseconds(1000))
     }
 
     @Test func aPageWithoutValuesIsDrawnByTheFirstTickItself() {
