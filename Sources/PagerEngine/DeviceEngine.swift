@@ -100,12 +100,10 @@ public struct DeviceEngine {
     ) -> PagerSession<ConfiguredPage, DisplayQueue> {
         let display = configuration.display
         let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
-        var session = PagerSession(
+        return PagerSession(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
-            interface: DisplayQueue(), pagerConfiguration: configuration.pagerConfiguration,
+            interface: DisplayQueue(), settings: display.settings, pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
-        session.display = SSD1306Driver(interface: DisplayQueue(), panel: display.panel, settings: display.settings)
-        return session
     }
 
     /// The pages whose readings matter now: the current one and those a turn shows next.

@@ -50,10 +50,10 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
 
-    /// A session for `pages` on `panel`, talking to it through `interface`, with time starting at `start`.
+    /// A session for `pages` on `panel` with `settings`, talking to it through `interface`, with time starting at `start`.
     public init(
         pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, interface: Display,
-        pagerConfiguration: PagerConfiguration = PagerConfiguration(),
+        settings: DisplaySettings = DisplaySettings(), pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
         indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
     ) {
@@ -62,7 +62,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
             pages: pages, currentPage: currentPage, configuration: pagerConfiguration, crown: crownConfiguration,
             style: indicatorStyle,
             viewport: renderer.contentRect.size, start: start)
-        display = SSD1306Driver(interface: interface, panel: panel)
+        display = SSD1306Driver(interface: interface, panel: panel, settings: settings)
     }
 
     /// The pages and which one is current.
