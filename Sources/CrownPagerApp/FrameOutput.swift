@@ -93,23 +93,12 @@ public final class TraceFile {
     /// Appends the display's `records` in the trace's format, one line each.
     public func append(_ records: DisplayBatch) throws(CrownPagerError) {
         guard !records.isEmpty else { return }
+        let text: String
         switch format {
-        case .i2c(let address):
-            try append(records.transfers(at: address))
-        case .spi:
-            do { try file.write(Array(SPITrace.format(records).utf8)) } catch { throw .writeFile(error) }
+        case .i2c(let address): text = I2CTrace.format(records.transfers(at: address))
+        case .spi: text = SPITrace.format(records)
         }
-    }
-
-    /// Appends `transfers`, one line each.
-    public func append(_ transfers: [I2CTransfer]) throws(CrownPagerError) {
-        guard !transfers.isEmpty else { return }
-        var bytes: [UInt8] = []
-        for transfer in transfers {
-            bytes += I2CTrace.format(transfer).utf8
-            bytes.append(0x0A)
-        }
-        do { try file.write(bytes) } catch { throw .writeFile(error) }
+        do { try file.write(Array(text.utf8)) } catch { throw .writeFile(error) }
     }
 
     /// Ends the trace; an error here means its end may not have been written.
