@@ -18,7 +18,7 @@ import PackageDescription
 
 // The manifest declares and carries no flags: a release build here is the plain one. The link of the
 // program the .deb ships (lld, packed relocations, static libstdc++, no exported symbols, a symbol
-// order) is given on Scripts/package.sh's command line (Scripts/release-link.sh).
+// order) is given on Scripts/release/package.sh's command line (Scripts/release/release-link.sh).
 
 let package = Package(
     name: "CrownPager",
@@ -58,7 +58,7 @@ let package = Package(
         // Debian 12 and 13 and the build needs no libgpiod headers. dlopen is in libc from glibc
         // 2.34 on; older glibc keeps it in libdl.
         .target(name: "CrownPagerGPIO", linkerSettings: [.linkedLibrary("dl")]),
-        // The commit, compiler and libgpiod a build was made from (Scripts/build-info.sh), for --version.
+        // The commit, compiler and libgpiod a build was made from (Scripts/release/build-info.sh), for --version.
         .target(name: "CrownPagerBuildInfo"),
         // Its system calls go through a small shim of its own (Errno, FileDescriptor) rather than Apple's
         // System library, whose current release needs tools 6.1: the package must build with Swift 6.0.3.

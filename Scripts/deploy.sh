@@ -52,7 +52,7 @@ if [ -z "$deb" ]; then
       exit 1 ;;
     *) say "$host is $arch: packages are made for arm64 and amd64 only"; exit 1 ;;
   esac
-  version="$(Scripts/package.sh --print-version)"
+  version="$(Scripts/release/package.sh --print-version)"
   deb="out/crownpager_${version}_${arch}.deb"
   commit="$(git rev-parse --short=10 HEAD)"
   # Reused when it was built from this very commit with nothing changed since.
@@ -65,9 +65,9 @@ if [ -z "$deb" ]; then
   else
     say "building $deb for $host's $arch"
     if [ "$arch" != "$(dpkg --print-architecture)" ] && [ "$(id -u)" -ne 0 ]; then
-      sudo -E Scripts/package.sh --arch "$arch" >/dev/null
+      sudo -E Scripts/release/package.sh --arch "$arch" >/dev/null
     else
-      Scripts/package.sh --arch "$arch" >/dev/null
+      Scripts/release/package.sh --arch "$arch" >/dev/null
     fi
   fi
 fi

@@ -41,7 +41,7 @@ say() { printf 'install: %s\n' "$*"; }
 
 build_release() {
   for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
-  Scripts/build-info.sh
+  Scripts/release/build-info.sh
   say "building crownpager in release mode (the first build takes several minutes on a Pi)"
   swift build -c release --product crownpager
   binary="$(swift build -c release --show-bin-path)/crownpager"

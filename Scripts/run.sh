@@ -14,7 +14,7 @@ case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 cd "$(dirname "$0")/.."
 Scripts/setup.sh >&2
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
-Scripts/build-info.sh
+Scripts/release/build-info.sh
 echo "run: building crownpager (release; the first build takes a few minutes)" >&2
 swift build -c release --product crownpager >&2
 binary="$(swift build -c release --show-bin-path)/crownpager"

@@ -4,7 +4,7 @@
 #
 #   Scripts/setup.sh               what building and running the pager needs
 #   Scripts/setup.sh --test        plus what the test suite needs (tmux, procps, systemd-analyze)
-#   Scripts/setup.sh --packaging   plus what Scripts/package.sh needs (static C++ runtime, dpkg-deb,
+#   Scripts/setup.sh --packaging   plus what Scripts/release/package.sh needs (static C++ runtime, dpkg-deb,
 #                                  lintian, debootstrap and qemu-user-static for arm64)
 #
 # Every package is named, also those a package only recommends: apt runs with

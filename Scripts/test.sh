@@ -3,7 +3,7 @@
 # checks that the pure targets compile as Embedded Swift for an RP2040, drives the terminal
 # mock in tmux, then runs swift test. The program dlopens libgpiod, so the same build then runs
 # the GPIO suites against the other major too (CROWNPAGER_LIBGPIOD): on Debian 12, libgpiod 2.x
-# from bookworm-backports (Scripts/libgpiod2.sh); elsewhere, libgpiod.so.2 if it is installed.
+# from bookworm-backports (Scripts/release/libgpiod2.sh); elsewhere, libgpiod.so.2 if it is installed.
 #
 #   Scripts/test.sh        everything; any step that cannot run fails the whole run, naming
 #                          the package it lacks
@@ -38,11 +38,11 @@ if ! swift format --version >/dev/null 2>&1; then
 fi
 echo "test: swift format lint (.swift-format)"
 swift format lint --strict --recursive --parallel Sources Tests Package.swift
-Scripts/build-info.sh
+Scripts/release/build-info.sh
 echo "test: building"
 swift build --build-tests
-Scripts/check-embedded.sh
-Scripts/tmux-smoke.sh "$(swift build --show-bin-path)/crownpager"
+Scripts/dev/check-embedded.sh
+Scripts/dev/tmux-smoke.sh "$(swift build --show-bin-path)/crownpager"
 echo "test: running swift test"
 # libgpiod is loaded at run time, libgpiod.so.3 (2.x) before libgpiod.so.2 (1.x): the system's
 # sonames say which major the suite must see.
@@ -59,10 +59,10 @@ CROWNPAGER_EXPECT_GPIOD_MAJOR="$system_major" swift test --skip-build
 
 # The other libgpiod major, same build: CROWNPAGER_LIBGPIOD has the shim load it instead.
 if [ "$system_major" = "1" ]; then
-  echo "test: the GPIO suites again against libgpiod 2.x (bookworm-backports, unpacked by Scripts/libgpiod2.sh)"
-  gpiod2_root="$(Scripts/libgpiod2.sh)"
+  echo "test: the GPIO suites again against libgpiod 2.x (bookworm-backports, unpacked by Scripts/release/libgpiod2.sh)"
+  gpiod2_root="$(Scripts/release/libgpiod2.sh)"
   gpiod2="$(find "$gpiod2_root" -name libgpiod.so.3 | head -n 1)"
-  [ -n "$gpiod2" ] || { echo "test: Scripts/libgpiod2.sh unpacked no libgpiod.so.3" >&2; exit 1; }
+  [ -n "$gpiod2" ] || { echo "test: Scripts/release/libgpiod2.sh unpacked no libgpiod.so.3" >&2; exit 1; }
   CROWNPAGER_LIBGPIOD="$gpiod2" CROWNPAGER_EXPECT_GPIOD_MAJOR=2 swift test --skip-build --filter GPIO
 elif has_soname libgpiod.so.2; then
   echo "test: the GPIO suites again against the system's libgpiod 1.x (libgpiod.so.2)"

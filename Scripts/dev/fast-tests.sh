@@ -29,7 +29,7 @@ if [ "${#skipped[@]}" -eq 0 ]; then
   exit 1
 fi
 if $list; then printf '%s\n' "${skipped[@]}"; exit 0; fi
-[ -f Sources/CrownPagerBuildInfo/build-info.generated.h ] || Scripts/build-info.sh
+[ -f Sources/CrownPagerBuildInfo/build-info.generated.h ] || Scripts/release/build-info.sh
 swift build --build-tests
 pattern="$(IFS='|'; echo "${skipped[*]}")"
 # Test IDs read Module.Suite/test(); a name between dots, slashes or a parenthesis is the whole name.

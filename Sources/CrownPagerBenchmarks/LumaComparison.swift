@@ -5,7 +5,7 @@ import PagerEngine
 import PagerGraphics
 import SSD1306
 
-/// The workloads `Scripts/bench-vs-luma.sh` renders in luma.oled too, on the production path:
+/// The workloads `Scripts/bench/bench-vs-luma.sh` renders in luma.oled too, on the production path:
 /// the engine `run` drives, its ticks timed alone (render and encode: the pager draws the frame,
 /// the driver turns it into I2C bytes), their transfers counted, and the heap allocations each
 /// tick makes counted by the interposed allocator (`CAllocationCounter`). The shell's own

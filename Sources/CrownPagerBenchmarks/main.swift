@@ -6,7 +6,7 @@
 //   swift run -c release crownpager-bench engine     the production path: latency, frames, bytes
 //   swift run -c release crownpager-bench crown      only the crown's
 //   swift run -c release crownpager-bench image      only the PNG decoder
-//   swift run -c release crownpager-bench luma       the workloads Scripts/bench-vs-luma.sh compares
+//   swift run -c release crownpager-bench luma       the workloads Scripts/bench/bench-vs-luma.sh compares
 //   swift run -c release crownpager-bench luma slide one of them (text, slide, clock, drawing), to profile
 //   swift run -c release crownpager-bench luma slide 3   the same with 3 times the frames
 let selected = CommandLine.arguments.dropFirst().first

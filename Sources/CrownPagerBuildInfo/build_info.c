@@ -1,4 +1,4 @@
-// The build facts, from the header Scripts/build-info.sh generates (ignored by git), with
+// The build facts, from the header Scripts/release/build-info.sh generates (ignored by git), with
 // defaults for a plain `swift build` of a fresh clone.
 #include "CrownPagerBuildInfo.h"
 

@@ -2,7 +2,7 @@ import CrownVocabulary
 
 /// What the crown did over a run: the detents and presses that reached the engine, and how many it applied.
 ///
-/// The run's last log line says it, so a soak (Scripts/soak.sh) or an owner can compare the detents
+/// The run's last log line says it, so a soak (Scripts/dev/soak.sh) or an owner can compare the detents
 /// the knob made with the detents the pager took: a detent that woke a dimmed screen is counted but
 /// not applied, as on the watch.
 public struct CrownTally: Hashable, Sendable {

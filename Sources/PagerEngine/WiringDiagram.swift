@@ -4,7 +4,7 @@ import PagerGraphics
 /// the OLED on I2C1 and the KY-040 encoder on GPIO17, 27 and 22, every wire labelled.
 ///
 /// Drawn with the project's own primitives and fonts (`crownpager wiring-diagram --out FILE`
-/// writes it as PNG; `Scripts/render-pictures.sh` regenerates `Hardware/pictures/wiring.png`).
+/// writes it as PNG; `Scripts/dev/render-pictures.sh` regenerates `Hardware/pictures/wiring.png`).
 public enum WiringDiagram {
     /// One header pin: its number and what it carries.
     struct Pin {

@@ -6,7 +6,7 @@ import LinuxHardware
 /// libgpiod is loaded at run time (either major), so the version shown is the one this machine
 /// gives the program, not one fixed at build time.
 enum BuildVersion {
-    /// The release number; Scripts/package.sh reads it from here for the .deb's version.
+    /// The release number; Scripts/release/package.sh reads it from here for the .deb's version.
     static let number = "0.10.0"
 
     /// The text of `--version`, one fact a line.

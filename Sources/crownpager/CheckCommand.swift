@@ -26,7 +26,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print every setting (key, values, default, flag, reload, documentation) as a Markdown table and exit.")
     var printReference = false
 
-    // Hidden, so `check --help` stays as it is: Scripts/docs.sh writes the page for the package.
+    // Hidden, so `check --help` stays as it is: Scripts/release/docs.sh writes the page for the package.
     @Flag(help: ArgumentHelp("Print the crownpager.toml(5) man page (roff) and exit.", visibility: .hidden))
     var printManual = false
 

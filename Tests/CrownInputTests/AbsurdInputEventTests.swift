@@ -2,7 +2,7 @@ import CrownInput
 import CrownVocabulary
 import Testing
 
-/// Kernel input events a broken or crafted device can send (found by Scripts/fuzz.sh): never a trap.
+/// Kernel input events a broken or crafted device can send (found by Scripts/dev/fuzz.sh): never a trap.
 @Suite struct AbsurdInputEventTests {
     private func record(_ type: UInt16, _ code: UInt16, _ value: Int32, at nanoseconds: Int64) -> InputEventRecord {
         InputEventRecord(timestamp: Timestamp(nanoseconds: nanoseconds), type: type, code: code, value: value)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The help text as `generate-manual` (Scripts/docs.sh) turns it into crownpager.1.
+/// The help text as `generate-manual` (Scripts/release/docs.sh) turns it into crownpager.1.
 @Suite(.tags(.endToEnd)) struct ManualPageTests {
     /// Every abstract and discussion of every command and argument, named by where it stands.
     static func helpTexts(in command: [String: Any], path: String) -> [(String, String)] {

@@ -147,7 +147,7 @@ import Testing
                 .appendingPathComponent("../../Hardware/pictures/wiring.png").standardized)
         #expect(
             Array(shipped) == PNG.encode(WiringDiagram.render(), scale: 2, lit: .black, dark: .white),
-            "run Scripts/render-pictures.sh")
+            "run Scripts/dev/render-pictures.sh")
     }
 
     @Test(.tags(.golden)) func theSPIDiagramIsItsGoldenAndTheShippedPicture() throws {
@@ -164,7 +164,7 @@ import Testing
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Hardware/pictures/wiring-spi.png").standardized)
         #expect(
-            Array(shipped) == PNG.encode(drawn, scale: 2, lit: .black, dark: .white), "run Scripts/render-pictures.sh")
+            Array(shipped) == PNG.encode(drawn, scale: 2, lit: .black, dark: .white), "run Scripts/dev/render-pictures.sh")
     }
 
     @Test func theConfigurationsSPIWiringIsDrawnAndFlagsOverrideIt() throws {

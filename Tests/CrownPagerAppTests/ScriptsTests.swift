@@ -46,14 +46,14 @@ import Testing
 
     @Test func unknownOptionsAreRefusedWithAPointerToHelp() throws {
         for script in [
-            "Scripts/setup.sh", "Scripts/test.sh", "Scripts/package.sh", "Scripts/install.sh",
-            "Scripts/fresh-root-check.sh",
+            "Scripts/setup.sh", "Scripts/test.sh", "Scripts/release/package.sh", "Scripts/install.sh",
+            "Scripts/dev/fresh-root-check.sh",
         ] {
             let run = try Self.run(script, ["--frobnicate"])
             #expect(run.status == 2, "\(script): \(run.output)")
             #expect(run.output.contains("--help"), "\(script): \(run.output)")
         }
-        let arch = try Self.run("Scripts/package.sh", ["--arch", "mips"])
+        let arch = try Self.run("Scripts/release/package.sh", ["--arch", "mips"])
         #expect(arch.status == 2 && arch.output.contains("amd64 or arm64"), "\(arch.output)")
     }
 

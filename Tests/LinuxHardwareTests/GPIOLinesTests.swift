@@ -105,7 +105,7 @@ final class FakeGPIOMachine {
     }
 
     @Test func aBouncingLineAmongQuietOnesIsStillReadInTimeOrder() throws {
-        // Found by Scripts/soak.sh: with libgpiod 1.x each line has its own queue, and A bouncing
+        // Found by Scripts/dev/soak.sh: with libgpiod 1.x each line has its own queue, and A bouncing
         // three times for each edge of B fills one read's room with A's edges while B's lag behind.
         let machine = try FakeGPIOMachine()
         let lines = try GPIOLines(chipPath: "/dev/gpiochip0", offsets: [17, 27])

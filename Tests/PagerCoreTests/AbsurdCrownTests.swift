@@ -2,7 +2,7 @@ import CrownVocabulary
 import PagerCore
 import Testing
 
-/// Crown facts a broken or crafted device can send (found by Scripts/fuzz.sh): never a trap, never a hang.
+/// Crown facts a broken or crafted device can send (found by Scripts/dev/fuzz.sh): never a trap, never a hang.
 @Suite struct AbsurdCrownTests {
     @Test(arguments: [Int.min, Int.max, Int.min + 1, -(1 << 40), 1 << 40])
     func hugeTurnsStepAtMostOneGesturesWorth(detents: Int) {

@@ -81,7 +81,7 @@ import Testing
         }
     }
 
-    /// Found by Scripts/fuzz.sh: the smallest Int as a turn trapped in `abs`.
+    /// Found by Scripts/dev/fuzz.sh: the smallest Int as a turn trapped in `abs`.
     @Test func theSmallestIntegerIsNoTurn() {
         #expect(throws: CrownScriptError.self) { try CrownScript(parsing: "-9223372036854775808") }
         #expect(throws: CrownScriptError.self) { try CrownScript(parsing: "+9223372036854775807") }

@@ -3,7 +3,7 @@ import PagerEngine
 import PagerGraphics
 import Testing
 
-/// The values a gauge source can yield, absurd ones included (found by Scripts/fuzz.sh).
+/// The values a gauge source can yield, absurd ones included (found by Scripts/dev/fuzz.sh).
 @Suite struct GaugeValueTests {
     @Test func fixedWritesOrdinaryNumbers() {
         #expect(fixed(48.25, 1) == "48.3")

@@ -1,6 +1,6 @@
 // What a build of crownpager was made from, for `crownpager --version`.
 //
-// Scripts/build-info.sh writes these facts into build-info.generated.h beside build_info.c before
+// Scripts/release/build-info.sh writes these facts into build-info.generated.h beside build_info.c before
 // each build made by the project's scripts; a plain `swift build` without it says "unknown".
 #ifndef CROWNPAGER_BUILD_INFO_H
 #define CROWNPAGER_BUILD_INFO_H

@@ -1,4 +1,4 @@
-/// A 1-bit font generated from a BDF file by `Scripts/fonts/bdf2swift.py`.
+/// A 1-bit font generated from a BDF file by `Scripts/dev/fonts/bdf2swift.py`.
 ///
 /// Glyph metrics follow BDF: each glyph has an advance (`DWIDTH`) and a bounding box
 /// (`BBX`) placed relative to its origin on the baseline. The generated tables are two hex

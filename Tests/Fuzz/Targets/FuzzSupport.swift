@@ -1,4 +1,4 @@
-// Shared by every fuzz target (Scripts/fuzz.sh compiles it into each one).
+// Shared by every fuzz target (Scripts/dev/fuzz.sh compiles it into each one).
 import CrownVocabulary
 import PagerCore
 import PagerEngine

@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
-# Writes Scripts/release-link/crownpager.order: the functions a running crownpager executes, in
-# the order it first calls them, for lld's --symbol-ordering-file (Scripts/release-link.sh, the
+# Writes Scripts/release/release-link/crownpager.order: the functions a running crownpager executes, in
+# the order it first calls them, for lld's --symbol-ordering-file (Scripts/release/release-link.sh, the
 # program of the .deb). lld then lays them out together at the start of the code, so a run touches a
 # few hundred kB of contiguous code instead of 64 kB windows scattered over 5.6 MB: about 2 MB
 # less peak RSS (CrownPagerApp.docc/Performance.md, "Footprint and wakeups").
 #
-# It builds the release program as Scripts/package.sh does, and runs it under valgrind's
+# It builds the release program as Scripts/release/package.sh does, and runs it under valgrind's
 # callgrind (which lists every function executed, by its symbol), with no hardware: `run` on the
 # fake kernel of the tests with the built-in configuration and with a seconds clock, and `render`
 # of slides, a scrub, the title list and a GIF. Installs valgrind through apt when missing.
 #
 # Run it again after larger changes: a function missing from the list still links (after the
-# listed ones), so an old list costs some RSS, never correctness. Scripts/wakeups.sh reports how
+# listed ones), so an old list costs some RSS, never correctness. Scripts/bench/wakeups.sh reports how
 # many of the listed symbols the binary still has.
 #
-#   Scripts/symbol-order.sh [--seconds N]     N seconds of each run (default 20)
+#   Scripts/release/symbol-order.sh [--seconds N]     N seconds of each run (default 20)
 set -euo pipefail
 trap 'echo "symbol-order: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 seconds=20
 while [ $# -gt 0 ]; do
@@ -34,11 +34,11 @@ if ! command -v valgrind >/dev/null; then
 fi
 for tool in cc strip python3; do command -v "$tool" >/dev/null || { echo "symbol-order: needs $tool" >&2; exit 69; }; done
 
-Scripts/build-info.sh >/dev/null
-order=Scripts/release-link/crownpager.order
+Scripts/release/build-info.sh >/dev/null
+order=Scripts/release/release-link/crownpager.order
 # The release link reads the list; any list (even an empty one) builds the program profiled.
 [ -e "$order" ] || : >"$order"
-. Scripts/release-link.sh
+. Scripts/release/release-link.sh
 swift build "${release_build[@]}" --product crownpager >&2
 binary="$(swift build "${release_build[@]}" --show-bin-path)/crownpager"
 work="$(mktemp -d "${TMPDIR:-/tmp}/crownpager-order.XXXXXX")"

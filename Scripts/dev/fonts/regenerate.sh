@@ -3,11 +3,11 @@
 # Idempotent: the output depends only on the BDF files and bdf2swift.py.
 set -eu
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 fonts="$root/Sources/PagerGraphics/Fonts"
 
 generate() { # bdf-file swift-name summary
-    python3 "$root/Scripts/fonts/bdf2swift.py" "$fonts/BDF/$1" \
+    python3 "$root/Scripts/dev/fonts/bdf2swift.py" "$fonts/BDF/$1" \
         --name "$2" --summary "$3" \
         --display-path "Sources/PagerGraphics/Fonts/BDF/$1" \
         --output "$fonts/$(printf '%s' "$2" | sed 's/^./\U&/').swift"

@@ -4,7 +4,7 @@
 # A wrong import or an existential in a pure target fails here.
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 target=armv6m-none-none-eabi
 resource_dir="$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/$target"

@@ -16,7 +16,7 @@
 # than 1 MiB, a descriptor or thread leaked, a detent was lost, the display did not come back
 # from every outage, a command's process outlived the run, or the program did not exit 0 on SIGTERM.
 #
-#   Scripts/soak.sh [MINUTES]   default 1 (CI); 60 before a release
+#   Scripts/dev/soak.sh [MINUTES]   default 1 (CI); 60 before a release
 #
 # The fake kernel (Tests/FakeKernel) is built here with cc as a shared object for LD_PRELOAD;
 # the run's files are in .build/soak (the program's log: .build/soak/crownpager.log).
@@ -26,7 +26,7 @@ case "${1:-}" in
 esac
 minutes=${1:-1}
 [[ "$minutes" =~ ^[0-9]+$ ]] && [ "$minutes" -gt 0 ] || { echo "soak: MINUTES must be a whole number above 0" >&2; exit 2; }
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 for need in swift:swiftlang cc:gcc ps:procps; do
   command -v "${need%%:*}" >/dev/null || { echo "soak: cannot run: no ${need%%:*} (package ${need#*:}; Scripts/setup.sh --test installs it)" >&2; exit 1; }

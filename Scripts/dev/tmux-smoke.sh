@@ -5,10 +5,10 @@
 # picture and, widened (SIGWINCH), the half blocks again, that --demo shows the demo and
 # --rotate/--brightness reach the emulated controller (in the trace), and that q, Ctrl-C and
 # SIGTERM quit and restore the terminal. Exits non-zero with the captured screen when a check fails.
-#   Scripts/tmux-smoke.sh [path/to/crownpager]
+#   Scripts/dev/tmux-smoke.sh [path/to/crownpager]
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 binary="${1:-$(swift build --show-bin-path)/crownpager}"
 [ -x "$binary" ] || { echo "tmux-smoke: no crownpager at $binary (build first)"; exit 1; }
 command -v tmux >/dev/null || { echo "tmux-smoke: tmux is missing (Scripts/setup.sh --test installs it)"; exit 1; }

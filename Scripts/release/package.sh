@@ -5,8 +5,8 @@
 # shell completions generated from the program's own help, and the maintainer scripts of
 # Hardware/debian. lintian checks the result.
 #
-#   Scripts/package.sh                    for this machine's architecture, with its Swift toolchain
-#   Scripts/package.sh --arch arm64       for a Raspberry Pi, from an x86-64 machine: cross-compiled
+#   Scripts/release/package.sh                    for this machine's architecture, with its Swift toolchain
+#   Scripts/release/package.sh --arch arm64       for a Raspberry Pi, from an x86-64 machine: cross-compiled
 #                                         with Debian 13's swiftlang in a cached trixie root (needs root)
 #   --out DIR          where the .deb goes (default: out/)
 #   --version V        the package version (default: the program's own, from BuildVersion.swift)
@@ -14,7 +14,7 @@
 #   --print-version    print the version a package gets, and nothing else
 # Prints the path of the .deb on its last line.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 host_arch="$(dpkg --print-architecture)"
 arch="$host_arch"
@@ -48,29 +48,29 @@ if [ "$arch" = "$host_arch" ]; then
   trap cleanup EXIT
   Scripts/setup.sh --packaging >&2
   for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
-  Scripts/build-info.sh
-  # The release link of Scripts/release-link.sh, for both products: flags that differ between
+  Scripts/release/build-info.sh
+  # The release link of Scripts/release/release-link.sh, for both products: flags that differ between
   # them would build every module twice.
-  . Scripts/release-link.sh
+  . Scripts/release/release-link.sh
   say "building crownpager $version for $arch (release, static Swift runtime, the link of release-link.sh)"
   swift build "${release_build[@]}" --product crownpager >&2
   swift build "${release_build[@]}" --product generate-manual >&2
   bin="$(swift build "${release_build[@]}" --show-bin-path)"
   strip --strip-unneeded -o "$work/crownpager" "$bin/crownpager"
-  Scripts/docs.sh "$work/crownpager" "$bin/generate-manual" "$work/docs" >&2
+  Scripts/release/docs.sh "$work/crownpager" "$bin/generate-manual" "$work/docs" >&2
 else
-  # Cross: Debian 13's swiftlang in a cached trixie root (Scripts/cross-root.sh), on a copy of
+  # Cross: Debian 13's swiftlang in a cached trixie root (Scripts/release/cross-root.sh), on a copy of
   # the working tree as it is (uncommitted changes too, no build folders).
   [ "$host_arch" = amd64 ] && [ "$arch" = arm64 ] || { say "cross-building goes from amd64 to arm64 only"; exit 2; }
-  [ "$(id -u)" -eq 0 ] || { say "building for $arch here needs root (debootstrap, chroot): sudo Scripts/package.sh --arch $arch"; exit 1; }
+  [ "$(id -u)" -eq 0 ] || { say "building for $arch here needs root (debootstrap, chroot): sudo Scripts/release/package.sh --arch $arch"; exit 1; }
   debian_root_who=package
-  . Scripts/debian-root.sh
+  . Scripts/dev/debian-root.sh
   cleanup() { debian_root_leave_all; rm -rf "$work"; }
   trap cleanup EXIT
-  # The man page and completions come from running the arm64 program under qemu (Scripts/docs.sh):
+  # The man page and completions come from running the arm64 program under qemu (Scripts/release/docs.sh):
   # binfmt_misc must be mounted and qemu-aarch64 registered, which a fresh machine may lack.
   debian_root_foreign_ready "$arch" || exit 1
-  builder="$(Scripts/cross-root.sh prepare "$arch")"
+  builder="$(Scripts/release/cross-root.sh prepare "$arch")"
   debian_root_enter "$builder"
   src="$builder/root/src"
   mkdir -p "$src"
@@ -78,7 +78,7 @@ else
   git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$src"
   cp -a .git "$src/.git"
   say "cross-building crownpager $version for $arch in $builder"
-  debian_root_run "$builder" bash -c "cd src && Scripts/cross-root.sh build $arch" >&2
+  debian_root_run "$builder" bash -c "cd src && Scripts/release/cross-root.sh build $arch" >&2
   cp "$src/.build-cross-$arch/crownpager" "$work/crownpager"
   cp -a "$src/.build-cross-$arch/docs" "$work/docs"
   debian_root_leave_all
@@ -114,7 +114,7 @@ done
 depends+=("libgpiod3 | libgpiod2")
 depends+=("passwd")
 # The unit's ExecReload is /bin/kill, which procps ships; a minimal Debian (debootstrap minbase, a
-# container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/unit-check.sh).
+# container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/dev/unit-check.sh).
 depends+=("procps")
 say "depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')"
 
@@ -137,7 +137,7 @@ install -m 0644 Hardware/crownpager.toml "$tree/etc/crownpager/crownpager.toml"
 echo /etc/crownpager/crownpager.toml >"$tree/DEBIAN/conffiles"
 for script in postinst prerm postrm; do install -m 0755 "Hardware/debian/$script" "$tree/DEBIAN/$script"; done
 
-# The man page and the completions, from the program's own help (Scripts/docs.sh).
+# The man page and the completions, from the program's own help (Scripts/release/docs.sh).
 gzip -9n -c "$work/docs/man/crownpager.1" >"$tree/usr/share/man/man1/crownpager.1.gz"
 gzip -9n -c "$work/docs/man/crownpager.toml.5" >"$tree/usr/share/man/man5/crownpager.toml.5.gz"
 # bash-completion sources the file: no #! line.

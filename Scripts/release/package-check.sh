@@ -6,19 +6,19 @@
 #  2. arm64, under qemu-user: install with apt, `crownpager --version`, and `render` of the default
 #     configuration, whose PBM frames and I2C trace must be byte-identical to the amd64 build's.
 #
-#   sudo Scripts/package-check.sh AMD64_DEB [ARM64_DEB]      without ARM64_DEB only part 1 runs
+#   sudo Scripts/release/package-check.sh AMD64_DEB [ARM64_DEB]      without ARM64_DEB only part 1 runs
 #
-# Both roots start as copies of cached minimal roots ($CROWNPAGER_CACHE, Scripts/debian-root.sh).
+# Both roots start as copies of cached minimal roots ($CROWNPAGER_CACHE, Scripts/dev/debian-root.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 case "${1:-}" in
   -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-  "" | -*) echo "package-check: usage: Scripts/package-check.sh AMD64_DEB [ARM64_DEB] (try --help)" >&2; exit 2 ;;
+  "" | -*) echo "package-check: usage: Scripts/release/package-check.sh AMD64_DEB [ARM64_DEB] (try --help)" >&2; exit 2 ;;
 esac
 amd64_deb="$(realpath "$1")"
 arm64_deb="${2:+$(realpath "$2")}"
 debian_root_who=package-check
-. Scripts/debian-root.sh
+. Scripts/dev/debian-root.sh
 say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root: debootstrap and chroot need it"; exit 1; }
 fail() { say "FAILED: $*"; exit 1; }

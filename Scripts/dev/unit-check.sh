@@ -19,8 +19,8 @@
 #   - `systemctl stop` is clean: exit 0, result success, no process of the service user left.
 # Prints a PASS or FAIL line for each and exits 1 when any failed.
 #
-#   sudo Scripts/unit-check.sh                 checks out/crownpager_<version>_amd64.deb, built first
-#                                              (Scripts/package.sh) when missing or built from another tree
+#   sudo Scripts/dev/unit-check.sh                 checks out/crownpager_<version>_amd64.deb, built first
+#                                              (Scripts/release/package.sh) when missing or built from another tree
 #   --deb FILE         check this package instead (its unit must be this tree's)
 #   --keep             leave the container's root in $CROWNPAGER_CACHE/unit-check to look around in
 #
@@ -28,14 +28,14 @@
 # ReadWritePaths=/var/lib/crownpager-fake (the fake's device files and its trace; ProtectSystem=strict
 # makes everything else read-only). Needs root; installs systemd-container (systemd-nspawn),
 # debootstrap and gcc if missing. The root with systemd is cached as $CROWNPAGER_CACHE/machine-trixie-amd64
-# (default /var/cache/crownpager, next to the minimal roots of Scripts/debian-root.sh); every check
+# (default /var/cache/crownpager, next to the minimal roots of Scripts/dev/debian-root.sh); every check
 # boots a new copy. The container gets a cgroup v2 hierarchy of its own
 # (SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1: Debian 13's systemd wants one), a private network, and is
 # not registered with machined (--register=no --keep-unit), so the host needs no systemd running;
 # the checks enter it with nsenter. 70 to 95 s once the package and the cached roots exist
 # (the watchdog takes 30 s to find the stopped loop).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 deb=""
 keep=0
@@ -48,9 +48,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 debian_root_who=unit-check
-. Scripts/debian-root.sh
+. Scripts/dev/debian-root.sh
 say() { debian_root_say "$@"; }
-[ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/unit-check.sh): debootstrap, chroot and systemd-nspawn need it"; exit 1; }
+[ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/dev/unit-check.sh): debootstrap, chroot and systemd-nspawn need it"; exit 1; }
 started=$SECONDS
 arch="$(dpkg --print-architecture)"
 [ "$arch" = amd64 ] || { say "this check boots an amd64 root; this machine is $arch"; exit 1; }
@@ -62,18 +62,18 @@ command -v nsenter >/dev/null || { say "no nsenter: install util-linux"; exit 1;
 unit="$(sed 's|/usr/local/bin/crownpager|/usr/bin/crownpager|g; s|^Documentation=.*|Documentation=man:crownpager(1)|' Hardware/crownpager.service)"
 packaged_unit() { dpkg-deb --fsys-tarfile "$1" | tar -xOf - ./usr/lib/systemd/system/crownpager.service; }
 if [ -z "$deb" ]; then
-  deb="$repo/out/crownpager_$(Scripts/package.sh --print-version)_amd64.deb"
+  deb="$repo/out/crownpager_$(Scripts/release/package.sh --print-version)_amd64.deb"
   if [ ! -f "$deb" ]; then
-    say "no $deb: building it (Scripts/package.sh --out out, several minutes)"
-    Scripts/package.sh --out out >/dev/null
+    say "no $deb: building it (Scripts/release/package.sh --out out, several minutes)"
+    Scripts/release/package.sh --out out >/dev/null
   else
     # The commit package.sh wrote into the changelog, against this tree (uncommitted changes too).
     built="$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/crownpager/changelog.gz | gzip -dc \
       | sed -n 's/.*Built from commit \([0-9a-f]*\).*/\1/p')"
     if [ "$(packaged_unit "$deb")" != "$unit" ] || [ -z "$built" ] || ! git cat-file -e "$built^{commit}" 2>/dev/null \
-      || ! git diff --quiet "$built" -- Sources Hardware/crownpager.service Hardware/debian Scripts/package.sh Package.swift; then
+      || ! git diff --quiet "$built" -- Sources Hardware/crownpager.service Hardware/debian Scripts/release/package.sh Package.swift; then
       say "$deb was built from ${built:-an unknown commit}, not this tree (its unit, sources or packaging differ): building it again"
-      Scripts/package.sh --out out >/dev/null
+      Scripts/release/package.sh --out out >/dev/null
     fi
   fi
 fi
@@ -123,7 +123,7 @@ cc -shared -fPIC -O1 -I Tests/FakeKernel/include Tests/FakeKernel/*.c -o "$root$
 write_config() {
   local title=$1 extra=$2
   cat <<EOF
-# Scripts/unit-check.sh: the fake display on bus 1 and the fake GPIO chip 0 (Tests/FakeKernel).
+# Scripts/dev/unit-check.sh: the fake display on bus 1 and the fake GPIO chip 0 (Tests/FakeKernel).
 [display]
 bus = 1
 address = 0x3c
@@ -163,11 +163,11 @@ EOF
 mkdir -p "$root/root/unit-check"
 write_config "Temperature" "" >"$root/root/unit-check/first.toml"
 write_config "Temp, reloaded" $'\n[[page]]\nkind = "text"\ntitle = "Reloaded"\ntext = "A fifth page"' >"$root/root/unit-check/reloaded.toml"
-printf '#!/bin/sh\n# Scripts/unit-check.sh: what vcgencmd prints on a Pi.\necho "temp=48.3'"'"'C"\n' >"$root/usr/bin/vcgencmd"
+printf '#!/bin/sh\n# Scripts/dev/unit-check.sh: what vcgencmd prints on a Pi.\necho "temp=48.3'"'"'C"\n' >"$root/usr/bin/vcgencmd"
 chmod 0755 "$root/usr/bin/vcgencmd"
 cp "$deb" "$root/root/unit-check/"
 cat >"$root/root/unit-check/fake-hardware.conf" <<EOF
-# Scripts/unit-check.sh: a display and a knob without hardware (Tests/FakeKernel, preloaded). Only
+# Scripts/dev/unit-check.sh: a display and a knob without hardware (Tests/FakeKernel, preloaded). Only
 # adds what the fake needs; every line of the shipped unit stays in force. The fake serves
 # /dev/i2c-1 and /dev/gpiochip0 from files under $fake/root and appends each I2C write to
 # $fake/trace.txt: ProtectSystem=strict makes the system read-only, so that one folder is writable.

@@ -4,14 +4,14 @@
 # can load its libgpiod.so.3 through CROWNPAGER_LIBGPIOD (the headers are there to check the
 # shim's own declarations against). The system's libgpiod (1.6 on Debian 12) is left alone.
 #
-#   Scripts/libgpiod2.sh          prints the folder holding the unpacked root (usr/...)
+#   Scripts/release/libgpiod2.sh          prints the folder holding the unpacked root (usr/...)
 #
 # The mirror comes from this machine's own apt sources (deb822 or one-line format): the entry
 # that serves the release's main suite. No host is written down here. Runs again safely: a
 # complete unpacked copy is reused.
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 say() { printf 'libgpiod2: %s\n' "$*" >&2; }
 
 dest="$PWD/.build-libgpiod2"
@@ -27,7 +27,7 @@ if [ "$codename" != "bookworm" ]; then
 fi
 
 # The mirror: the URI of the source that serves '$codename' (not the security archive).
-. Scripts/debian-root.sh
+. Scripts/dev/debian-root.sh
 mirror="$(debian_root_mirror "$codename")"
 if [ -z "$mirror" ]; then
   say "found no apt source serving '$codename' in /etc/apt/sources.list or /etc/apt/sources.list.d/*.sources"

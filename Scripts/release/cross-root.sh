@@ -3,21 +3,21 @@
 # amd64 swiftlang (which has the AArch64 backend and ld.lld) in a trixie root, and a sysroot
 # unpacked (dpkg -x, not installed) from Debian 13's arm64 packages of the same Swift version.
 #
-#   sudo Scripts/cross-root.sh prepare arm64    makes the builder root if missing (cached in
+#   sudo Scripts/release/cross-root.sh prepare arm64    makes the builder root if missing (cached in
 #                                               $CROWNPAGER_CACHE/builder-trixie-amd64); prints it
-#   Scripts/cross-root.sh build arm64           inside that root, in a copy of the sources:
+#   Scripts/release/cross-root.sh build arm64           inside that root, in a copy of the sources:
 #                                               the release binary and its docs in .build-cross-arm64/
 #
-# Scripts/package.sh --arch arm64 does both. The traps met on the way (in order of the flags
+# Scripts/release/package.sh --arch arm64 does both. The traps met on the way (in order of the flags
 # below): --sdk alone does not reach swiftc; the resource dir must be swift_static with a static
 # stdlib; lld by -use-ld (a toolset's linker path is read relative to the bundle); C targets need
 # -fPIC when cross-building. libgpiod is not needed: the program loads it at run time.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 case "${1:-}" in
   -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   prepare | build) ;;
-  *) echo "cross-root: usage: Scripts/cross-root.sh prepare|build arm64 (try --help)" >&2; exit 2 ;;
+  *) echo "cross-root: usage: Scripts/release/cross-root.sh prepare|build arm64 (try --help)" >&2; exit 2 ;;
 esac
 action=$1
 arch="${2:-arm64}"
@@ -34,7 +34,7 @@ sysroot_packages=(libc6 libc6-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-14-dev
 
 if [ "$action" = prepare ]; then
   debian_root_who=cross-root
-  . Scripts/debian-root.sh
+  . Scripts/dev/debian-root.sh
   [ "$(id -u)" -eq 0 ] || { debian_root_say "run as root: debootstrap and chroot need it"; exit 1; }
   builder="$CROWNPAGER_CACHE/builder-trixie-amd64"
   marker="$builder/.builder-$arch"
@@ -63,11 +63,11 @@ fi
 
 # build: inside the builder root.
 [ -d "$sysroot/usr/lib/$multiarch" ] || { echo "cross-root: no sysroot at $sysroot: run 'prepare' (outside) first" >&2; exit 1; }
-Scripts/build-info.sh
+Scripts/release/build-info.sh
 out=".build-cross-$arch"
-# The release link of the amd64 package too (Scripts/release-link.sh): this root's glibc is the
+# The release link of the amd64 package too (Scripts/release/release-link.sh): this root's glibc is the
 # sysroot's, Debian 13's.
-. Scripts/release-link.sh
+. Scripts/release/release-link.sh
 swift build -c release --product crownpager --static-swift-stdlib --scratch-path ".build-$arch" \
   --triple "$triple" --sdk "$sysroot" -Xswiftc -sdk -Xswiftc "$sysroot" \
   -Xswiftc -resource-dir -Xswiftc "$sysroot/usr/libexec/swift/lib/swift_static" \
@@ -76,6 +76,6 @@ rm -rf "$out" && mkdir -p "$out"
 "$multiarch-strip" --strip-unneeded -o "$out/crownpager" ".build-$arch/release/crownpager"
 # The docs come from the target's binary, run under qemu-user; generate-manual runs on the host.
 swift build --product generate-manual --scratch-path .build-host
-QEMU_LD_PREFIX="$sysroot" Scripts/docs.sh "$out/crownpager" .build-host/debug/generate-manual "$out/docs"
+QEMU_LD_PREFIX="$sysroot" Scripts/release/docs.sh "$out/crownpager" .build-host/debug/generate-manual "$out/docs"
 file "$out/crownpager" 2>/dev/null | grep -q 'ARM aarch64' || { echo "cross-root: $out/crownpager is not an aarch64 executable" >&2; exit 1; }
 echo "cross-root: $out/crownpager and its docs"

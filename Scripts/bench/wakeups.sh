@@ -15,12 +15,12 @@
 # fake bus, from strace -ttt timestamps (median of --starts runs, default 5), and the size of the
 # binary stripped as the .deb strips it.
 #
-# Usage: Scripts/wakeups.sh [--seconds N] [--starts N] [--binary PATH]
-# Without --binary it builds the release binary as Scripts/package.sh does (Scripts/release-link.sh).
+# Usage: Scripts/bench/wakeups.sh [--seconds N] [--starts N] [--binary PATH]
+# Without --binary it builds the release binary as Scripts/release/package.sh does (Scripts/release/release-link.sh).
 set -euo pipefail
 trap 'echo "wakeups: line $LINENO failed: $BASH_COMMAND" >&2' ERR
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 
 seconds=60
@@ -41,8 +41,8 @@ for tool in cc script strace strip /usr/bin/time; do
 done
 
 if [ -z "$binary" ]; then
-  Scripts/build-info.sh >/dev/null
-  . Scripts/release-link.sh
+  Scripts/release/build-info.sh >/dev/null
+  . Scripts/release/release-link.sh
   swift build "${release_build[@]}" --product crownpager >&2
   binary="$(swift build "${release_build[@]}" --show-bin-path)/crownpager"
 fi
@@ -195,9 +195,9 @@ done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "cold start, exec to the first I2C write: $(median "${cold[@]}") ms; to the first frame: $(median "${frame[@]}") ms (median of $starts, under strace)"
 
-# How much of the symbol order (Scripts/symbol-order.sh) the binary still has: code changed since
+# How much of the symbol order (Scripts/release/symbol-order.sh) the binary still has: code changed since
 # the list was made has other names, and goes after the listed code.
-order=Scripts/release-link/crownpager.order
+order=Scripts/release/release-link/crownpager.order
 if [ -s "$order" ] && command -v nm >/dev/null; then
   listed="$(nm --defined-only "$binary" | awk '{ print $3 }' | sort -u | comm -12 - <(sort -u "$order") | wc -l)"
   echo "symbol order: $listed of the $(wc -l <"$order") functions listed are in the binary"

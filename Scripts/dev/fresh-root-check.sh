@@ -4,7 +4,7 @@
 # and Scripts/run.sh (headless: `render` of the default configuration, and --version) run there.
 # Fails on any failure. Needs root (debootstrap, chroot, mount); installs debootstrap if missing.
 #
-#   sudo Scripts/fresh-root-check.sh                  test and run in a fresh trixie root
+#   sudo Scripts/dev/fresh-root-check.sh                  test and run in a fresh trixie root
 #   --suite NAME       another Debian suite (default trixie)
 #   --run-only         only the run command (no test suite): a quicker look
 #   --keep             leave the root in $CROWNPAGER_CACHE/fresh-<suite> to look around in
@@ -12,7 +12,7 @@
 # The clone is of the committed HEAD. The pristine root and the downloaded packages are cached in
 # $CROWNPAGER_CACHE (default /var/cache/crownpager); every check starts from a new copy of the root.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo="$PWD"
 suite=trixie
 run_tests=1
@@ -27,9 +27,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 debian_root_who=fresh-root
-. Scripts/debian-root.sh
+. Scripts/dev/debian-root.sh
 say() { debian_root_say "$@"; }
-[ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/fresh-root-check.sh): debootstrap and chroot need it"; exit 1; }
+[ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/dev/fresh-root-check.sh): debootstrap and chroot need it"; exit 1; }
 
 arch="$(dpkg --print-architecture)"
 base="$(debian_root_base "$suite" "$arch")"

@@ -5,14 +5,14 @@
 # .build/fuzz/crashes/<target>/; a crash, a timeout or a leak fails the run, naming the input.
 # Every crash found becomes a regression test in the unit tests of the target that crashed.
 #
-#   Scripts/fuzz.sh                        every target for 60 seconds each
-#   Scripts/fuzz.sh TARGET|all [SECONDS]   one target, or all, for SECONDS each (default 60)
-#   Scripts/fuzz.sh --runs N [TARGET|all]  each target for N inputs beyond its seeds (CI)
-#   Scripts/fuzz.sh --campaign [TARGET|all] each target until 10^6 inputs or 10 minutes, whichever
+#   Scripts/dev/fuzz.sh                        every target for 60 seconds each
+#   Scripts/dev/fuzz.sh TARGET|all [SECONDS]   one target, or all, for SECONDS each (default 60)
+#   Scripts/dev/fuzz.sh --runs N [TARGET|all]  each target for N inputs beyond its seeds (CI)
+#   Scripts/dev/fuzz.sh --campaign [TARGET|all] each target until 10^6 inputs or 10 minutes, whichever
 #                                          comes first, and a table of the figures in
 #                                          .build/fuzz/campaign.txt (the figures a release reports)
-#   Scripts/fuzz.sh --list                 the targets
-#   Scripts/fuzz.sh --build                builds the targets and stops
+#   Scripts/dev/fuzz.sh --list                 the targets
+#   Scripts/dev/fuzz.sh --build                builds the targets and stops
 #
 # Targets: config (configuration text), durations (durations and I2C addresses), pbm, xbm, png,
 # inflate (zlib), i2c-trace, crown-script, input-events (kernel input events), keys (terminal
@@ -46,7 +46,7 @@ if [ "$chosen" != all ] && [[ ! " ${targets[*]} " =~ " $chosen " ]]; then
   echo "fuzz: no target '$chosen'; the targets: ${targets[*]}" >&2
   exit 2
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 command -v swiftc >/dev/null || { echo "fuzz: cannot run: no swiftc on PATH (Scripts/setup.sh installs Swift)" >&2; exit 1; }
 out=.build/fuzz
@@ -141,7 +141,7 @@ done
 if [ "$mode" = campaign ]; then
   {
     echo "Fuzz campaign, $(date -u +%Y-%m-%d), $(swiftc --version 2>&1 | head -n 1), $(nproc) cores:"
-    echo "each target until $runs inputs or $seconds s (Scripts/fuzz.sh --campaign)."
+    echo "each target until $runs inputs or $seconds s (Scripts/dev/fuzz.sh --campaign)."
     echo
     echo "| target | inputs | seconds | coverage (edges) | features | crashes |"
     echo "|---|---|---|---|---|---|"

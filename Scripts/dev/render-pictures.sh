@@ -3,7 +3,7 @@
 # so they are reproducible).
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build --product crownpager >/dev/null
 bin="$(swift build --show-bin-path)/crownpager"
 tmp="$(mktemp -d)"

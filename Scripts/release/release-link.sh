@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The link of the program the .deb ships, for Scripts/package.sh (both architectures, the arm64
-# one through Scripts/cross-root.sh), Scripts/wakeups.sh and Scripts/symbol-order.sh. Sourced:
+# The link of the program the .deb ships, for Scripts/release/package.sh (both architectures, the arm64
+# one through Scripts/release/cross-root.sh), Scripts/bench/wakeups.sh and Scripts/release/symbol-order.sh. Sourced:
 #
-#   . Scripts/release-link.sh
+#   . Scripts/release/release-link.sh
 #   swift build "${release_build[@]}" --product crownpager
 #
 # A plain `swift build -c release` (Scripts/run.sh, the tests) links without any of it: the
 # manifest carries no flags. Each one below earns its place on the .deb's program: the peak RSS of
-# the panel cases of Scripts/wakeups.sh (median) is 8,700 KiB with all of them and 12,744 KiB with
+# the panel cases of Scripts/bench/wakeups.sh (median) is 8,700 KiB with all of them and 12,744 KiB with
 # none (README, "Footprint and wakeups"), and leaving one out costs:
 #   -use-ld=lld                 the linker of the other four (the toolchain's default, gold, has
 #                               neither packed relocations nor a symbol order)
@@ -21,7 +21,7 @@
 #                               -export-dynamic puts every symbol in the table each library's
 #                               lookups search first
 #   --symbol-ordering-file      2,320 KiB: the functions a run executes (crownpager.order, made by
-#                               Scripts/symbol-order.sh) go first and together, where 3,000 of them
+#                               Scripts/release/symbol-order.sh) go first and together, where 3,000 of them
 #                               scattered over 5.6 MB of code touched most of its 64 kB windows
 # Symbols of the list that the binary lacks (other architectures', code changed since the list
 # was made) are skipped silently: an old list costs RSS, never correctness, and wakeups.sh says
@@ -29,7 +29,7 @@
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; fi
 
-release_link_dir="$PWD/Scripts/release-link"
+release_link_dir="$PWD/Scripts/release/release-link"
 release_link=(-Xswiftc -use-ld=lld)
 # The glibc this links against is the building machine's (the arm64 build runs in a Debian 13 root
 # whose sysroot has the same): a program with DT_RELR does not start with an older loader, such as

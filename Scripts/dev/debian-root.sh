@@ -3,7 +3,7 @@
 # debootstrap (--variant=minbase), kept under $CROWNPAGER_CACHE (default /var/cache/crownpager),
 # copied afresh for each use, entered with chroot. Needs root. Sourced, not run:
 #
-#   . Scripts/debian-root.sh
+#   . Scripts/dev/debian-root.sh
 #   debian_root_base trixie amd64             prints the folder of a pristine minbase root, made if missing
 #   debian_root_enter DIR                     mounts /proc, /sys, /dev, resolv.conf, the apt cache and the
 #                                             host's git configuration (with the local folders it points at)
@@ -20,7 +20,7 @@ debian_root_entered=()
 debian_root_say() { printf '%s: %s\n' "${debian_root_who:-root}" "$*" >&2; }
 
 # The URI of the apt source on this machine that serves SUITE (not the security archive), or
-# nothing. Scripts/libgpiod2.sh reads bookworm-backports' mirror with it too.
+# nothing. Scripts/release/libgpiod2.sh reads bookworm-backports' mirror with it too.
 debian_root_mirror() {
   local suite=$1 files=() file mirror=""
   for file in /etc/apt/sources.list.d/*.sources; do [ -f "$file" ] && files+=("$file"); done

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Writes the man pages (crownpager(1), crownpager.toml(5)) and the bash, zsh and fish completions of a built crownpager into a folder,
 # from the program's own help (swift-argument-parser's generate-manual and
-# --generate-completion-script). Scripts/package.sh calls it. For a foreign binary, set
+# --generate-completion-script). Scripts/release/package.sh calls it. For a foreign binary, set
 # QEMU_LD_PREFIX to its sysroot: qemu-user then runs it (binfmt_misc).
 #
-#   Scripts/docs.sh CROWNPAGER GENERATE_MANUAL DEST
+#   Scripts/release/docs.sh CROWNPAGER GENERATE_MANUAL DEST
 set -euo pipefail
 case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-[ $# -eq 3 ] || { echo "docs: usage: Scripts/docs.sh CROWNPAGER GENERATE_MANUAL DEST (try --help)" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "docs: usage: Scripts/release/docs.sh CROWNPAGER GENERATE_MANUAL DEST (try --help)" >&2; exit 2; }
 binary=$1 manual_tool=$2 dest=$3
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mkdir -p "$dest/man" "$dest/completions"
 # The commit's date, not today's: the same commit gives the same page.
 date="$(git log -1 --format=%cs HEAD 2>/dev/null)" || date="$(date +%F)"

@@ -2,9 +2,9 @@
 # Render + encode per frame, CrownPager against luma.oled, the same workloads in one run.
 # Installs what it needs and nothing that is already there; says what it does before it does it.
 #
-#   Scripts/bench-vs-luma.sh            build crownpager-bench (release), install luma.oled, compare
-#   Scripts/bench-vs-luma.sh --rounds N  rounds to run (5 by default)
-#   Scripts/bench-vs-luma.sh --instructions
+#   Scripts/bench/bench-vs-luma.sh            build crownpager-bench (release), install luma.oled, compare
+#   Scripts/bench/bench-vs-luma.sh --rounds N  rounds to run (5 by default)
+#   Scripts/bench/bench-vs-luma.sh --instructions
 #                                       instructions a frame instead of time, both sides under
 #                                       valgrind's callgrind (installed through apt if missing):
 #                                       figures the machine's load does not move
@@ -43,7 +43,7 @@ done
 
 say() { printf 'bench-vs-luma: %s\n' "$*" >&2; }
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 luma_version="3.16.0"
 venv=".build/luma-venv"
