@@ -9,8 +9,10 @@
 //   CrownInput       quadrature decoding, button debouncing         (CrownVocabulary: not the pager core)
 //   MockDisplay      terminal and file presenters of the glass      (pure: no OS imports)
 //   PagerConfig      TOML 1.0 reader, checked configuration tables  (standard library only)
-//   PagerEngine      what the device does: configuration, pages,    (the pure targets but MockDisplay:
-//                    pacing, screen saver, recovery, crown scripts   no Glibc, no Foundation)
+//   PagerSettings    the configuration: settings table, TOML, defaults (pure)
+//   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but MockDisplay:
+//                    saver, recovery, the one runner                  no Glibc, no Foundation)
+//   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
 //   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
 //   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
@@ -66,23 +68,40 @@ let package = Package(
             name: "LinuxHardware",
             dependencies: ["CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
         ),
-        // Everything that decides what the device does, from the pure targets alone: no Glibc, no
-        // Foundation, no LinuxHardware. Files, clocks and processes are the shells' business.
+        // The configuration: its settings table, its TOML mapping, its defaults. Pure.
+        .target(
+            name: "PagerSettings",
+            dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
+        // What decides what the device does, from the pure targets alone: no Glibc, no Foundation,
+        // no LinuxHardware. Files, clocks and processes are the shells' business.
         .target(
             name: "PagerEngine",
-            dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
+            dependencies: [
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig",
+                "PagerSettings",
+            ]),
+        // Tools beside the engine: render and its virtual panel, trace replay, wiring diagrams, the
+        // test pattern, sample readings. Pure.
+        .target(
+            name: "PagerTools",
+            dependencies: [
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig",
+                "PagerSettings",
+                "PagerEngine",
+            ]),
         .target(
             name: "CrownPagerApp",
             dependencies: [
                 "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay",
                 "LinuxHardware",
-                "PagerConfig", "PagerEngine",
+                "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools",
             ]
         ),
         .executableTarget(
             name: "crownpager",
             dependencies: [
-                "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerEngine", "LinuxHardware",
+                "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools",
+                "LinuxHardware",
                 "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -93,8 +112,9 @@ let package = Package(
         .executableTarget(
             name: "CrownPagerBenchmarks",
             dependencies: [
-                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerEngine",
-                "CAllocationCounter",
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerSettings",
+                "PagerEngine",
+                "PagerTools", "CAllocationCounter",
             ]
         ),
 
@@ -117,12 +137,15 @@ let package = Package(
             name: "LinuxHardwareTests",
             dependencies: ["LinuxHardware", "CrownVocabulary", "SSD1306", "PagerGraphics", "TestSupport", "FakeKernel"]),
         .testTarget(
-            name: "PagerEngineTests", dependencies: ["PagerEngine", "CrownVocabulary", "TestSupport"],
+            name: "PagerEngineTests",
+            dependencies: ["PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
             exclude: ["Goldens"]),
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: [
-                "CrownPagerApp", "PagerEngine", "CrownVocabulary", "crownpager", "TestSupport", "FakeKernel",
+                "CrownPagerApp", "PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "crownpager",
+                "TestSupport",
+                "FakeKernel",
             ],
             exclude: ["Goldens", "Fixtures"]
         ),

@@ -18,7 +18,7 @@ trap 'rm -rf "$out"' EXIT
 compile() {
   local module=$1; shift
   swiftc -enable-experimental-feature Embedded -target "$target" -wmo -parse-as-library -Osize \
-    -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
+    -package-name CrownPager -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
     -c "$@" -o "$out/$module.o"
   echo "embedded: $module compiles for $target ($(wc -c <"$out/$module.o") bytes of object code)"
 }
@@ -29,4 +29,6 @@ compile SSD1306 $(find Sources/SSD1306 -name '*.swift' | sort)
 compile MockDisplay $(find Sources/MockDisplay -name '*.swift' | sort)
 compile CrownInput $(find Sources/CrownInput -name '*.swift' | sort)
 compile PagerConfig $(find Sources/PagerConfig -name '*.swift' | sort)
+compile PagerSettings $(find Sources/PagerSettings -name '*.swift' | sort)
 compile PagerEngine $(find Sources/PagerEngine -name '*.swift' | sort)
+compile PagerTools $(find Sources/PagerTools -name '*.swift' | sort)

@@ -23,7 +23,7 @@ set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
   output-path)
 # The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
-modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerEngine LinuxHardware)
+modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine PagerTools LinuxHardware)
 # Of LinuxHardware, only the files that write output (they need no C module of the target).
 declare -A only=([LinuxHardware]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -51,7 +51,7 @@ for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] &
 command -v swiftc >/dev/null || { echo "fuzz: cannot run: no swiftc on PATH (Scripts/setup.sh installs Swift)" >&2; exit 1; }
 out=.build/fuzz
 mkdir -p "$out/modules" "$out/bin" "$out/logs"
-flags=(-swift-version 6 -sanitize=fuzzer,address -parse-as-library -Onone -gline-tables-only)
+flags=(-swift-version 6 -package-name CrownPager -sanitize=fuzzer,address -parse-as-library -Onone -gline-tables-only)
 # Debian's swiftlang and swift.org's toolchains both ship libFuzzer; a toolchain without it fails here.
 probe="$out/probe.swift"
 [ -f "$probe" ] || printf '@_cdecl("LLVMFuzzerTestOneInput")\npublic func probe(_ d: UnsafeRawPointer?, _ n: Int) -> CInt { 0 }\n' >"$probe"

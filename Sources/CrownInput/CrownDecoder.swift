@@ -1,7 +1,7 @@
 import CrownVocabulary
 
 /// A line of the crown: the encoder's A and B, and the push button.
-public enum CrownLine: Hashable, Sendable {
+package enum CrownLine: Hashable, Sendable {
     /// Encoder line A (CLK).
     case a
     /// Encoder line B (DT).
@@ -11,16 +11,16 @@ public enum CrownLine: Hashable, Sendable {
 }
 
 /// One raw edge: `line` changed to `level` at `at`, as libgpiod's edge events report it.
-public struct LineEdge: Hashable, Sendable {
+package struct LineEdge: Hashable, Sendable {
     /// The line that changed.
-    public var line: CrownLine
+    package var line: CrownLine
     /// Its new level: true is high.
-    public var level: Bool
+    package var level: Bool
     /// When it changed (the kernel's CLOCK_MONOTONIC timestamp).
-    public var at: Timestamp
+    package var at: Timestamp
 
     /// An edge of `line` to `level` at `at`.
-    public init(line: CrownLine, level: Bool, at: Timestamp) {
+    package init(line: CrownLine, level: Bool, at: Timestamp) {
         self.line = line
         self.level = level
         self.at = at
@@ -28,19 +28,19 @@ public struct LineEdge: Hashable, Sendable {
 }
 
 /// How the crown's three lines are read.
-public struct CrownDecoderConfiguration: Hashable, Sendable {
+package struct CrownDecoderConfiguration: Hashable, Sendable {
     /// The encoder's stepping, resting state and direction.
-    public var quadrature: QuadratureConfiguration
+    package var quadrature: QuadratureConfiguration
     /// Debounce window for A and B: zero for full and half stepping (the decoder's hysteresis
     /// absorbs bounce), 2 ms for quarter stepping, or zero whenever the kernel debounces.
-    public var lineDebounce: TimeSpan
+    package var lineDebounce: TimeSpan
     /// Debounce window for the button: zero when the kernel debounces it already.
-    public var buttonDebounce: TimeSpan
+    package var buttonDebounce: TimeSpan
     /// The button pulls its line low when pressed (a switch to ground with a pull-up), as on a KY-040.
-    public var buttonActiveLow: Bool
+    package var buttonActiveLow: Bool
 
     /// A configuration; `lineDebounce` defaults to what the stepping needs.
-    public init(
+    package init(
         quadrature: QuadratureConfiguration = QuadratureConfiguration(), lineDebounce: TimeSpan? = nil,
         buttonDebounce: TimeSpan = .milliseconds(5), buttonActiveLow: Bool = true
     ) {
@@ -56,18 +56,18 @@ public struct CrownDecoderConfiguration: Hashable, Sendable {
 /// Meaning (short or long press, pages per detent) is left to `CrownInterpreter`. Feed edges
 /// in time order with `feed`; when no edge comes, call `advance(to:)` at `nextDeadline` so a
 /// debounced level that has settled is reported without waiting for the next edge.
-public struct CrownDecoder: Sendable {
+package struct CrownDecoder: Sendable {
     /// How the lines are read.
-    public let configuration: CrownDecoderConfiguration
+    package let configuration: CrownDecoderConfiguration
     /// The quadrature decoder, with its statistics.
-    public private(set) var encoder: QuadratureDecoder
+    package private(set) var encoder: QuadratureDecoder
     /// The button's debouncer.
-    public private(set) var button: Debouncer
+    package private(set) var button: Debouncer
     private var lineA: Debouncer
     private var lineB: Debouncer
 
     /// A decoder whose lines currently read `state` and `buttonLevel`; by default the knob rests and the button is up.
-    public init(
+    package init(
         configuration: CrownDecoderConfiguration = CrownDecoderConfiguration(), state: QuadratureState? = nil,
         buttonLevel: Bool? = nil
     ) {
@@ -80,20 +80,20 @@ public struct CrownDecoder: Sendable {
     }
 
     /// Whether the button is down, after debouncing.
-    public var isPressed: Bool { button.level != configuration.buttonActiveLow }
+    package var isPressed: Bool { button.level != configuration.buttonActiveLow }
 
     /// Glitches filtered so far: the decoder's, plus the chatter the debouncers removed.
-    public var glitchesFiltered: Int {
+    package var glitchesFiltered: Int {
         encoder.statistics.glitchesFiltered + lineA.filteredEdges + lineB.filteredEdges + button.filteredEdges
     }
 
     /// The next instant at which `advance(to:)` may report something, if any.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         [lineA.nextDeadline, lineB.nextDeadline, button.nextDeadline].compactMap { $0 }.min()
     }
 
     /// Feeds one raw edge; returns the facts it (and the time it proves settled) completes, oldest first.
-    public mutating func feed(_ edge: LineEdge) -> [CrownEvent] {
+    package mutating func feed(_ edge: LineEdge) -> [CrownEvent] {
         var events = advance(to: edge.at)
         switch edge.line {
         case .a: if let change = lineA.feed(level: edge.level, at: edge.at) { apply(.a, change, into: &events) }
@@ -104,7 +104,7 @@ public struct CrownDecoder: Sendable {
     }
 
     /// Reports levels that have settled by `instant`, oldest first.
-    public mutating func advance(to instant: Timestamp) -> [CrownEvent] {
+    package mutating func advance(to instant: Timestamp) -> [CrownEvent] {
         var settled: [(line: CrownLine, change: DebouncedChange)] = []
         if let change = lineA.advance(to: instant) { settled.append((.a, change)) }
         if let change = lineB.advance(to: instant) { settled.append((.b, change)) }

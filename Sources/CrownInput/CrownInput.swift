@@ -9,4 +9,4 @@
 /// - `CrownDecoder`: all three lines' edges to `CrownEvent`s;
 /// - `InputEventTranslator`: the kernel's `rotary-encoder` and `gpio-keys` input events to `CrownEvent`s;
 /// - `KnobMonitor`: live figures for `crownpager doctor crown`.
-public enum CrownInput {}
+package enum CrownInput {}

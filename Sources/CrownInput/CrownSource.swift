@@ -2,14 +2,14 @@ import CrownVocabulary
 
 /// When a crown source wants to be asked for facts again: as soon as one of `descriptors` is
 /// readable, or at `deadline` (a debounced level settling, a script's next step).
-public struct CrownWakeup: Hashable, Sendable {
+package struct CrownWakeup: Hashable, Sendable {
     /// File descriptors to wait on with poll(2); none for a source without any (a script).
-    public var descriptors: [Int32]
+    package var descriptors: [Int32]
     /// When to ask again although no descriptor is readable; nil: only when one is.
-    public var deadline: Timestamp?
+    package var deadline: Timestamp?
 
     /// A wakeup on `descriptors` or at `deadline`.
-    public init(descriptors: [Int32] = [], deadline: Timestamp? = nil) {
+    package init(descriptors: [Int32] = [], deadline: Timestamp? = nil) {
         self.descriptors = descriptors
         self.deadline = deadline
     }
@@ -18,7 +18,7 @@ public struct CrownWakeup: Hashable, Sendable {
 /// The one seam for crown facts. GPIO lines, the kernel's input device, the terminal's keys and
 /// crown scripts all implement it, and every shell reads them the same way: wait for `wakeup`,
 /// then take `facts(at:)`.
-public protocol CrownSource {
+package protocol CrownSource {
     /// What reading the source throws.
     associatedtype Failure: Error
 

@@ -1,14 +1,14 @@
 import CrownVocabulary
 
 /// A level a `Debouncer` accepted: the line settled at `level`, having first left its old level at `at`.
-public struct DebouncedChange: Hashable, Sendable {
+package struct DebouncedChange: Hashable, Sendable {
     /// The new settled level.
-    public var level: Bool
+    package var level: Bool
     /// The first raw edge of the burst that ended at `level`: when the contact really moved.
-    public var at: Timestamp
+    package var at: Timestamp
 
     /// A change to `level` at `at`.
-    public init(level: Bool, at: Timestamp) {
+    package init(level: Bool, at: Timestamp) {
         self.level = level
         self.at = at
     }
@@ -25,32 +25,32 @@ public struct DebouncedChange: Hashable, Sendable {
 /// Time is a parameter: `feed` settles what the new edge's time proves stable; between
 /// edges, call `advance(to:)` at `nextDeadline`. With a `window` of zero every edge passes
 /// straight through: use that when the kernel debounces already (libgpiod 2's debounce period).
-public struct Debouncer: Sendable {
+package struct Debouncer: Sendable {
     /// How long a level must hold to count.
-    public let window: TimeSpan
+    package let window: TimeSpan
     /// The settled level.
-    public private(set) var level: Bool
+    package private(set) var level: Bool
     /// The line's level as last reported, settled or not.
-    public private(set) var rawLevel: Bool
+    package private(set) var rawLevel: Bool
     /// Raw edges fed so far.
-    public private(set) var rawEdges = 0
+    package private(set) var rawEdges = 0
     /// Changes accepted so far.
-    public private(set) var changes = 0
+    package private(set) var changes = 0
     private var lastEdge: Timestamp?
     private var burstStart: Timestamp?
 
     /// A debouncer whose line rests at `level`.
-    public init(level: Bool, window: TimeSpan) {
+    package init(level: Bool, window: TimeSpan) {
         self.level = level
         self.rawLevel = level
         self.window = window < .zero ? .zero : window
     }
 
     /// Raw edges that did not become a change: the chatter filtered out.
-    public var filteredEdges: Int { rawEdges - changes }
+    package var filteredEdges: Int { rawEdges - changes }
 
     /// When `advance(to:)` may next settle something, if anything is pending.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         guard burstStart != nil, let lastEdge else { return nil }
         return lastEdge + window
     }
@@ -58,7 +58,7 @@ public struct Debouncer: Sendable {
     /// Feeds the line's new raw level at `instant`; returns a change this settles, if any.
     ///
     /// Edges must come in time order. A level equal to the last one (a missed edge) restarts the window.
-    public mutating func feed(level newLevel: Bool, at instant: Timestamp) -> DebouncedChange? {
+    package mutating func feed(level newLevel: Bool, at instant: Timestamp) -> DebouncedChange? {
         let settled = advance(to: instant)
         rawEdges += 1
         rawLevel = newLevel
@@ -68,7 +68,7 @@ public struct Debouncer: Sendable {
     }
 
     /// Settles the pending level if it has held for the window by `instant`.
-    public mutating func advance(to instant: Timestamp) -> DebouncedChange? {
+    package mutating func advance(to instant: Timestamp) -> DebouncedChange? {
         guard let start = burstStart, let lastEdge, instant - lastEdge >= window else { return nil }
         burstStart = nil
         // The line came back to its settled level: the whole burst was a glitch.

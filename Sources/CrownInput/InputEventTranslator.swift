@@ -1,18 +1,18 @@
 import CrownVocabulary
 
 /// One `struct input_event` from `/dev/input/eventN`, its time already a `Timestamp`.
-public struct InputEventRecord: Hashable, Sendable {
+package struct InputEventRecord: Hashable, Sendable {
     /// When the kernel stamped the event (CLOCK_MONOTONIC once the reader has asked for it).
-    public var timestamp: Timestamp
+    package var timestamp: Timestamp
     /// The event type: `EV_SYN`, `EV_KEY`, `EV_REL`, `EV_ABS`...
-    public var type: UInt16
+    package var type: UInt16
     /// The code within the type: `REL_X`, `KEY_ENTER`, `SYN_REPORT`...
-    public var code: UInt16
+    package var code: UInt16
     /// The value: a relative movement, an absolute position, or 0/1/2 for key up, down and repeat.
-    public var value: Int32
+    package var value: Int32
 
     /// A record with these fields.
-    public init(timestamp: Timestamp, type: UInt16, code: UInt16, value: Int32) {
+    package init(timestamp: Timestamp, type: UInt16, code: UInt16, value: Int32) {
         self.timestamp = timestamp
         self.type = type
         self.code = code
@@ -21,46 +21,46 @@ public struct InputEventRecord: Hashable, Sendable {
 }
 
 /// The input-event codes the crown uses, as `<linux/input-event-codes.h>` numbers them.
-public enum InputEventCode {
+package enum InputEventCode {
     /// Event type: a synchronisation marker.
-    public static let EV_SYN: UInt16 = 0x00
+    package static let EV_SYN: UInt16 = 0x00
     /// Event type: a key or button.
-    public static let EV_KEY: UInt16 = 0x01
+    package static let EV_KEY: UInt16 = 0x01
     /// Event type: a relative axis.
-    public static let EV_REL: UInt16 = 0x02
+    package static let EV_REL: UInt16 = 0x02
     /// Event type: an absolute axis.
-    public static let EV_ABS: UInt16 = 0x03
+    package static let EV_ABS: UInt16 = 0x03
     /// `EV_SYN` code: the end of one packet of events that belong together.
-    public static let SYN_REPORT: UInt16 = 0
+    package static let SYN_REPORT: UInt16 = 0
     /// `EV_SYN` code: the kernel's buffer overran and events were dropped.
-    public static let SYN_DROPPED: UInt16 = 3
+    package static let SYN_DROPPED: UInt16 = 3
     /// Axis 0 (`REL_X` / `ABS_X`): the `rotary-encoder` overlay's default `linux_axis`.
-    public static let REL_X: UInt16 = 0x00
+    package static let REL_X: UInt16 = 0x00
     /// Axis 1 (`REL_Y` / `ABS_Y`).
-    public static let REL_Y: UInt16 = 0x01
+    package static let REL_Y: UInt16 = 0x01
     /// A dial.
-    public static let REL_DIAL: UInt16 = 0x07
+    package static let REL_DIAL: UInt16 = 0x07
     /// A mouse wheel.
-    public static let REL_WHEEL: UInt16 = 0x08
+    package static let REL_WHEEL: UInt16 = 0x08
     /// The Enter key: 28, the usual `keycode` for the `gpio-key` overlay.
-    public static let KEY_ENTER: UInt16 = 28
+    package static let KEY_ENTER: UInt16 = 28
     /// Key values: up, down, autorepeat.
-    public static let keyReleased: Int32 = 0, keyPressed: Int32 = 1, keyRepeated: Int32 = 2
+    package static let keyReleased: Int32 = 0, keyPressed: Int32 = 1, keyRepeated: Int32 = 2
 }
 
 /// Which input events are the crown.
-public struct InputEventConfiguration: Hashable, Sendable {
+package struct InputEventConfiguration: Hashable, Sendable {
     /// The rotary axis code (`linux_axis` of the overlay): `REL_X` by default.
-    public var axis: UInt16
+    package var axis: UInt16
     /// The key codes that are the crown's button (`keycode` of the `gpio-key` overlay).
-    public var keys: [UInt16]
+    package var keys: [UInt16]
     /// Report clockwise as negative, for a knob whose kernel axis runs the other way.
-    public var inverted: Bool
+    package var inverted: Bool
     /// For an absolute axis (no `relative_axis`): the overlay's `steps` when `rollover` is on, so a wrap is one detent.
-    public var absoluteSteps: Int?
+    package var absoluteSteps: Int?
 
     /// A configuration for the overlays' defaults: `REL_X` and `KEY_ENTER`.
-    public init(
+    package init(
         axis: UInt16 = InputEventCode.REL_X, keys: [UInt16] = [InputEventCode.KEY_ENTER], inverted: Bool = false,
         absoluteSteps: Int? = nil
     ) {
@@ -72,20 +72,20 @@ public struct InputEventConfiguration: Hashable, Sendable {
 }
 
 /// What the translator has seen.
-public struct InputEventStatistics: Hashable, Sendable {
+package struct InputEventStatistics: Hashable, Sendable {
     /// Records read.
-    public var records = 0
+    package var records = 0
     /// Packets completed by `SYN_REPORT`.
-    public var packets = 0
+    package var packets = 0
     /// `SYN_DROPPED` markers: the kernel lost events because they were not read fast enough.
-    public var droppedPackets = 0
+    package var droppedPackets = 0
     /// Key autorepeats (value 2), which are not presses.
-    public var repeats = 0
+    package var repeats = 0
     /// Records of other types or codes, and key edges that repeated the button's state.
-    public var ignored = 0
+    package var ignored = 0
 
     /// All counts at zero.
-    public init() {}
+    package init() {}
 }
 
 /// The kernel's input events (from the `rotary-encoder` and `gpio-keys` drivers) to `CrownEvent`s.
@@ -94,25 +94,25 @@ public struct InputEventStatistics: Hashable, Sendable {
 /// a packet's facts until its report, as the evdev protocol asks. After `SYN_DROPPED` it
 /// drops everything up to and including the next `SYN_REPORT`: those packets are incomplete.
 /// A press while already pressed, or a release while up (possible after a drop), is ignored.
-public struct InputEventTranslator: Sendable {
+package struct InputEventTranslator: Sendable {
     /// Which events are the crown.
-    public let configuration: InputEventConfiguration
+    package let configuration: InputEventConfiguration
     /// What has been seen.
-    public private(set) var statistics = InputEventStatistics()
+    package private(set) var statistics = InputEventStatistics()
     /// Whether the button is down, as far as the events tell.
-    public private(set) var isPressed = false
+    package private(set) var isPressed = false
     private var pending: [CrownEvent] = []
     private var pendingPressed = false
     private var dropping = false
     private var lastAbsolute: Int32?
 
     /// A translator for `configuration`.
-    public init(configuration: InputEventConfiguration = InputEventConfiguration()) {
+    package init(configuration: InputEventConfiguration = InputEventConfiguration()) {
         self.configuration = configuration
     }
 
     /// Feeds one record; returns the facts of the packet it completes, if it completes one.
-    public mutating func translate(_ record: InputEventRecord) -> [CrownEvent] {
+    package mutating func translate(_ record: InputEventRecord) -> [CrownEvent] {
         statistics.records += 1
         switch record.type {
         case InputEventCode.EV_SYN:
@@ -133,7 +133,7 @@ public struct InputEventTranslator: Sendable {
     }
 
     /// Feeds many records in order; returns every fact they complete.
-    public mutating func translate(_ records: [InputEventRecord]) -> [CrownEvent] {
+    package mutating func translate(_ records: [InputEventRecord]) -> [CrownEvent] {
         var events: [CrownEvent] = []
         for record in records { events += translate(record) }
         return events

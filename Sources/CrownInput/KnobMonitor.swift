@@ -3,39 +3,39 @@ import CrownVocabulary
 /// Live figures of a knob for `crownpager doctor crown`: detents, direction, speed, presses, glitches.
 ///
 /// It only aggregates facts; the clock is a parameter, so the figures a test sees are exact.
-public struct KnobMonitor: Sendable {
+package struct KnobMonitor: Sendable {
     /// Detents counted for the speed: those within this span before the instant asked about.
-    public let speedWindow: TimeSpan
+    package let speedWindow: TimeSpan
     /// Detents clockwise minus counterclockwise.
-    public private(set) var netDetents = 0
+    package private(set) var netDetents = 0
     /// Detents clockwise.
-    public private(set) var clockwiseDetents = 0
+    package private(set) var clockwiseDetents = 0
     /// Detents counterclockwise.
-    public private(set) var counterclockwiseDetents = 0
+    package private(set) var counterclockwiseDetents = 0
     /// Presses of the button.
-    public private(set) var presses = 0
+    package private(set) var presses = 0
     /// Whether the button is down.
-    public private(set) var isPressed = false
+    package private(set) var isPressed = false
     /// How long the last completed press lasted.
-    public private(set) var lastPressDuration: TimeSpan?
+    package private(set) var lastPressDuration: TimeSpan?
     /// The sign of the last turn: +1 clockwise, -1 counterclockwise, 0 before any.
-    public private(set) var lastDirection = 0
+    package private(set) var lastDirection = 0
     /// Times the direction changed between one detent and the next.
-    public private(set) var reversals = 0
+    package private(set) var reversals = 0
     /// Glitches the decoder filtered, as its source reports them.
-    public var glitchesFiltered = 0
+    package var glitchesFiltered = 0
     /// Facts recorded.
-    public private(set) var events = 0
+    package private(set) var events = 0
     private var recentDetents: [(at: Timestamp, count: Int)] = []
     private var pressStart: Timestamp?
 
     /// A monitor at rest; speed is averaged over `speedWindow`.
-    public init(speedWindow: TimeSpan = .seconds(1)) {
+    package init(speedWindow: TimeSpan = .seconds(1)) {
         self.speedWindow = speedWindow > .zero ? speedWindow : .seconds(1)
     }
 
     /// Adds one fact.
-    public mutating func record(_ event: CrownEvent) {
+    package mutating func record(_ event: CrownEvent) {
         events += 1
         switch event {
         case .rotated(let detents, let at):
@@ -65,7 +65,7 @@ public struct KnobMonitor: Sendable {
     }
 
     /// Detents per second over the window ending at `instant`, in tenths (35 is 3.5 detents/s).
-    public func speedTenths(at instant: Timestamp) -> Int {
+    package func speedTenths(at instant: Timestamp) -> Int {
         let from = instant - speedWindow
         let count = recentDetents.reduce(0) { $1.at > from && $1.at <= instant ? saturatingSum($0, $1.count) : $0 }
         // A device that reports billions of detents at once would overflow the product: held at the top.
@@ -74,12 +74,12 @@ public struct KnobMonitor: Sendable {
     }
 
     /// `clockwise`, `counterclockwise` or `still`.
-    public var directionName: String {
+    package var directionName: String {
         lastDirection > 0 ? "clockwise" : lastDirection < 0 ? "counterclockwise" : "still"
     }
 
     /// One line of every figure, e.g. `detents +3 (cw 4, ccw 1) · last clockwise · 2.0/s · presses 1 (up) · glitches filtered 6`.
-    public func summary(at instant: Timestamp) -> String {
+    package func summary(at instant: Timestamp) -> String {
         let speed = speedTenths(at: instant)
         let net = netDetents > 0 ? "+\(netDetents)" : "\(netDetents)"
         var text =
@@ -91,7 +91,7 @@ public struct KnobMonitor: Sendable {
     }
 
     /// A fact in words, e.g. `+1 detent clockwise`, `pressed`, `released after 120 ms`.
-    public func describe(_ event: CrownEvent) -> String {
+    package func describe(_ event: CrownEvent) -> String {
         switch event {
         case .rotated(let detents, _):
             let sign = detents > 0 ? "+" : ""

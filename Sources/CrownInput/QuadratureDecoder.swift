@@ -4,7 +4,7 @@ import CrownVocabulary
 ///
 /// The kernel's `rotary-encoder` driver calls this `steps-per-period`: its 1, 2 and 4 are
 /// our `.full`, `.half` and `.quarter`.
-public enum QuadratureStepping: Hashable, Sendable, CaseIterable {
+package enum QuadratureStepping: Hashable, Sendable, CaseIterable {
     /// Four transitions (a whole period) per detent: KY-040 and most EC11s (20 detents, 20 pulses).
     case full
     /// Two transitions per detent, resting at both 00 and 11: EC11s with 30 detents and 15 pulses.
@@ -13,7 +13,7 @@ public enum QuadratureStepping: Hashable, Sendable, CaseIterable {
     case quarter
 
     /// Transitions (quarter steps) per detent: 4, 2 or 1.
-    public var transitionsPerDetent: Int {
+    package var transitionsPerDetent: Int {
         switch self {
         case .full: return 4
         case .half: return 2
@@ -23,17 +23,18 @@ public enum QuadratureStepping: Hashable, Sendable, CaseIterable {
 }
 
 /// How the encoder is wired and how it clicks.
-public struct QuadratureConfiguration: Hashable, Sendable {
+package struct QuadratureConfiguration: Hashable, Sendable {
     /// Transitions per detent.
-    public var stepping: QuadratureStepping
+    package var stepping: QuadratureStepping
     /// The lines' levels when the knob rests in a detent: both high for a KY-040 or an EC11 with pull-ups.
-    public var restingState: QuadratureState
+    package var restingState: QuadratureState
     /// Reports clockwise as negative: for a knob wired with A and B swapped, or mounted facing away.
-    public var inverted: Bool
+    package var inverted: Bool
 
     /// A configuration; the defaults fit a KY-040 with A on CLK and B on DT.
-    public init(stepping: QuadratureStepping = .full, restingState: QuadratureState = .bothHigh, inverted: Bool = false)
-    {
+    package init(
+        stepping: QuadratureStepping = .full, restingState: QuadratureState = .bothHigh, inverted: Bool = false
+    ) {
         self.stepping = stepping
         self.restingState = restingState
         self.inverted = inverted
@@ -41,25 +42,25 @@ public struct QuadratureConfiguration: Hashable, Sendable {
 }
 
 /// What the decoder has seen: the figures `crownpager doctor crown` shows.
-public struct QuadratureStatistics: Hashable, Sendable {
+package struct QuadratureStatistics: Hashable, Sendable {
     /// Detents reported clockwise (before `inverted` is applied).
-    public var clockwiseDetents = 0
+    package var clockwiseDetents = 0
     /// Detents reported counterclockwise (before `inverted` is applied).
-    public var counterclockwiseDetents = 0
+    package var counterclockwiseDetents = 0
     /// Valid transitions: quarter steps either way.
-    public var transitions = 0
+    package var transitions = 0
     /// Quarter steps taken straight back: contact chatter (a deliberate reversal counts once too).
-    public var bounces = 0
+    package var bounces = 0
     /// Changes of both lines at once: a missed edge, direction unknown, ignored.
-    public var invalidTransitions = 0
+    package var invalidTransitions = 0
     /// Edges that reported the level the line already had: an edge in between was missed.
-    public var repeatedLevels = 0
+    package var repeatedLevels = 0
 
     /// Statistics with every count at zero.
-    public init() {}
+    package init() {}
 
     /// Glitches the decoder filtered out: bounces, impossible transitions and repeated levels.
-    public var glitchesFiltered: Int { bounces + invalidTransitions + repeatedLevels }
+    package var glitchesFiltered: Int { bounces + invalidTransitions + repeatedLevels }
 }
 
 /// Turns the encoder's line changes into whole detents, without inventing or losing any.
@@ -80,21 +81,21 @@ public struct QuadratureStatistics: Hashable, Sendable {
 /// - An impossible transition (both lines at once) is ignored; the decoder then waits for the
 ///   next detent position to re-synchronise, reporting nothing until then (it may drop that
 ///   one detent, but never reports a wrong one).
-public struct QuadratureDecoder: Sendable {
+package struct QuadratureDecoder: Sendable {
     /// Wiring and stepping.
-    public let configuration: QuadratureConfiguration
+    package let configuration: QuadratureConfiguration
     /// The lines' levels as last seen.
-    public private(set) var state: QuadratureState
+    package private(set) var state: QuadratureState
     /// Quarter steps since the last detent reported, between -(transitions per detent - 1) and +(… - 1).
-    public private(set) var quarterSteps = 0
+    package private(set) var quarterSteps = 0
     /// False after an impossible transition (or a start between detents), until the knob reaches a detent position.
-    public private(set) var isSynchronized: Bool
+    package private(set) var isSynchronized: Bool
     /// What the decoder has seen so far.
-    public private(set) var statistics = QuadratureStatistics()
+    package private(set) var statistics = QuadratureStatistics()
     private var lastQuarterStep = 0
 
     /// A decoder whose lines currently read `state`; by default the knob rests in a detent.
-    public init(configuration: QuadratureConfiguration = QuadratureConfiguration(), state: QuadratureState? = nil) {
+    package init(configuration: QuadratureConfiguration = QuadratureConfiguration(), state: QuadratureState? = nil) {
         self.configuration = configuration
         let initial = state ?? configuration.restingState
         self.state = initial
@@ -103,13 +104,13 @@ public struct QuadratureDecoder: Sendable {
     }
 
     /// Whether `state` is where the knob rests between detents, for this stepping and resting state.
-    public func isDetentPosition(_ state: QuadratureState) -> Bool {
+    package func isDetentPosition(_ state: QuadratureState) -> Bool {
         let offset = (state.phase - configuration.restingState.phase + 4) % 4
         return offset % configuration.stepping.transitionsPerDetent == 0
     }
 
     /// Feeds one line's new level (an edge event); returns the detent it completes, if any.
-    public mutating func update(_ line: QuadratureLine, level: Bool, at instant: Timestamp) -> CrownEvent? {
+    package mutating func update(_ line: QuadratureLine, level: Bool, at instant: Timestamp) -> CrownEvent? {
         let next = state.setting(line, to: level)
         guard next != state else {
             // The line already had this level: the opposite edge was lost (or merged by the kernel).
@@ -120,7 +121,7 @@ public struct QuadratureDecoder: Sendable {
     }
 
     /// Feeds both lines' levels read at `instant` (sampled input); returns the detent it completes, if any.
-    public mutating func update(to next: QuadratureState, at instant: Timestamp) -> CrownEvent? {
+    package mutating func update(to next: QuadratureState, at instant: Timestamp) -> CrownEvent? {
         let transition = QuadratureTransition(from: state, to: next)
         state = next
         switch transition {

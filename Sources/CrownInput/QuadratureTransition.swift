@@ -18,7 +18,7 @@
 ///
 /// Inverting both lines (active-low wiring, pull-ups) maps the cycle onto itself in the same
 /// direction: only the resting state changes, never the sign. Swapping A and B reverses the sign.
-public enum QuadratureTransition: Hashable, Sendable {
+package enum QuadratureTransition: Hashable, Sendable {
     /// The lines did not change.
     case none
     /// A quarter step clockwise (phase +1).
@@ -29,7 +29,7 @@ public enum QuadratureTransition: Hashable, Sendable {
     case invalid
 
     /// The quarter steps the transition moves: +1, -1, or 0 (none and invalid).
-    public var quarterSteps: Int {
+    package var quarterSteps: Int {
         switch self {
         case .clockwise: return 1
         case .counterclockwise: return -1
@@ -48,7 +48,7 @@ public enum QuadratureTransition: Hashable, Sendable {
     ///     01 → 01              none               11 → 01              clockwise
     ///     01 → 10              invalid            11 → 10              counterclockwise
     ///     01 → 11              counterclockwise   11 → 11              none
-    public static let table: [QuadratureTransition] = [
+    package static let table: [QuadratureTransition] = [
         // previous 00:  → 00    → 01               → 10        → 11
         .none, .counterclockwise, .clockwise, .invalid,
         // previous 01:  → 00    → 01               → 10        → 11
@@ -60,7 +60,7 @@ public enum QuadratureTransition: Hashable, Sendable {
     ]
 
     /// The transition from `previous` to `current`, looked up in `table`.
-    public init(from previous: QuadratureState, to current: QuadratureState) {
+    package init(from previous: QuadratureState, to current: QuadratureState) {
         self = Self.table[Int(previous.rawValue) << 2 | Int(current.rawValue)]
     }
 }

@@ -2,16 +2,17 @@ import CrownVocabulary
 import LinuxHardware
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 /// What a command page's run produced.
-public struct CommandResult: Hashable, Sendable {
+package struct CommandResult: Hashable, Sendable {
     /// Its output (standard output and error together), capped.
-    public var output: String
+    package var output: String
     /// Nil when it exited with status 0; else why not: `exit status 3`, `timed out after 2s`, `not found`...
-    public var status: String?
+    package var status: String?
 
     /// A result.
-    public init(output: String, status: String?) {
+    package init(output: String, status: String?) {
         self.output = output
         self.status = status
     }
@@ -24,7 +25,7 @@ public struct CommandResult: Hashable, Sendable {
 /// The runner makes this process a child subreaper, so a command's descendant that escaped its
 /// group (`setsid`) re-parents here when its parent dies: when a command ends (it finished, timed
 /// out, flooded, or `stopAll()`), whatever it left running is killed and reaped, group and escapees.
-public final class CommandRunner {
+package final class CommandRunner {
     private struct Running {
         var process: ChildProcess
         var spec: CommandSpec
@@ -38,18 +39,18 @@ public final class CommandRunner {
     private var finishedNow: [(page: Int, result: CommandResult)] = []
 
     /// A runner with nothing running; makes this process a child subreaper (`ChildProcess.adoptOrphans()`).
-    public init() {
+    package init() {
         ChildProcess.adoptOrphans()
     }
 
     /// Whether `page`'s command runs now.
-    public func isRunning(_ page: Int) -> Bool { running[page] != nil }
+    package func isRunning(_ page: Int) -> Bool { running[page] != nil }
 
     /// How many commands run now.
-    public var runningCount: Int { running.count }
+    package var runningCount: Int { running.count }
 
     /// Starts `spec` for `page` unless it already runs; a command that cannot start finishes at once.
-    public func start(_ spec: CommandSpec, for page: Int, at now: Timestamp) {
+    package func start(_ spec: CommandSpec, for page: Int, at now: Timestamp) {
         guard running[page] == nil else { return }
         do {
             let process = try ChildProcess.spawn(spec.argv, maximumOutputBytes: spec.maximumOutputBytes)
@@ -60,13 +61,13 @@ public final class CommandRunner {
     }
 
     /// The output pipes to poll.
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         running.values.map { $0.process.outputDescriptor }.filter { $0 >= 0 }
     }
 
     /// When a running command times out next, or (while one has closed its output but not yet
     /// exited) when to look again.
-    public func nextDeadline(after now: Timestamp) -> Timestamp? {
+    package func nextDeadline(after now: Timestamp) -> Timestamp? {
         var deadlines = running.values.map { $0.startedAt + $0.spec.timeout }
         if running.values.contains(where: { $0.process.outputDescriptor < 0 }) || !unreaped.isEmpty
             || !finishedNow.isEmpty
@@ -78,7 +79,7 @@ public final class CommandRunner {
 
     /// Reads what the commands wrote, reaps those that ended, kills those past their timeout;
     /// returns the pages whose command finished, with the result.
-    public func collect(at now: Timestamp) -> [(page: Int, result: CommandResult)] {
+    package func collect(at now: Timestamp) -> [(page: Int, result: CommandResult)] {
         var finished = finishedNow
         finishedNow = []
         for page in running.keys.sorted() {
@@ -112,7 +113,7 @@ public final class CommandRunner {
 
     /// Kills every running command and what it started (on exit or reload), waiting at most
     /// 100 ms for them to be reaped; later `collect(at:)` calls reap any left.
-    public func stopAll() {
+    package func stopAll() {
         for run in running.values {
             run.process.killGroup()
             unreaped.append(run.process)

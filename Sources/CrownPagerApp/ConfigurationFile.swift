@@ -2,25 +2,26 @@ import LinuxHardware
 import PagerConfig
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 extension Configuration {
     /// The usual place of the configuration file on a Pi.
-    public static let systemPath = "/etc/crownpager/crownpager.toml"
+    package static let systemPath = "/etc/crownpager/crownpager.toml"
 
     /// Reads a configuration from TOML `text`, its pictures from the file system
     /// (`init(parsing:file:directory:files:)`).
-    public init(parsing text: String, file: String, directory: String = ".") throws(ConfigError) {
+    package init(parsing text: String, file: String, directory: String = ".") throws(ConfigError) {
         try self.init(parsing: text, file: file, directory: directory, files: FileSystemFiles())
     }
 
     /// Reads a configuration from TOML `text` going on past each mistake, its pictures from the
     /// file system (`init(checking:file:directory:files:)`).
-    public init(checking text: String, file: String, directory: String = ".") throws(ConfigErrors) {
+    package init(checking text: String, file: String, directory: String = ".") throws(ConfigErrors) {
         try self.init(checking: text, file: file, directory: directory, files: FileSystemFiles())
     }
 
     /// Reads and checks the file at `path`; the error names the file, line and key. The file is only read.
-    public static func load(path: String) throws(CrownPagerError) -> Configuration {
+    package static func load(path: String) throws(CrownPagerError) -> Configuration {
         let text = try TextFile.read(path, limit: 1 << 20)
         do {
             return try Configuration(parsing: text, file: path, directory: directory(of: path))
@@ -31,7 +32,7 @@ extension Configuration {
 
     /// Reads the file at `path` as `load(path:)` does, going on past each mistake (`crownpager
     /// check`): the configuration, or every mistake; throws when the file cannot be read.
-    public static func check(path: String) throws(CrownPagerError) -> Result<Configuration, ConfigErrors> {
+    package static func check(path: String) throws(CrownPagerError) -> Result<Configuration, ConfigErrors> {
         let text = try TextFile.read(path, limit: 1 << 20)
         do throws(ConfigErrors) {
             return .success(try Configuration(checking: text, file: path, directory: directory(of: path)))
@@ -47,7 +48,7 @@ extension Configuration {
     }
 
     /// The indicator's style, with its images loaded.
-    public func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
+    package func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
         var style = PageIndicatorStyle(
             maximumVisibleDots: indicator.maximumDots, hidesForSinglePage: indicator.hidesForSinglePage,
             crownSide: crown.side, backgroundStyle: indicator.style)
@@ -63,7 +64,7 @@ extension Configuration {
     }
 
     /// A summary for `crownpager check`: one line per page.
-    public var summary: [String] {
+    package var summary: [String] {
         let reset = display.resetLine.map { "RES GPIO\($0)" } ?? "RES not wired"
         let placement =
             display.bus == nil
@@ -83,7 +84,7 @@ extension Configuration {
 
 extension PageSpec {
     /// `text`, `clock`, `system`...
-    public var kindName: String {
+    package var kindName: String {
         switch kind {
         case .text: return "text"
         case .clock: return "clock"

@@ -1,12 +1,13 @@
 import LinuxHardware
 import PagerConfig
 import PagerEngine
+import PagerSettings
 import SSD1306
 
 /// Why crownpager stopped: the error of the layer that failed, carried whole (the file, line and
 /// key; the bus, address and errno; the chip, line and errno), so the command line can both
 /// explain it and choose the exit status.
-public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
+package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     /// The configuration file is wrong: its file, line, key and reason.
     case configuration(ConfigError)
     /// An indicator picture, named on the command line or in the configuration, cannot be used.
@@ -45,7 +46,7 @@ public enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     case usage(String)
 
     /// A sentence for the operator: what failed, on which file or device, and how to fix it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let error): return error.description
         case .image(let error): return error.description
@@ -92,13 +93,13 @@ extension Never: DisplayFailure {
 /// The program's lines for the operator, on standard error: each at its priority, which the
 /// journal files it by when standard error is the journal (`<3>`, `<4>`, `<6>` before the line),
 /// and their control characters escaped so quoted text cannot drive the terminal.
-public enum OperatorLog {
+package enum OperatorLog {
     /// Something failed: the run stops, or part of it no longer works (the display, the knob).
-    public static func error(_ text: String) { write(text, .error) }
+    package static func error(_ text: String) { write(text, .error) }
     /// Something is wrong, and the program goes on without it.
-    public static func warning(_ text: String) { write(text, .warning) }
+    package static func warning(_ text: String) { write(text, .warning) }
     /// What the program does: what it drives, a reload, the stop.
-    public static func info(_ text: String) { write(text, .info) }
+    package static func info(_ text: String) { write(text, .info) }
 
     private static func write(_ text: String, _ priority: LogPriority) {
         StandardError.writeLine(escapingControlCharacters(text), priority: priority)
@@ -106,9 +107,9 @@ public enum OperatorLog {
 }
 
 /// Reads whole text files the user names (scripts, configuration).
-public enum TextFile {
+package enum TextFile {
     /// The text of the file at `path`, at most `limit` bytes; invalid UTF-8 is repaired, never fatal.
-    public static func read(_ path: String, limit: Int) throws(CrownPagerError) -> String {
+    package static func read(_ path: String, limit: Int) throws(CrownPagerError) -> String {
         do {
             return try FileSystem.readText(atPath: path, maximumBytes: limit)
         } catch {

@@ -4,9 +4,10 @@ import LinuxHardware
 import MockDisplay
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 /// A crown source a person reads about: what it reads, and the glitches it filtered.
-public protocol DescribedCrownSource: CrownSource {
+package protocol DescribedCrownSource: CrownSource {
     /// What is being read, for the first line of output.
     var sourceDescription: String { get }
     /// Glitches the source filtered so far.
@@ -14,14 +15,14 @@ public protocol DescribedCrownSource: CrownSource {
 }
 
 /// The knob as the kernel's `rotary-encoder` and `gpio-keys` drivers report it, from `/dev/input/eventN`.
-public final class EvdevCrownSource: DescribedCrownSource {
+package final class EvdevCrownSource: DescribedCrownSource {
     private let device: InputEventDevice
     private var translator: InputEventTranslator
     /// The translator's settings, as asked for (to open the device again the same way).
-    public let configuration: InputEventConfiguration
+    package let configuration: InputEventConfiguration
 
     /// Opens `path`; the error names the path and the fix (the `input` group, the overlays).
-    public init(path: String, configuration: InputEventConfiguration = InputEventConfiguration())
+    package init(path: String, configuration: InputEventConfiguration = InputEventConfiguration())
         throws(InputEventError)
     {
         device = try InputEventDevice(path: path)
@@ -30,36 +31,36 @@ public final class EvdevCrownSource: DescribedCrownSource {
     }
 
     /// The device's path.
-    public var path: String { device.path }
+    package var path: String { device.path }
     /// Whether it is the kernel's input device (not a FIFO or a recording): one that can come back.
-    public var isInputDevice: Bool { device.usesMonotonicClock }
+    package var isInputDevice: Bool { device.usesMonotonicClock }
 
-    public var sourceDescription: String {
+    package var sourceDescription: String {
         let clock = device.usesMonotonicClock ? "" : " (not an input device: timestamps as written)"
         return device.path + (device.name.map { " \"\($0)\"" } ?? "") + clock
     }
 
     /// Packets the kernel dropped (SYN_DROPPED): the kernel filters bounce itself.
-    public var glitchesFiltered: Int { translator.statistics.droppedPackets }
+    package var glitchesFiltered: Int { translator.statistics.droppedPackets }
 
     /// The device's descriptor; the kernel debounces and times the facts, so nothing settles later.
-    public var wakeup: CrownWakeup { CrownWakeup(descriptors: [device.pollDescriptor]) }
+    package var wakeup: CrownWakeup { CrownWakeup(descriptors: [device.pollDescriptor]) }
 
-    public func facts(at now: Timestamp) throws(InputEventError) -> [CrownEvent]? {
+    package func facts(at now: Timestamp) throws(InputEventError) -> [CrownEvent]? {
         translator.translate(try device.read(timeoutMilliseconds: 0))
     }
 }
 
 /// The terminal's keys as a crown (`TerminalKeys`): the mock's, a panel's run's when standard
 /// input is a terminal, and the doctor's without hardware.
-public final class TerminalCrownSource: DescribedCrownSource {
+package final class TerminalCrownSource: DescribedCrownSource {
     /// The terminal, in raw mode until `restore()`.
-    public let terminal: TerminalSession
+    package let terminal: TerminalSession
     /// The keys read so far.
-    public private(set) var keys: TerminalKeys
+    package private(set) var keys: TerminalKeys
 
     /// Puts the terminal in raw mode (writing `enterSequence`) until `restore()` (writing `leaveSequence`).
-    public init(longPressDuration: TimeSpan, enterSequence: String = "", leaveSequence: String = "")
+    package init(longPressDuration: TimeSpan, enterSequence: String = "", leaveSequence: String = "")
         throws(TerminalError)
     {
         terminal = try TerminalSession()
@@ -68,26 +69,26 @@ public final class TerminalCrownSource: DescribedCrownSource {
     }
 
     /// Gives the terminal back as it was.
-    public func restore() { terminal.restore() }
+    package func restore() { terminal.restore() }
 
-    public var sourceDescription: String { "the keyboard (Down/j next, Up/k back, Enter press, q quits)" }
-    public var glitchesFiltered: Int { 0 }
+    package var sourceDescription: String { "the keyboard (Down/j next, Up/k back, Enter press, q quits)" }
+    package var glitchesFiltered: Int { 0 }
 
     /// Standard input; a lone Escape is flushed when the next read finds nothing.
-    public var wakeup: CrownWakeup { CrownWakeup(descriptors: [terminal.input.rawValue]) }
+    package var wakeup: CrownWakeup { CrownWakeup(descriptors: [terminal.input.rawValue]) }
 
     /// The keys' facts; nil once q (or Ctrl-C, Ctrl-D) came.
-    public func facts(at now: Timestamp) throws(TerminalError) -> [CrownEvent]? {
+    package func facts(at now: Timestamp) throws(TerminalError) -> [CrownEvent]? {
         let events = keys.feed(try terminal.readInput(timeoutMilliseconds: 0), at: now)
         return keys.quit ? nil : events
     }
 
     /// Whether `r` or Ctrl-L asked for a repaint since the last call.
-    public func takeRedraw() -> Bool { keys.takeRedraw() }
+    package func takeRedraw() -> Bool { keys.takeRedraw() }
 }
 
 /// The knob a run reads, whichever it is: one concrete type for the shell, without existentials.
-public enum Knob: DescribedCrownSource {
+package enum Knob: DescribedCrownSource {
     /// A quadrature encoder and button on GPIO lines.
     case gpio(GPIOCrownSource)
     /// The kernel's input device.
@@ -97,7 +98,7 @@ public enum Knob: DescribedCrownSource {
     /// A crown script on the run's clock.
     case script(ScriptCrownSource)
 
-    public var sourceDescription: String {
+    package var sourceDescription: String {
         switch self {
         case .gpio(let source): return source.sourceDescription
         case .evdev(let source): return source.sourceDescription
@@ -106,7 +107,7 @@ public enum Knob: DescribedCrownSource {
         }
     }
 
-    public var glitchesFiltered: Int {
+    package var glitchesFiltered: Int {
         switch self {
         case .gpio(let source): return source.glitchesFiltered
         case .evdev(let source): return source.glitchesFiltered
@@ -114,7 +115,7 @@ public enum Knob: DescribedCrownSource {
         }
     }
 
-    public var wakeup: CrownWakeup {
+    package var wakeup: CrownWakeup {
         switch self {
         case .gpio(let source): return source.wakeup
         case .evdev(let source): return source.wakeup
@@ -123,7 +124,7 @@ public enum Knob: DescribedCrownSource {
         }
     }
 
-    public mutating func facts(at now: Timestamp) throws(CrownPagerError) -> [CrownEvent]? {
+    package mutating func facts(at now: Timestamp) throws(CrownPagerError) -> [CrownEvent]? {
         switch self {
         case .gpio(let source):
             do { return try source.facts(at: now) } catch { throw .crown(error) }
@@ -141,7 +142,7 @@ public enum Knob: DescribedCrownSource {
 
 extension CrownChoice {
     /// Opens the knob; nil for the keyboard. The error names the chip, line or device and the fix.
-    public func open() throws(CrownPagerError) -> Knob? {
+    package func open() throws(CrownPagerError) -> Knob? {
         switch self {
         case .gpio(let wiring, let quadrature):
             do {

@@ -1,25 +1,27 @@
 import LinuxHardware
 import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// `crownpager doctor display`: is the bus there, does a display answer, which controller,
 /// and a test pattern to confirm size, offset and rotation by eye.
-public struct DisplayDoctor {
+package struct DisplayDoctor {
     /// The adapter's device node, e.g. `/dev/i2c-1`.
-    public var busPath: String
+    package var busPath: String
     /// The addresses to try, in order.
-    public var addresses: [I2CAddress]
+    package var addresses: [I2CAddress]
     /// The panel to draw for; nil picks one from the status byte.
-    public var panel: SSD1306Panel?
+    package var panel: SSD1306Panel?
     /// Rotation and the rest, applied to the pattern.
-    public var settings: DisplaySettings
+    package var settings: DisplaySettings
     /// Where to record the I2C trace, if anywhere.
-    public var tracePath: String?
+    package var tracePath: String?
     /// A panel on SPI instead of `busPath`: its device, DC and RES lines.
-    public var spi: SPIDisplayWiring?
+    package var spi: SPIDisplayWiring?
 
     /// A check of `busPath` at `addresses`, or of the panel on `spi` when given.
-    public init(
+    package init(
         busPath: String, addresses: [I2CAddress] = [.ssd1306Primary, .ssd1306Secondary], panel: SSD1306Panel? = nil,
         settings: DisplaySettings = DisplaySettings(), tracePath: String? = nil, spi: SPIDisplayWiring? = nil
     ) {
@@ -33,7 +35,7 @@ public struct DisplayDoctor {
 
     /// Runs the checks, telling `say` each finding; throws the first problem (`.display` with the
     /// bus, address and errno, or `.writeFile` for the trace).
-    public func run(say: (String) -> Void) throws(CrownPagerError) {
+    package func run(say: (String) -> Void) throws(CrownPagerError) {
         if let spi { return try runSPI(spi, say: say) }
         let bus: LinuxI2CBus
         do { bus = try LinuxI2CBus.open(path: busPath) } catch { throw .display(error) }

@@ -1,21 +1,23 @@
 import LinuxHardware
 import MockDisplay
 import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// Writes headless frames to a folder: `<name>.pbm` and, optionally, `<name>.png`.
-public struct FrameOutput {
+package struct FrameOutput {
     /// The folder, created if missing.
-    public var directory: String
+    package var directory: String
     /// Whether to write a PNG beside each PBM.
-    public var png: Bool
+    package var png: Bool
     /// The PNG's pixel size.
-    public var scale: Int
+    package var scale: Int
     /// The PNG's colours.
-    public var palette: OLEDPalette
+    package var palette: OLEDPalette
 
     /// An output into `directory`.
-    public init(directory: String, png: Bool = true, scale: Int = 4, palette: OLEDPalette = .white) {
+    package init(directory: String, png: Bool = true, scale: Int = 4, palette: OLEDPalette = .white) {
         self.directory = directory
         self.png = png
         self.scale = scale
@@ -23,7 +25,7 @@ public struct FrameOutput {
     }
 
     /// Writes every frame, each file atomically, so an interrupted run leaves no half-written picture.
-    public func write(_ frames: [RenderedFrame]) throws(CrownPagerError) {
+    package func write(_ frames: [RenderedFrame]) throws(CrownPagerError) {
         do {
             try FileSystem.createDirectory(atPath: directory)
             for frame in frames {
@@ -46,23 +48,23 @@ public struct FrameOutput {
 ///
 /// The file is opened once for the whole run: a FIFO's reader sees one stream to its end, and
 /// /dev/null or /dev/stdout is written in place, never replaced (`OutputPath`).
-public final class TraceFile {
+package final class TraceFile {
     /// How the display's records are written.
-    public enum Format: Hashable, Sendable {
+    package enum Format: Hashable, Sendable {
         /// As the I2C transfers that carry them to `address`.
         case i2c(I2CAddress)
         /// As SPI records, D/C# beside the bytes.
         case spi
 
         /// The format of `display`'s bus: SPI lines for a panel on SPI, else transfers at its address.
-        public static func of(_ display: DisplaySection) -> Format {
+        package static func of(_ display: DisplaySection) -> Format {
             display.spi == nil ? .i2c(display.address) : .spi
         }
     }
 
     private let file: OutputFile
     /// How records are written.
-    public let format: Format
+    package let format: Format
 
     /// The trace's first line.
     private var header: String {
@@ -76,7 +78,7 @@ public final class TraceFile {
     }
 
     /// Starts the trace at `path` (emptied, or created) in `format`, with its header line.
-    public init(path: String, format: Format) throws(CrownPagerError) {
+    package init(path: String, format: Format) throws(CrownPagerError) {
         try Self.checkFolder(of: path)
         self.format = format
         do {
@@ -88,10 +90,10 @@ public final class TraceFile {
     }
 
     /// Where it is.
-    public var path: String { file.path }
+    package var path: String { file.path }
 
     /// Appends the display's `records` in the trace's format, one line each.
-    public func append(_ records: DisplayBatch) throws(CrownPagerError) {
+    package func append(_ records: DisplayBatch) throws(CrownPagerError) {
         guard !records.isEmpty else { return }
         let text: String
         switch format {
@@ -102,12 +104,12 @@ public final class TraceFile {
     }
 
     /// Ends the trace; an error here means its end may not have been written.
-    public func close() throws(CrownPagerError) {
+    package func close() throws(CrownPagerError) {
         do { try file.close() } catch { throw .writeFile(error) }
     }
 
     /// Writes `records` to `path` as a whole trace in `format`.
-    public static func write(_ records: DisplayBatch, format: Format, to path: String) throws(CrownPagerError) {
+    package static func write(_ records: DisplayBatch, format: Format, to path: String) throws(CrownPagerError) {
         let trace = try TraceFile(path: path, format: format)
         try trace.append(records)
         try trace.close()
@@ -115,7 +117,7 @@ public final class TraceFile {
 
     /// Throws `missingFolder` when the folder `path` would go into does not exist, unless it is
     /// `created`, a folder the run makes itself (render's `--out`): checked before a run starts.
-    public static func checkFolder(of path: String, created: String? = nil) throws(CrownPagerError) {
+    package static func checkFolder(of path: String, created: String? = nil) throws(CrownPagerError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let folder = slash == path.startIndex ? "/" : String(path[..<slash])
         if let created, trimmingTrailingSlashes(created) == trimmingTrailingSlashes(folder) { return }

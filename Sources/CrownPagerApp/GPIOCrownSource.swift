@@ -3,22 +3,23 @@ import CrownVocabulary
 import LinuxHardware
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 /// The knob read through libgpiod: the A, B and button lines' edges, decoded by `CrownDecoder`.
 ///
 /// The lines are inputs with pull-ups, with events on both edges stamped by the kernel. With
 /// libgpiod 2.x the kernel debounces the button (and, for quarter stepping, A and B); with 1.x
 /// the decoder's own debouncers do it.
-public final class GPIOCrownSource: DescribedCrownSource {
+package final class GPIOCrownSource: DescribedCrownSource {
     /// The chip and lines read.
-    public let wiring: GPIOCrownWiring
+    package let wiring: GPIOCrownWiring
     /// The decoder's settings, as asked for (to open the knob again the same way).
-    public let configuration: CrownDecoderConfiguration
+    package let configuration: CrownDecoderConfiguration
     private let lines: GPIOLines
     private var decoder: CrownDecoder
 
     /// Requests the three lines; the error names the chip and the line, and says what to do.
-    public init(
+    package init(
         wiring: GPIOCrownWiring = GPIOCrownWiring(),
         configuration: CrownDecoderConfiguration = CrownDecoderConfiguration()
     ) throws(GPIOError) {
@@ -39,19 +40,19 @@ public final class GPIOCrownSource: DescribedCrownSource {
     }
 
     /// Releases the lines.
-    public func close() { lines.close() }
+    package func close() { lines.close() }
 
-    public var sourceDescription: String {
+    package var sourceDescription: String {
         let debounce = lines.kernelDebounces ? "debounced by the kernel" : "debounced here"
         return "\(wiring) (libgpiod \(GPIOLines.libraryVersion), \(debounce))"
     }
 
-    public var glitchesFiltered: Int { decoder.glitchesFiltered }
+    package var glitchesFiltered: Int { decoder.glitchesFiltered }
     /// The lines' descriptors, and when a debounced level settles.
-    public var wakeup: CrownWakeup { CrownWakeup(descriptors: lines.descriptors, deadline: decoder.nextDeadline) }
+    package var wakeup: CrownWakeup { CrownWakeup(descriptors: lines.descriptors, deadline: decoder.nextDeadline) }
 
     /// The edges waiting, and the levels the debouncers settle by `now`, as facts, oldest first.
-    public func facts(at now: Timestamp) throws(GPIOError) -> [CrownEvent]? {
+    package func facts(at now: Timestamp) throws(GPIOError) -> [CrownEvent]? {
         facts(from: try lines.waitForEdges(timeoutMilliseconds: 0), now: now)
     }
 

@@ -39,15 +39,12 @@ struct GlassMirror {
 
     /// `page 2/5 · Clock · none · 128x64 half-block · keys`, cut to the terminal's width.
     static func statusLine(_ engine: DeviceEngine, layout: GlassLayout, columns: Int, at now: Timestamp) -> String {
-        let session = engine.session
-        let pager = session.pager
-        let page = pager.displayedPage(at: now)
-        let title = pager.pages.indices.contains(page) ? pager.pages[page].title : "-"
-        let interaction = session.controller.overview != nil ? "list" : session.controller.interactionState.rawValue
+        let snapshot = engine.snapshot(at: now)
+        let title = snapshot.displayedPage < snapshot.pageCount ? snapshot.displayedTitle : "-"
         let display = engine.configuration.display
         let rotation = display.rotation == .normal ? "" : " \(display.rotation.degrees)\u{B0}"
         let text =
-            "page \(page + 1)/\(pager.numberOfPages) \u{B7} \(title) \u{B7} \(interaction) \u{B7} "
+            "page \(snapshot.displayedPage + 1)/\(snapshot.pageCount) \u{B7} \(title) \u{B7} \(snapshot.interaction) \u{B7} "
             + "\(display.panel.name)\(rotation) \(layout.mode.name) \u{B7} " + TerminalCommand.keyHelp
         return String(text.unicodeScalars.prefix(max(0, columns - 1)).map(Character.init))
     }

@@ -9,15 +9,15 @@ import SSD1306
 /// It keeps an emulator of its own and feeds it the transfers the panel accepted, so it records
 /// a real panel's glass as faithfully as the mock's. A file that cannot be written stops the
 /// recording with one warning, never the pager.
-public final class GlassRecorder {
+package final class GlassRecorder {
     private var emulator: SSD1306Emulator
     private var recording: GlassRecording
     private var file: OutputFile?
     /// Why the recording stopped early, if it did.
-    public private(set) var failure: FileSystemError?
+    package private(set) var failure: FileSystemError?
 
     /// A recording into `path` (created, or emptied) of `panel` at `address`, each pixel `scale` x `scale`.
-    public init(path: String, panel: SSD1306Panel, address: I2CAddress, scale: Int, palette: OLEDPalette)
+    package init(path: String, panel: SSD1306Panel, address: I2CAddress, scale: Int, palette: OLEDPalette)
         throws(CrownPagerError)
     {
         emulator = SSD1306Emulator(panel: panel, address: address)
@@ -26,26 +26,26 @@ public final class GlassRecorder {
     }
 
     /// Where it records.
-    public var path: String? { file?.path }
+    package var path: String? { file?.path }
 
     /// Pictures written so far, and pictures that gave their place to the next (shown under 20 ms).
-    public var counts: (written: Int, merged: Int) { (recording.framesWritten, recording.framesMerged) }
+    package var counts: (written: Int, merged: Int) { (recording.framesWritten, recording.framesMerged) }
 
     /// Takes the display records the panel accepted at `instant`.
-    public func record(_ records: DisplayBatch, at instant: Timestamp) {
+    package func record(_ records: DisplayBatch, at instant: Timestamp) {
         guard file != nil, !records.isEmpty else { return }
         emulator.send(records)
         write(recording.add(emulator.glass, at: instant))
     }
 
     /// Takes a picture of the glass as it is (render's frames come already drawn).
-    public func record(glass: Bitmap, at instant: Timestamp) {
+    package func record(glass: Bitmap, at instant: Timestamp) {
         guard file != nil else { return }
         write(recording.add(glass, at: instant))
     }
 
     /// Ends the file at `instant`; later transfers are not recorded. Throws when its end could not be written.
-    public func finish(at instant: Timestamp) throws(CrownPagerError) {
+    package func finish(at instant: Timestamp) throws(CrownPagerError) {
         write(recording.finish(at: instant))
         guard let open = file else {
             if let failure { throw .writeFile(failure) }

@@ -2,6 +2,7 @@ import LinuxHardware
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 
 /// The files a configuration names, read from this machine's file system for the engine.
 struct FileSystemFiles: FileReading {
@@ -18,7 +19,7 @@ struct FileSystemFiles: FileReading {
 extension IndicatorImageFile {
     /// The built-in image `spec` names, or the image in the file at path `spec`, checked to fit `cell`
     /// (`load(_:cell:from:)` with the file system).
-    public static func load(_ spec: String, cell: Size) throws(CrownPagerError) -> IndicatorImage {
+    package static func load(_ spec: String, cell: Size) throws(CrownPagerError) -> IndicatorImage {
         do throws(ImageFileError) {
             return try load(spec, cell: cell, from: FileSystemFiles())
         } catch {
@@ -29,7 +30,7 @@ extension IndicatorImageFile {
 
 extension RunOverrides {
     /// The indicator style of `configuration` (already overridden), with the images given on the command line.
-    public func indicatorStyle(_ configuration: Configuration) throws(CrownPagerError) -> PageIndicatorStyle {
+    package func indicatorStyle(_ configuration: Configuration) throws(CrownPagerError) -> PageIndicatorStyle {
         var style = try configuration.indicatorStyle()
         if let indicatorImage { style.images.preferredIndicatorImage = indicatorImage }
         for (page, image) in pageImages { style.images.setIndicatorImage(image, forPage: page) }

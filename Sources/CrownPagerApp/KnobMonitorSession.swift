@@ -8,16 +8,16 @@ import PagerCore
 /// On a terminal one status line is rewritten in place; into a pipe or a file every fact is
 /// a line of its own, with the figures so far. It stops after `count` facts, after
 /// `duration`, when the source ends (q on the keyboard), or with Ctrl-C.
-public struct KnobMonitorSession {
+package struct KnobMonitorSession {
     /// Stop after this many facts.
-    public var count: Int?
+    package var count: Int?
     /// Stop after this long.
-    public var duration: TimeSpan?
+    package var duration: TimeSpan?
     /// Rewrite one line in place (a terminal) rather than print a line per fact.
-    public var live: Bool
+    package var live: Bool
 
     /// A session writing live to a terminal, or line by line elsewhere.
-    public init(count: Int? = nil, duration: TimeSpan? = nil, live: Bool = StandardOutput.isTerminal) {
+    package init(count: Int? = nil, duration: TimeSpan? = nil, live: Bool = StandardOutput.isTerminal) {
         self.count = count
         self.duration = duration
         self.live = live
@@ -25,7 +25,7 @@ public struct KnobMonitorSession {
 
     /// Watches `source` until a stop condition; returns the final figures.
     @discardableResult
-    public func run<Source: DescribedCrownSource>(
+    package func run<Source: DescribedCrownSource>(
         _ source: inout Source, write: (String) -> Void = StandardOutput.write
     )
         throws(CrownPagerError) -> KnobMonitor

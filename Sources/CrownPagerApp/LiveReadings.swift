@@ -6,22 +6,22 @@ import PagerEngine
 /// Readings of this machine for the demo pages: the local time and /proc.
 ///
 /// A reading that cannot be had shows as a placeholder: a page never takes the pager down.
-public struct LiveReadings: Sendable {
+package struct LiveReadings: Sendable {
     private let epochNanosecondsAtStart: Int64
     private let monotonicAtStart: Timestamp
     private let proc = SystemReadings()
 
     /// Readings anchored to the wall clock now.
-    public init() {
+    package init() {
         epochNanosecondsAtStart = WallClock.nanosecondsSinceEpoch()
         monotonicAtStart = MonotonicClock.now()
     }
 
     /// The monotonic clock now.
-    public func monotonicNow() -> Timestamp { MonotonicClock.now() }
+    package func monotonicNow() -> Timestamp { MonotonicClock.now() }
 
     /// The local time at monotonic `instant`: the wall clock at start plus the monotonic time since.
-    public func clock(at instant: Timestamp) -> ClockReading {
+    package func clock(at instant: Timestamp) -> ClockReading {
         let time = LocalTime.local(secondsSinceEpoch: Int(wallNanoseconds(at: instant) / 1_000_000_000))
         return ClockReading(
             year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
@@ -33,7 +33,7 @@ public struct LiveReadings: Sendable {
     }
 
     /// Host name, load, memory and uptime now.
-    public func system() -> SystemReading {
+    package func system() -> SystemReading {
         let load = try? proc.loadAverage()
         let memory = try? proc.memory()
         let uptime = try? proc.uptime()

@@ -1,6 +1,7 @@
 import CrownInput
 import LinuxHardware
 import PagerEngine
+import PagerSettings
 
 /// A knob that went away mid-run, with what it takes to open it again the same way.
 enum LostKnob {

@@ -2,24 +2,25 @@ import CrownVocabulary
 import LinuxHardware
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 /// Samples the values behind system, file and gauge pages from `/proc`, `/sys` and the C library,
 /// for the engine to format.
 ///
 /// A value that cannot be read is a short reason the page shows (`no sensor`); it never takes
 /// the pager down, and nothing here blocks for long (commands go to `CommandRunner`).
-public struct PageSampling: Sendable {
+package struct PageSampling: Sendable {
     private let proc: SystemReadings
     private let host: HostReadings
 
     /// Samples from the given procfs and sysfs.
-    public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
+    package init(procRoot: String = "/proc", sysRoot: String = "/sys") {
         proc = SystemReadings(procRoot: procRoot)
         host = HostReadings(sysRoot: sysRoot)
     }
 
     /// One system value now.
-    public func sample(_ value: SystemValue) -> SystemSample {
+    package func sample(_ value: SystemValue) -> SystemSample {
         switch value {
         case .hostname:
             return (try? SystemReadings.hostname()).map { .text($0) } ?? .unavailable("?")
@@ -46,7 +47,7 @@ public struct PageSampling: Sendable {
     }
 
     /// The tail of the file at `path`: only the last 16 KiB are read, as a log may be large.
-    public func file(_ path: String) -> FileSample {
+    package func file(_ path: String) -> FileSample {
         do {
             return .text(try FileSystem.readTail(atPath: path, maximumBytes: 16_384))
         } catch {
@@ -57,16 +58,16 @@ public struct PageSampling: Sendable {
 
 /// This machine's values for a headless run (`render` without `--frozen`): the live clock, `/proc`,
 /// and commands run to their end (or their timeout) before the frame that shows them.
-public struct LivePageSampler: PageSampler {
+package struct LivePageSampler: PageSampler {
     private let live = LiveReadings()
     private let sampling = PageSampling()
 
     /// A sampler of this machine now.
-    public init() {}
+    package init() {}
 
-    public func clock(at instant: Timestamp) -> ClockReading { live.clock(at: instant) }
+    package func clock(at instant: Timestamp) -> ClockReading { live.clock(at: instant) }
 
-    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
+    package func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):
             return .sampled(page: read.page, values.map(sampling.sample))

@@ -6,6 +6,7 @@ import MockDisplay
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 import SSD1306
 
 /// The Linux shell around the engine behind `crownpager run`: configured pages, on the emulator
@@ -17,43 +18,43 @@ import SSD1306
 /// log. Then it sleeps in poll(2) until input or the engine's next deadline: an idle pager uses
 /// no CPU. SIGHUP reloads the configuration file (and ends a run without one: its terminal hung
 /// up); q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
-public final class PagerRun {
+package final class PagerRun {
     /// The configuration file, reloaded on SIGHUP; nil for a built-in configuration.
-    public let path: String?
+    package let path: String?
     /// What the command line lays over the configuration, again after each reload.
-    public let overrides: RunOverrides
+    package let overrides: RunOverrides
     /// The emulator in the terminal, or the panel.
-    public let target: DisplayTarget
+    package let target: DisplayTarget
     /// Where to record the I2C trace, if anywhere.
-    public let tracePath: String?
+    package let tracePath: String?
     /// The trace, open while the run goes.
     private var trace: TraceFile?
     /// Leave the last picture on the panel at exit.
-    public let persist: Bool
+    package let persist: Bool
     /// Records the glass into an animated GIF (`--record`), if anywhere.
-    public var recorder: GlassRecorder?
+    package var recorder: GlassRecorder?
     /// The knob, if one is wired; the terminal's keys work too whenever standard input is a terminal.
-    public var knob: Knob?
+    package var knob: Knob?
     /// How often to look for a knob's GPIO chip or input device that went away mid-run.
-    public var knobRetryInterval = TimeSpan.milliseconds(1000)
+    package var knobRetryInterval = TimeSpan.milliseconds(1000)
     /// A knob whose chip or device went away, and when to try opening it again.
     private var lostKnob: (knob: LostKnob, retryAt: Timestamp)?
     /// When to retry a panel that stopped answering.
-    public var retryPolicy = DisplayRetryPolicy()
+    package var retryPolicy = DisplayRetryPolicy()
     /// Frames while something moves come at most this often.
-    public var animationInterval = FramePacer.sixtyHertz
+    package var animationInterval = FramePacer.sixtyHertz
     private let configuration: Configuration
     private let live = LiveReadings()
     private let sampler = PageSampling()
     private let commands = CommandRunner()
     /// GNU Unifont, opened when the pages first ask for a glyph misc-fixed lacks.
-    public var unicodeFonts = UnicodeFonts()
+    package var unicodeFonts = UnicodeFonts()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
     private let wallOffset =
         (WallClock.nanosecondsSinceEpoch() &- MonotonicClock.now().nanoseconds) % 86_400_000_000_000
 
     /// A run of `configuration` (read from `path`, for reloads) with `overrides` laid over it, on `target`.
-    public init(
+    package init(
         configuration: Configuration, path: String?, target: DisplayTarget, overrides: RunOverrides = RunOverrides(),
         tracePath: String? = nil, persist: Bool = false
     ) {
@@ -68,7 +69,7 @@ public final class PagerRun {
     /// Runs until q, SIGINT or SIGTERM; only a panel that does not answer at start is an error.
     /// Returns the signal that ended the run, nil when q did.
     @discardableResult
-    public func run() throws(CrownPagerError) -> Int32? {
+    package func run() throws(CrownPagerError) -> Int32? {
         let signals: TerminationSignals
         // The mock redraws the glass when the window changes: SIGWINCH wakes it, nothing polls the size.
         let windowChanges = target == .emulator
@@ -139,7 +140,7 @@ public final class PagerRun {
             }
         }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
-        OperatorLog.info("crownpager: stopping: \(Self.describe(engine.crownTally))")
+        OperatorLog.info("crownpager: stopping: \(Self.describe(engine.snapshot.crownTally))")
         do throws(Display.Failure) { try loop.display.send(last.display) } catch {
             OperatorLog.error("crownpager: could not switch the display off: \(error)")
         }

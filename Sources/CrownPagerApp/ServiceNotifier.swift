@@ -111,12 +111,12 @@ struct ServiceStatus: Hashable {
 
     /// The status of `engine` now.
     init(_ engine: DeviceEngine) {
-        let pager = engine.session.pager
-        page = pager.currentPage
-        pageCount = pager.pages.count
-        title = pager.pages.indices.contains(pager.currentPage) ? pager.pages[pager.currentPage].title : ""
-        screen = engine.screen
-        displayLost = engine.health.isLost
+        let snapshot = engine.snapshot
+        page = snapshot.page
+        pageCount = snapshot.pageCount
+        title = snapshot.title
+        screen = snapshot.screen
+        displayLost = snapshot.displayLost
     }
 
     /// The status from its parts.

@@ -1,12 +1,13 @@
 import LinuxHardware
 import PagerEngine
+import PagerTools
 import SSD1306
 
 extension TraceFile {
     /// The longest trace line read, in bytes: the whole-file limit traces had before they were
     /// read a line at a time, so no trace that replayed before is refused now. A full 128x64
     /// frame written out byte by byte takes about 5 KiB.
-    public static let maximumLineBytes = 1 << 20
+    package static let maximumLineBytes = 1 << 20
 
     /// Replays the trace at `path` into `replay` a line and a transfer at a time, writing each
     /// frame it makes to `output` as it comes (and dropping it without one); returns the bytes
@@ -15,7 +16,7 @@ extension TraceFile {
     ///
     /// Throws `readLines` when the file cannot be read, `trace` at the first line that is no
     /// trace (with its number), `writeFile` when a frame cannot be written.
-    public static func replay(
+    package static func replay(
         _ path: String, into replay: inout TraceReplay, writingTo output: FrameOutput? = nil, byteLimit: Int = .max
     ) throws(CrownPagerError) -> (bytes: Int, frames: Int) {
         let lines: FileLines

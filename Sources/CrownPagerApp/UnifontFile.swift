@@ -5,7 +5,7 @@ import PagerEngine
 import PagerGraphics
 
 /// Why GNU Unifont could not be used: what the operator needs to put it right.
-public enum UnifontError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum UnifontError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No file at the path: the package is not installed.
     case missing(path: String)
     /// The file is there but could not be read.
@@ -14,7 +14,7 @@ public enum UnifontError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformed(path: String, FontFileError)
 
     /// A sentence for the journal, naming the package to install.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path):
             return "\(path) is missing, so Hangul and other characters the built-in fonts lack show as boxes; "
@@ -29,16 +29,16 @@ public enum UnifontError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Debian's GNU Unifont (`/usr/share/unifont/unifont.hex`): indexed once, in one streamed pass,
 /// its glyphs read back from the file only when text needs them.
-public struct UnifontFile: HexFontReader, Sendable {
+package struct UnifontFile: HexFontReader, Sendable {
     /// Where Debian's `unifont` package puts the font.
-    public static let defaultPath = "/usr/share/unifont/unifont.hex"
+    package static let defaultPath = "/usr/share/unifont/unifont.hex"
     /// The file read.
-    public let path: String
+    package let path: String
     /// Where each glyph is in the file.
-    public let index: HexFontIndex
+    package let index: HexFontIndex
 
     /// Indexes the file at `path`.
-    public init(path: String = defaultPath) throws(UnifontError) {
+    package init(path: String = defaultPath) throws(UnifontError) {
         guard FileSystem.exists(atPath: path) else { throw .missing(path: path) }
         var index = HexFontIndex()
         do throws(FileSystemError) {
@@ -56,7 +56,7 @@ public struct UnifontFile: HexFontReader, Sendable {
     }
 
     /// Up to `count` bytes of the file from `offset`; nil when the file can no longer be read.
-    public func bytes(at offset: Int, count: Int) -> [UInt8]? {
+    package func bytes(at offset: Int, count: Int) -> [UInt8]? {
         try? FileSystem.readBytes(atPath: path, offset: offset, count: count)
     }
 }
@@ -65,7 +65,7 @@ public struct UnifontFile: HexFontReader, Sendable {
 ///
 /// Unifont is opened on the first call; when it cannot be, `warn` hears why once, and characters
 /// the other fonts lack draw as replacement boxes.
-public struct UnicodeFonts: Sendable {
+package struct UnicodeFonts: Sendable {
     private enum State: Sendable {
         case untried
         case loaded(UnifontFile, HexGlyphCache)
@@ -76,7 +76,7 @@ public struct UnicodeFonts: Sendable {
     private var state = State.untried
 
     /// Fonts that fall back on the Unifont file at `path`.
-    public init(unifontPath: String = UnifontFile.defaultPath) {
+    package init(unifontPath: String = UnifontFile.defaultPath) {
         path = unifontPath
     }
 
@@ -94,7 +94,7 @@ public struct UnicodeFonts: Sendable {
 
     /// The answer to the engine's `Effects.glyphsWanted`: every Unifont glyph in use, once those
     /// of `scalars` the file has are read; nil when none was added (or Unifont cannot be opened).
-    public mutating func glyphs(for scalars: [Unicode.Scalar], warn: (String) -> Void) -> BitmapFont? {
+    package mutating func glyphs(for scalars: [Unicode.Scalar], warn: (String) -> Void) -> BitmapFont? {
         open(warn: warn)
         guard case .loaded(let file, var cache) = state else { return nil }
         var text = String.UnicodeScalarView()
@@ -105,7 +105,7 @@ public struct UnicodeFonts: Sendable {
     }
 
     /// The chain for drawing `texts` in `first`, having read the Unifont glyphs they need.
-    public mutating func chain(for texts: [String], first: BitmapFont, warn: (String) -> Void) -> FontChain {
+    package mutating func chain(for texts: [String], first: BitmapFont, warn: (String) -> Void) -> FontChain {
         let builtIn = first == .fixed6x10 ? [first] : [first, .fixed6x10]
         open(warn: warn)
         guard case .loaded(let file, var cache) = state else {
@@ -120,27 +120,27 @@ public struct UnicodeFonts: Sendable {
 
 /// A headless run's sampler that also answers the engine's glyph requests from GNU Unifont, as
 /// `run` does: `render` draws what a panel shows. Unifont's warnings are kept for the caller to print.
-public struct UnicodePageSampler<Base: PageSampler>: PageSampler {
+package struct UnicodePageSampler<Base: PageSampler>: PageSampler {
     /// The sampler answering the clock and the reads.
-    public var base: Base
+    package var base: Base
     /// Unifont, opened on the first request.
-    public var fonts: UnicodeFonts
+    package var fonts: UnicodeFonts
     /// Why Unifont could not be used, at most once.
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
 
     /// `base`, with glyphs from `fonts`.
-    public init(_ base: Base, fonts: UnicodeFonts = UnicodeFonts()) {
+    package init(_ base: Base, fonts: UnicodeFonts = UnicodeFonts()) {
         self.base = base
         self.fonts = fonts
     }
 
-    public mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
+    package mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
 
-    public mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
+    package mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         base.answer(read, at: instant)
     }
 
-    public mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
+    package mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
         fonts.glyphs(for: scalars) { warnings.append($0) }
     }
 }

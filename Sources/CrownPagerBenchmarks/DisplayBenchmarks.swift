@@ -2,6 +2,8 @@ import CrownVocabulary
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// What went on the bus for one workload.

@@ -2,6 +2,8 @@ import CrownVocabulary
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// The production path's figures: the engine `run` drives (`DeviceEngine`), fed as the run shell
@@ -159,13 +161,14 @@ func measure(
         // The shell's turn, detent by detent so each one's effect on the page is seen.
         var moved: [Timestamp] = []
         for event in crown {
-            let before = shell.engine.session.pager.currentPage
+            let before = shell.engine.snapshot.page
             shell.feed(.crown(event), at: now, sampler: &sampler)
-            if shell.engine.session.pager.currentPage != before { moved.append(event.timestamp) }
+            if shell.engine.snapshot.page != before { moved.append(event.timestamp) }
         }
         // The tick alone is timed: the engine renders and encodes; the emulator's share is the panel's.
-        let moving = shell.engine.session.isAnimating(at: now)
-        let interval = shell.engine.pacer.frameInterval
+        let snapshot = shell.engine.snapshot(at: now)
+        let moving = snapshot.isAnimating
+        let interval = snapshot.frameInterval
         let busFree = shell.busFreeAt
         let started = clock.now
         let effects = shell.engine.handle(.tick, at: now)
@@ -196,7 +199,7 @@ func measure(
         else { break }
         now = wake
     }
-    figures.learntHertz = shell.engine.pacer.busRate.hertz
+    figures.learntHertz = shell.engine.snapshot.learntBusHertz
     figures.writesOnBusyBus = shell.writesOnBusyBus
     figures.waitedForBus = shell.waitedForBus
     return figures

@@ -3,6 +3,8 @@ import CrownVocabulary
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// The workloads `Scripts/bench/bench-vs-luma.sh` renders in luma.oled too, on the production path:

@@ -14,24 +14,24 @@ import Glibc
 /// environment (`CROWNPAGER_COMMAND`), which its descendants inherit, and a process that called
 /// `adoptOrphans()` becomes their parent when their own dies. `stopLeftovers()` kills the group
 /// and every adopted orphan with the mark, and reaps them.
-public final class ChildProcess {
+package final class ChildProcess {
     /// The environment variable that marks a command's processes.
-    public static let markVariable = "CROWNPAGER_COMMAND"
+    package static let markVariable = "CROWNPAGER_COMMAND"
 
     /// The process id, also its process group id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// This command's value of `CROWNPAGER_COMMAND`, inherited by everything it starts.
-    public let mark: String
+    package let mark: String
     /// The read end of the output pipe, to poll; -1 once closed.
-    public private(set) var outputDescriptor: Int32
+    package private(set) var outputDescriptor: Int32
     /// Output read so far, at most `maximumOutputBytes`.
-    public private(set) var output: [UInt8] = []
+    package private(set) var output: [UInt8] = []
     /// The cap on `output`.
-    public let maximumOutputBytes: Int
+    package let maximumOutputBytes: Int
     /// Whether the output reached the cap (the command is then stopped: a flood must not spin the loop).
-    public private(set) var isOutputCapped = false
+    package private(set) var isOutputCapped = false
     /// How it ended, once reaped.
-    public private(set) var exit: ChildProcessExit?
+    package private(set) var exit: ChildProcessExit?
 
     /// The process groups killed and not yet empty of our children (`stopLeftovers()`).
     private var groupsToReap: Set<pid_t> = []
@@ -47,7 +47,8 @@ public final class ChildProcess {
     }
 
     /// Starts `argv`; the error says whether the program is missing, not executable, or the system refused.
-    public static func spawn(_ argv: [String], maximumOutputBytes: Int = 4096) throws(ChildProcessError) -> ChildProcess
+    package static func spawn(_ argv: [String], maximumOutputBytes: Int = 4096) throws(ChildProcessError)
+        -> ChildProcess
     {
         guard let program = argv.first, !program.isEmpty else { throw .notFound(program: "") }
         var pipeEnds: [Int32] = [-1, -1]
@@ -112,9 +113,9 @@ public final class ChildProcess {
     /// The variables a command inherits from this process: where programs are, whose home, the
     /// locale and the time zone. Nothing else: no LD_PRELOAD or LD_LIBRARY_PATH, no secrets
     /// a service manager or a shell happened to pass.
-    public static let inheritedVariables = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ"]
+    package static let inheritedVariables = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ"]
     /// The PATH a command gets when this process has none (systemd's default for services).
-    public static let defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+    package static let defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
     /// The minimal environment of a command: `inheritedVariables` and the `LC_*` locale variables
     /// this process has, a default PATH when it has none, and `CROWNPAGER_COMMAND` set to `mark`.
@@ -135,16 +136,16 @@ public final class ChildProcess {
     /// descendant whose parent dies re-parents to it, where `stopLeftovers()` finds it, rather
     /// than to init. Once per process is enough; false if the kernel refused.
     @discardableResult
-    public static func adoptOrphans() -> Bool {
+    package static func adoptOrphans() -> Bool {
         crownpager_become_child_subreaper() == 0
     }
 
     /// Whether this process is a child subreaper.
-    public static var adoptsOrphans: Bool { crownpager_is_child_subreaper() == 1 }
+    package static var adoptsOrphans: Bool { crownpager_is_child_subreaper() == 1 }
 
     /// Reads what the pipe holds without blocking; true once the output is finished (end of file, or capped).
     @discardableResult
-    public func readAvailable() -> Bool {
+    package func readAvailable() -> Bool {
         guard outputDescriptor >= 0 else { return true }
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -174,7 +175,7 @@ public final class ChildProcess {
 
     /// Collects the exit status if the command has ended; never blocks.
     @discardableResult
-    public func reap() -> ChildProcessExit? {
+    package func reap() -> ChildProcessExit? {
         if let exit { return exit }
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
@@ -190,7 +191,7 @@ public final class ChildProcess {
     }
 
     /// Sends SIGKILL to the command's whole process group: it and anything it started.
-    public func killGroup() {
+    package func killGroup() {
         guard exit == nil || outputDescriptor >= 0 else { return }
         _ = kill(-pid, SIGKILL)
     }
@@ -199,7 +200,7 @@ public final class ChildProcess {
     /// blocks. That is its process group, and the orphans this process adopted (`adoptOrphans()`)
     /// that carry its mark, whichever group or session they moved to. Call again until it
     /// answers true: nothing is left, or it gave up after 500 calls (an unkillable process).
-    public func stopLeftovers() -> Bool {
+    package func stopLeftovers() -> Bool {
         guard exit != nil else { return false }  // the command's own status first
         if leftoversSettled { return true }
         let passes = leftoverPasses ?? 0
@@ -235,7 +236,7 @@ public final class ChildProcess {
 
     /// Stops the leftovers of each of `processes` (`stopLeftovers()`), looking every 2 ms for at
     /// most `milliseconds`; answers those not settled by then.
-    public static func stopLeftovers(of processes: [ChildProcess], waitingAtMost milliseconds: Int) -> [ChildProcess] {
+    package static func stopLeftovers(of processes: [ChildProcess], waitingAtMost milliseconds: Int) -> [ChildProcess] {
         var left = processes.filter { $0.reap() == nil || !$0.stopLeftovers() }
         var waited = 0
         while !left.isEmpty, waited < milliseconds {

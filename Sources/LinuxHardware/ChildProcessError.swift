@@ -1,5 +1,5 @@
 /// Why a command could not be started.
-public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The program was not found on PATH (or at the path given).
     case notFound(program: String)
     /// The program exists but may not be run.
@@ -8,7 +8,7 @@ public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertibl
     case system(operation: String, errno: Errno)
 
     /// A sentence for the page and the journal.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let program):
             return "\(program): not found"
@@ -23,14 +23,14 @@ public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertibl
 }
 
 /// How a command ended.
-public enum ChildProcessExit: Hashable, Sendable, CustomStringConvertible {
+package enum ChildProcessExit: Hashable, Sendable, CustomStringConvertible {
     /// It called exit with this status.
     case exited(status: Int32)
     /// A signal ended it.
     case signalled(signal: Int32)
 
     /// `exit status 3`, `killed by signal 9`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let status): return "exit status \(status)"
         case .signalled(let signal): return "killed by signal \(signal)"

@@ -3,9 +3,9 @@ import Glibc
 
 /// The system's monotonic clock (CLOCK_MONOTONIC): never jumps when the wall clock is set,
 /// and is the clock the kernel stamps GPIO edge events with.
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// The current instant.
-    public static func now() -> Timestamp {
+    package static func now() -> Timestamp {
         var time = timespec()
         // CLOCK_MONOTONIC cannot fail on Linux with a valid pointer (clock_gettime(2)).
         _ = clock_gettime(CLOCK_MONOTONIC, &time)
@@ -14,28 +14,28 @@ public enum MonotonicClock {
 }
 
 /// A wall-clock reading broken into calendar fields, for the clock page.
-public struct LocalTime: Sendable, Hashable {
+package struct LocalTime: Sendable, Hashable {
     /// The year, e.g. 2025.
-    public var year: Int
+    package var year: Int
     /// The month, 1 (January) to 12.
-    public var month: Int
+    package var month: Int
     /// The day of the month, 1 to 31.
-    public var day: Int
+    package var day: Int
     /// The hour, 0 to 23.
-    public var hour: Int
+    package var hour: Int
     /// The minute, 0 to 59.
-    public var minute: Int
+    package var minute: Int
     /// The second, 0 to 60 (60 during a leap second).
-    public var second: Int
+    package var second: Int
     /// The day of the week, 0 (Sunday) to 6 (Saturday), as `tm_wday`.
-    public var weekday: Int
+    package var weekday: Int
     /// The nanoseconds past `second`, 0 to 999,999,999.
-    public var nanosecond: Int
+    package var nanosecond: Int
     /// Seconds east of UTC, e.g. 3600 for CET.
-    public var utcOffsetSeconds: Int
+    package var utcOffsetSeconds: Int
 
     /// Creates a reading from its fields.
-    public init(
+    package init(
         year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
         weekday: Int, nanosecond: Int, utcOffsetSeconds: Int = 0
     ) {
@@ -51,14 +51,14 @@ public struct LocalTime: Sendable, Hashable {
     }
 
     /// The local time now (CLOCK_REALTIME in the time zone `TZ` or /etc/localtime names).
-    public static func now() -> LocalTime {
+    package static func now() -> LocalTime {
         var time = timespec()
         _ = clock_gettime(CLOCK_REALTIME, &time)
         return local(secondsSinceEpoch: Int(time.tv_sec), nanosecond: Int(time.tv_nsec))
     }
 
     /// The local time at `secondsSinceEpoch` (Unix time).
-    public static func local(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
+    package static func local(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
         // localtime_r need not read TZ again (POSIX); tzset makes a changed TZ count.
         tzset()
         var seconds = time_t(secondsSinceEpoch)
@@ -70,7 +70,7 @@ public struct LocalTime: Sendable, Hashable {
     }
 
     /// The time in UTC at `secondsSinceEpoch`, independent of the machine's time zone.
-    public static func utc(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
+    package static func utc(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
         var seconds = time_t(secondsSinceEpoch)
         var fields = tm()
         guard gmtime_r(&seconds, &fields) != nil else {

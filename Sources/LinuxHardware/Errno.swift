@@ -5,15 +5,15 @@ import Glibc
 /// The project's own stand-in for the `Errno` of Apple's System library, spelled the same way but
 /// holding only the constants the code uses: that library's current release needs tools 6.1, and
 /// the package must build with Swift 6.0.3.
-public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
+package struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
     /// The C value, e.g. `ENOENT`.
-    public let rawValue: CInt
+    package let rawValue: CInt
 
     /// The error whose C value is `rawValue`.
-    public init(rawValue: CInt) { self.rawValue = rawValue }
+    package init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// The system's wording (strerror), e.g. `No such file or directory`.
-    public var description: String {
+    package var description: String {
         strerror(rawValue).map { String(cString: $0) } ?? "Unknown error \(rawValue)"
     }
 
@@ -23,45 +23,45 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
 
 extension Errno {
     /// EPERM: the operation needs privileges the process lacks.
-    public static let notPermitted = Errno(rawValue: EPERM)
+    package static let notPermitted = Errno(rawValue: EPERM)
     /// ENOENT: no file or folder at the path.
-    public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+    package static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
     /// EINTR: a signal interrupted the call.
-    public static let interrupted = Errno(rawValue: EINTR)
+    package static let interrupted = Errno(rawValue: EINTR)
     /// EIO: a low-level input or output error (also a hung-up terminal).
-    public static let ioError = Errno(rawValue: EIO)
+    package static let ioError = Errno(rawValue: EIO)
     /// ENXIO: no such device or address.
-    public static let noSuchAddressOrDevice = Errno(rawValue: ENXIO)
+    package static let noSuchAddressOrDevice = Errno(rawValue: ENXIO)
     /// ENOEXEC: the file is not in a format the kernel can run.
-    public static let execFormatError = Errno(rawValue: ENOEXEC)
+    package static let execFormatError = Errno(rawValue: ENOEXEC)
     /// EBADF: the descriptor is not open (or not open for this).
-    public static let badFileDescriptor = Errno(rawValue: EBADF)
+    package static let badFileDescriptor = Errno(rawValue: EBADF)
     /// ECHILD: no such child process to wait for.
-    public static let noChildProcess = Errno(rawValue: ECHILD)
+    package static let noChildProcess = Errno(rawValue: ECHILD)
     /// EAGAIN: nothing to read or no room to write now, on a non-blocking descriptor.
-    public static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
+    package static let resourceTemporarilyUnavailable = Errno(rawValue: EAGAIN)
     /// EWOULDBLOCK: the same value as EAGAIN on Linux.
-    public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+    package static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
     /// EACCES: the permissions forbid it.
-    public static let permissionDenied = Errno(rawValue: EACCES)
+    package static let permissionDenied = Errno(rawValue: EACCES)
     /// EBUSY: the device or resource is in use.
-    public static let resourceBusy = Errno(rawValue: EBUSY)
+    package static let resourceBusy = Errno(rawValue: EBUSY)
     /// EEXIST: something is already at the path.
-    public static let fileExists = Errno(rawValue: EEXIST)
+    package static let fileExists = Errno(rawValue: EEXIST)
     /// ENODEV: no such device, or the device does not support the operation.
-    public static let operationNotSupportedByDevice = Errno(rawValue: ENODEV)
+    package static let operationNotSupportedByDevice = Errno(rawValue: ENODEV)
     /// ENOTDIR: part of the path is not a folder.
-    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    package static let notDirectory = Errno(rawValue: ENOTDIR)
     /// EISDIR: the path is a folder.
-    public static let isDirectory = Errno(rawValue: EISDIR)
+    package static let isDirectory = Errno(rawValue: EISDIR)
     /// EINVAL: an argument is out of range or makes no sense.
-    public static let invalidArgument = Errno(rawValue: EINVAL)
+    package static let invalidArgument = Errno(rawValue: EINVAL)
     /// ENOSPC: no space left on the device.
-    public static let noSpace = Errno(rawValue: ENOSPC)
+    package static let noSpace = Errno(rawValue: ENOSPC)
     /// EROFS: the file system is mounted read-only.
-    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    package static let readOnlyFileSystem = Errno(rawValue: EROFS)
     /// EMSGSIZE: the message is too long for the device.
-    public static let messageTooLong = Errno(rawValue: EMSGSIZE)
+    package static let messageTooLong = Errno(rawValue: EMSGSIZE)
     /// ENAMETOOLONG: a path, or a socket's name, is longer than the system takes.
-    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
+    package static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 }

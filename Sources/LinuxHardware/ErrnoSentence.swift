@@ -2,7 +2,7 @@ import Glibc
 
 extension Errno {
     /// The C name of the error, e.g. `ENOENT`, for the common ones; nil for the rest.
-    public var symbol: String? {
+    package var symbol: String? {
         switch rawValue {
         case Glibc.EPERM: return "EPERM"
         case Glibc.ENOENT: return "ENOENT"
@@ -37,7 +37,7 @@ extension Errno {
 
     /// The system's sentence for the error with its name and number, e.g.
     /// `No such file or directory (ENOENT, errno 2)`.
-    public var sentence: String {
+    package var sentence: String {
         let name = symbol.map { "\($0), " } ?? ""
         return "\(description) (\(name)errno \(rawValue))"
     }

@@ -4,19 +4,19 @@ import Glibc
 ///
 /// Like `Errno`, a stand-in for its namesake in Apple's System library, with the same names and
 /// call shapes for the few calls the code makes. Failed calls throw `Errno`.
-public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// The descriptor number.
-    public let rawValue: CInt
+    package let rawValue: CInt
 
     /// The descriptor numbered `rawValue`, which the caller has open.
-    public init(rawValue: CInt) { self.rawValue = rawValue }
+    package init(rawValue: CInt) { self.rawValue = rawValue }
 
     /// Standard input, descriptor 0.
-    public static var standardInput: FileDescriptor { FileDescriptor(rawValue: STDIN_FILENO) }
+    package static var standardInput: FileDescriptor { FileDescriptor(rawValue: STDIN_FILENO) }
     /// Standard output, descriptor 1.
-    public static var standardOutput: FileDescriptor { FileDescriptor(rawValue: STDOUT_FILENO) }
+    package static var standardOutput: FileDescriptor { FileDescriptor(rawValue: STDOUT_FILENO) }
     /// Standard error, descriptor 2.
-    public static var standardError: FileDescriptor { FileDescriptor(rawValue: STDERR_FILENO) }
+    package static var standardError: FileDescriptor { FileDescriptor(rawValue: STDERR_FILENO) }
 
     /// Whether a file is opened for reading or for writing.
     struct AccessMode: RawRepresentable, Hashable, Sendable {

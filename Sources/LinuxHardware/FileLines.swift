@@ -1,14 +1,14 @@
 import Glibc
 
 /// Why a file could not be read a line at a time.
-public enum FileLinesError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum FileLinesError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Opening, reading or closing the file failed, or it is no regular file.
     case file(FileSystemError)
     /// Line `line` (counting from 1) of the file at `path` runs past `limit` bytes without ending.
     case lineTooLong(path: String, line: Int, limit: Int)
 
     /// A sentence for the operator, with the path and, for a long line, its number.
-    public var description: String {
+    package var description: String {
         switch self {
         case .file(let error): return error.description
         case .lineTooLong(let path, let line, let limit):
@@ -23,15 +23,15 @@ public enum FileLinesError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Only a regular file is read, opened without blocking, as `FileSystem.readFile` does. A line
 /// longer than `maximumLineBytes` is refused rather than gathered without end: a file without
 /// newlines (a binary, an image named by mistake) is no file of lines.
-public final class FileLines {
+package final class FileLines {
     /// The file.
-    public let path: String
+    package let path: String
     /// The longest line accepted, in bytes, its newline not counted.
-    public let maximumLineBytes: Int
+    package let maximumLineBytes: Int
     /// The number of the last line returned, counting from 1.
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// The bytes of the lines returned so far, their newlines included.
-    public private(set) var bytesRead = 0
+    package private(set) var bytesRead = 0
     private var descriptor: FileDescriptor?
     /// Bytes read from the file and not yet returned: `chunk[chunkStart..<chunkEnd]`.
     private var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -44,7 +44,7 @@ public final class FileLines {
 
     /// Opens the file at `path` to read at most `byteLimit` bytes of it (all of it by default),
     /// a line at a time.
-    public init(path: String, maximumLineBytes: Int = 1 << 20, byteLimit: Int = .max) throws(FileLinesError) {
+    package init(path: String, maximumLineBytes: Int = 1 << 20, byteLimit: Int = .max) throws(FileLinesError) {
         self.path = path
         self.maximumLineBytes = maximumLineBytes
         unread = max(0, byteLimit)
@@ -65,7 +65,7 @@ public final class FileLines {
 
     /// The next line without its newline, nil at the end of the file; a last line without a
     /// newline is a line too. The slice is valid until the next call.
-    public func next() throws(FileLinesError) -> ArraySlice<UInt8>? {
+    package func next() throws(FileLinesError) -> ArraySlice<UInt8>? {
         line.removeAll(keepingCapacity: true)
         while true {
             if let newline = chunk[chunkStart..<chunkEnd].firstIndex(of: 0x0A) {
@@ -86,7 +86,7 @@ public final class FileLines {
     }
 
     /// Closes the file; `next()` then finds no more lines.
-    public func close() throws(FileLinesError) {
+    package func close() throws(FileLinesError) {
         guard let open = descriptor else { return }
         descriptor = nil
         do { try open.close() } catch { throw .file(.failed(operation: .close, path: path, errno: error)) }

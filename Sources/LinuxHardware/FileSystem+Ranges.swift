@@ -3,7 +3,7 @@ import Glibc
 extension FileSystem {
     /// Streams the regular file at `path` to `body` in chunks of at most `chunkSize` bytes, so a
     /// large file (a font's 9 MB) is scanned without being held in memory.
-    public static func readChunks(
+    package static func readChunks(
         atPath path: String, chunkSize: Int = 65_536, _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(FileSystemError) {
         let file = try openRegularFile(path)
@@ -21,7 +21,7 @@ extension FileSystem {
     }
 
     /// Up to `count` bytes of the regular file at `path` from `offset` (fewer at its end).
-    public static func readBytes(atPath path: String, offset: Int, count: Int) throws(FileSystemError) -> [UInt8] {
+    package static func readBytes(atPath path: String, offset: Int, count: Int) throws(FileSystemError) -> [UInt8] {
         let file = try openRegularFile(path)
         defer { _ = Glibc.close(file) }
         var bytes = [UInt8](repeating: 0, count: max(0, count))

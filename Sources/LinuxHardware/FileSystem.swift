@@ -1,7 +1,7 @@
 import Glibc
 
 /// A file operation that failed.
-public enum FileOperation: String, Hashable, Sendable {
+package enum FileOperation: String, Hashable, Sendable {
     case createDirectory = "create directory"
     case open = "open"
     case read = "read"
@@ -12,7 +12,7 @@ public enum FileOperation: String, Hashable, Sendable {
 }
 
 /// Why a file operation failed, with the path and the system's reason.
-public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The system refused `operation` on `path`.
     case failed(operation: FileOperation, path: String, errno: Errno)
     /// The file at `path` holds more than `limit` bytes.
@@ -23,7 +23,7 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
     case unsuitableOutput(path: String, kind: FileKind)
 
     /// The file or directory concerned.
-    public var path: String {
+    package var path: String {
         switch self {
         case .failed(_, let path, _), .tooLarge(let path, _), .notARegularFile(let path),
             .unsuitableOutput(let path, _):
@@ -32,13 +32,13 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The system error, when the system reported one.
-    public var errno: Errno? {
+    package var errno: Errno? {
         if case .failed(_, _, let errno) = self { return errno }
         return nil
     }
 
     /// A sentence for the operator, with a hint for the usual causes.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let path, let limit):
             return "\(path) is larger than the \(limit) bytes allowed"
@@ -65,9 +65,9 @@ public enum FileSystemError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 /// Small file helpers for the app: folders, atomic writes of frames, trace logs, capped reads.
-public enum FileSystem {
+package enum FileSystem {
     /// Creates the directory at `path` and any missing parents; an existing directory is fine.
-    public static func createDirectory(atPath path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
+    package static func createDirectory(atPath path: String, permissions: UInt32 = 0o755) throws(FileSystemError) {
         guard !path.isEmpty else {
             throw .failed(operation: .createDirectory, path: path, errno: .noSuchFileOrDirectory)
         }
@@ -86,7 +86,7 @@ public enum FileSystem {
     }
 
     /// Whether anything (a file, a folder, a device node) is at `path`.
-    public static func exists(atPath path: String) -> Bool {
+    package static func exists(atPath path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
     }
@@ -97,7 +97,7 @@ public enum FileSystem {
     /// `path` (rename(2) is atomic within a file system). `durable` adds an fsync first,
     /// which survives power loss but costs milliseconds per file. Only a regular file or nothing
     /// is replaced: a device, FIFO or socket is written in place (`OutputPath`).
-    public static func writeAtomically(
+    package static func writeAtomically(
         _ bytes: [UInt8], toPath path: String, permissions: UInt32 = 0o644, durable: Bool = false
     ) throws(FileSystemError) {
         let destination = try OutputPath.classify(path)
@@ -127,7 +127,7 @@ public enum FileSystem {
     }
 
     /// Writes `text` to `path` atomically, as UTF-8.
-    public static func writeAtomically(_ text: String, toPath path: String, permissions: UInt32 = 0o644)
+    package static func writeAtomically(_ text: String, toPath path: String, permissions: UInt32 = 0o644)
         throws(FileSystemError)
     {
         try writeAtomically(Array(text.utf8), toPath: path, permissions: permissions)
@@ -163,7 +163,7 @@ public enum FileSystem {
     ///
     /// Only a regular file is read, opened without blocking: a FIFO or a device named by mistake (or
     /// on purpose) is refused at once and never hangs the caller.
-    public static func readFile(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> [UInt8] {
+    package static func readFile(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> [UInt8] {
         let file = try open(path, .readOnly, options: [.nonBlocking], permissions: 0)
         guard isRegularFile(file.rawValue) else {
             _ = try? file.close()
@@ -191,7 +191,7 @@ public enum FileSystem {
     }
 
     /// The whole file at `path` as UTF-8 text (invalid bytes become U+FFFD).
-    public static func readText(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> String {
+    package static func readText(atPath path: String, maximumBytes: Int = 1 << 20) throws(FileSystemError) -> String {
         String(decoding: try readFile(atPath: path, maximumBytes: maximumBytes), as: UTF8.self)
     }
 

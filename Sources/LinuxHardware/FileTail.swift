@@ -5,7 +5,7 @@ extension FileSystem {
     ///
     /// Files that report no size (/proc, /sys) are read from the start, up to the same limit. Only a
     /// regular file is read, opened without blocking: a FIFO cannot stall the run loop.
-    public static func readTail(atPath path: String, maximumBytes: Int) throws(FileSystemError) -> String {
+    package static func readTail(atPath path: String, maximumBytes: Int) throws(FileSystemError) -> String {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .failed(operation: .open, path: path, errno: .current) }
         defer { Glibc.close(fd) }

@@ -1,29 +1,29 @@
 import Glibc
 
 /// The GPIO chips this machine has, as the kernel lists them.
-public enum GPIOChips {
+package enum GPIOChips {
     /// The chips' device nodes in number order, e.g. `["/dev/gpiochip0"]`; [] on a machine without GPIO.
     ///
     /// The kernel lists its chips on the gpio bus, `/sys/bus/gpio/devices/gpiochipN` (where
     /// libgpiod checks them too). A chip counts only when its node `/dev/gpiochipN` is there too,
     /// which it is not in a container given no devices. No gpio bus at all (a kernel without
     /// GPIO support, as on most desktops and virtual machines) means no chip.
-    public static func present() -> [String] {
+    package static func present() -> [String] {
         FileSystem.numberedEntries(in: "/sys/bus/gpio/devices", prefix: "gpiochip")
             .map { "/dev/gpiochip\($0)" }.filter { FileSystem.exists(atPath: $0) }
     }
 }
 
 /// The I2C adapters this machine has.
-public enum I2CAdapters {
+package enum I2CAdapters {
     /// The numbers of the adapters' device nodes, `/dev/i2c-N`, in order; [] without the i2c-dev driver.
-    public static func present() -> [Int] { FileSystem.numberedEntries(in: "/dev", prefix: "i2c-") }
+    package static func present() -> [Int] { FileSystem.numberedEntries(in: "/dev", prefix: "i2c-") }
 }
 
 extension FileSystem {
     /// The numbers N of the entries named `prefix` followed by N's digits in `folder`, in order;
     /// [] when the folder cannot be read.
-    public static func numberedEntries(in folder: String, prefix: String) -> [Int] {
+    package static func numberedEntries(in folder: String, prefix: String) -> [Int] {
         // open(2), then fdopendir: opendir would open the folder without going through open(2),
         // past the tests' fake kernel, which serves /sys/bus/gpio from a folder of its own.
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -5,9 +5,9 @@ import Glibc
 ///
 /// Also why libgpiod itself could not be loaded (`.loadLibrary`): the program dlopens it at run
 /// time, so a missing library is an error a request reports, not a crash at start.
-public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done.
-    public enum Operation: String, Hashable, Sendable {
+    package enum Operation: String, Hashable, Sendable {
         /// Opening the chip's character device.
         case openChip = "open"
         /// Finding a line on the chip.
@@ -25,7 +25,7 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the failure means for the operator.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// No such chip (ENOENT), or the node is no GPIO chip (ENOTTY, ENODEV); the machine has others, or was not asked.
         case chipMissing
         /// The chip is missing because this machine has no GPIO chip at all (no `/dev/gpiochip*`).
@@ -43,25 +43,25 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What was being done.
-    public let operation: Operation
+    package let operation: Operation
     /// The chip, e.g. `/dev/gpiochip0`.
-    public let chipPath: String
+    package let chipPath: String
     /// The line concerned, when one is known.
-    public let offset: UInt32?
+    package let offset: UInt32?
     /// The chip's line count, when known (0 if not).
-    public let chipLines: UInt32
+    package let chipLines: UInt32
     /// The system's error.
-    public let errno: Errno
+    package let errno: Errno
     /// The GPIO chips this machine has (`GPIOChips.present()`), when they were looked up: after
     /// a missing chip, to tell a wrong chip from a machine without GPIO. Nil when not looked up.
-    public let chipsOnMachine: [String]?
+    package let chipsOnMachine: [String]?
     /// What the dynamic loader said (dlerror()) for each library tried, for `.loadLibrary`; empty otherwise.
-    public let loaderMessage: String
+    package let loaderMessage: String
     /// The `CROWNPAGER_LIBGPIOD` value tried instead of the two sonames, when it was set.
-    public let libraryOverride: String?
+    package let libraryOverride: String?
 
     /// An error, for comparing in tests.
-    public init(
+    package init(
         operation: Operation, chipPath: String, offset: UInt32?, chipLines: UInt32 = 0, errno: Errno,
         chipsOnMachine: [String]? = nil, loaderMessage: String = "", libraryOverride: String? = nil
     ) {
@@ -76,10 +76,10 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether reading failed because the chip went away mid-run: ENODEV, as gpiolib answers once its driver is gone.
-    public var chipGone: Bool { operation == .read && errno.rawValue == ENODEV }
+    package var chipGone: Bool { operation == .read && errno.rawValue == ENODEV }
 
     /// The meaning of `errno` for this operation.
-    public var kind: Kind {
+    package var kind: Kind {
         if operation == .loadLibrary { return .libraryMissing }
         switch errno.rawValue {
         case ENOENT, ENOTTY, ENODEV:
@@ -94,7 +94,7 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A sentence naming the chip and the line, what went wrong, and what to do.
-    public var description: String {
+    package var description: String {
         let line = offset.map { " line \($0)" } ?? ""
         let what: String
         switch operation {
@@ -116,7 +116,7 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What to do about it.
-    public var fix: String {
+    package var fix: String {
         let chip = chipPath.split(separator: "/").last.map(String.init) ?? chipPath
         switch kind {
         case .chipMissing:
@@ -157,5 +157,5 @@ public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The environment variable that names a libgpiod to load instead of the sonames.
-    public static let libraryVariable = CROWNPAGER_GPIO_LIBRARY_VARIABLE
+    package static let libraryVariable = CROWNPAGER_GPIO_LIBRARY_VARIABLE
 }

@@ -3,16 +3,16 @@ import CrownVocabulary
 import Glibc
 
 /// One edge of a GPIO line: its offset, rising or falling, and the kernel's timestamp.
-public struct GPIOEdge: Hashable, Sendable {
+package struct GPIOEdge: Hashable, Sendable {
     /// The line's offset on its chip.
-    public var offset: UInt32
+    package var offset: UInt32
     /// True for low to high.
-    public var rising: Bool
+    package var rising: Bool
     /// The kernel's CLOCK_MONOTONIC timestamp, the clock `MonotonicClock` reads.
-    public var timestamp: Timestamp
+    package var timestamp: Timestamp
 
     /// An edge of `offset` at `timestamp`.
-    public init(offset: UInt32, rising: Bool, timestamp: Timestamp) {
+    package init(offset: UInt32, rising: Bool, timestamp: Timestamp) {
         self.offset = offset
         self.rising = rising
         self.timestamp = timestamp
@@ -27,24 +27,24 @@ public struct GPIOEdge: Hashable, Sendable {
 /// the kernel debounces the lines given a period; with 1.x it cannot, and `kernelDebounces` is
 /// false. With 1.x each line has its own event queue, and the shim merges them by the kernel's
 /// timestamps.
-public final class GPIOLines {
+package final class GPIOLines {
     /// The chip, e.g. `/dev/gpiochip0`.
-    public let chipPath: String
+    package let chipPath: String
     /// The requested offsets, in order.
-    public let offsets: [UInt32]
+    package let offsets: [UInt32]
     /// Whether the kernel debounces the lines that were given a period (libgpiod 2.x).
-    public let kernelDebounces: Bool
+    package let kernelDebounces: Bool
     private var handle: OpaquePointer?
 
     /// The API major of the libgpiod loaded: 1 or 2, or 0 when none could be loaded.
-    public static var apiMajor: Int { Int(crownpager_gpio_api_major()) }
+    package static var apiMajor: Int { Int(crownpager_gpio_api_major()) }
     /// The loaded libgpiod's version, e.g. `1.6.3` or `2.1.3`; `unknown` when none could be loaded.
-    public static var libraryVersion: String {
+    package static var libraryVersion: String {
         crownpager_gpio_library_version().map { String(cString: $0) } ?? "unknown"
     }
 
     /// Requests `offsets` on `chipPath`; `debounce[i]` asks the kernel to debounce line i where it can.
-    public init(
+    package init(
         chipPath: String, offsets: [UInt32], debounce: [TimeSpan] = [], consumer: String = "crownpager"
     ) throws(GPIOError) {
         self.chipPath = chipPath
@@ -72,14 +72,14 @@ public final class GPIOLines {
     deinit { close() }
 
     /// Releases the lines; reading afterwards fails with EBADF.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         crownpager_gpio_release(handle)
         self.handle = nil
     }
 
     /// The descriptors to poll for edges: one per line with libgpiod 1.x, one in all with 2.x.
-    public var descriptors: [Int32] {
+    package var descriptors: [Int32] {
         guard let handle else { return [] }
         var descriptors = [Int32](repeating: -1, count: Int(CROWNPAGER_GPIO_MAX_LINES))
         let count = crownpager_gpio_descriptors(handle, &descriptors, descriptors.count)
@@ -87,7 +87,7 @@ public final class GPIOLines {
     }
 
     /// The lines' levels now, in request order: true is high.
-    public func levels() throws(GPIOError) -> [Bool] {
+    package func levels() throws(GPIOError) -> [Bool] {
         guard let handle else { throw readError(.badFileDescriptor) }
         var values = [Int32](repeating: 0, count: offsets.count)
         guard crownpager_gpio_values(handle, &values) == 0 else { throw readError(.current) }
@@ -95,7 +95,7 @@ public final class GPIOLines {
     }
 
     /// The edges pending now, oldest first, without waiting; [] when there are none.
-    public func readEdges() throws(GPIOError) -> [GPIOEdge] {
+    package func readEdges() throws(GPIOError) -> [GPIOEdge] {
         guard let handle else { throw readError(.badFileDescriptor) }
         var edges: [GPIOEdge] = []
         var buffer = [crownpager_gpio_edge](repeating: crownpager_gpio_edge(), count: 64)
@@ -119,7 +119,7 @@ public final class GPIOLines {
     }
 
     /// Waits up to `timeoutMilliseconds` for edges and returns them; [] on timeout or a signal.
-    public func waitForEdges(timeoutMilliseconds: Int) throws(GPIOError) -> [GPIOEdge] {
+    package func waitForEdges(timeoutMilliseconds: Int) throws(GPIOError) -> [GPIOEdge] {
         let ready: [Bool]
         do throws(I2CLoopError) {
             ready = try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds)

@@ -6,17 +6,17 @@ import Glibc
 ///
 /// It remembers the level it drives, so `set` to the same level again makes no system call: the
 /// SPI display bus sets D/C# before every transaction, and most follow one of the same kind.
-public final class GPIOOutputLine {
+package final class GPIOOutputLine {
     /// The chip, e.g. `/dev/gpiochip0`.
-    public let chipPath: String
+    package let chipPath: String
     /// The line's offset on the chip (its BCM GPIO number on a Raspberry Pi).
-    public let offset: UInt32
+    package let offset: UInt32
     /// The level driven now: true is high.
-    public private(set) var level: Bool
+    package private(set) var level: Bool
     private var handle: OpaquePointer?
 
     /// Requests line `offset` of `chipPath` as an output driven to `initial` (true: high) from the start.
-    public init(chipPath: String, offset: UInt32, initial: Bool, consumer: String = "crownpager") throws(GPIOError) {
+    package init(chipPath: String, offset: UInt32, initial: Bool, consumer: String = "crownpager") throws(GPIOError) {
         self.chipPath = chipPath
         self.offset = offset
         level = initial
@@ -32,14 +32,14 @@ public final class GPIOOutputLine {
     deinit { close() }
 
     /// Releases the line (it keeps its level on most chips); setting it afterwards fails with EBADF.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         crownpager_gpio_release(handle)
         self.handle = nil
     }
 
     /// Drives the line high (true) or low, unless it is there already.
-    public func set(_ high: Bool) throws(GPIOError) {
+    package func set(_ high: Bool) throws(GPIOError) {
         guard let handle else { throw setError(.badFileDescriptor) }
         guard high != level else { return }
         guard crownpager_gpio_set_value(handle, 0, high ? 1 : 0) == 0 else { throw setError(.current) }

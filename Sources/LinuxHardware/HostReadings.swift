@@ -2,17 +2,17 @@ import Glibc
 
 /// Readings from `/sys` and the C library: the CPU temperature, an interface's IPv4 address,
 /// a file system's use. Each failure is a typed error naming what was read.
-public struct HostReadings: Sendable {
+package struct HostReadings: Sendable {
     /// Where sysfs is mounted; tests point it at a folder of their own files.
-    public var sysRoot: String
+    package var sysRoot: String
 
     /// Readings from the sysfs at `sysRoot`.
-    public init(sysRoot: String = "/sys") { self.sysRoot = sysRoot }
+    package init(sysRoot: String = "/sys") { self.sysRoot = sysRoot }
 
     /// The CPU temperature in degrees Celsius, from the first thermal zone (millidegrees in the file).
     ///
     /// On a Raspberry Pi `thermal_zone0` is the SoC (`cpu-thermal`); it is what `vcgencmd measure_temp` reads.
-    public func cpuTemperature() throws(SystemReadingError) -> Double {
+    package func cpuTemperature() throws(SystemReadingError) -> Double {
         let path = sysRoot + "/class/thermal/thermal_zone0/temp"
         let text: String
         do {
@@ -28,7 +28,7 @@ public struct HostReadings: Sendable {
     }
 
     /// The used share of the file system holding `path`, 0 to 1, as `df` counts it (blocks for unprivileged users).
-    public static func diskUsage(path: String) throws(SystemReadingError) -> (usedFraction: Double, totalBytes: UInt64)
+    package static func diskUsage(path: String) throws(SystemReadingError) -> (usedFraction: Double, totalBytes: UInt64)
     {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else {
@@ -40,7 +40,7 @@ public struct HostReadings: Sendable {
     }
 
     /// The IPv4 address of `interface`, or of the first interface that is up and not loopback; nil when none has one.
-    public static func ipv4Address(interface: String?) -> String? {
+    package static func ipv4Address(interface: String?) -> String? {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return nil }
         defer { freeifaddrs(list) }

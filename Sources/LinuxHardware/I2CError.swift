@@ -3,9 +3,9 @@ import SSD1306
 
 /// Why talking to an I2C device failed: the operation, the device path, the address, the
 /// errno, and what to do about it.
-public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done.
-    public enum Operation: String, Hashable, Sendable {
+    package enum Operation: String, Hashable, Sendable {
         /// Opening the bus's device node.
         case open = "open"
         /// I2C_SLAVE: choosing the address later reads and writes go to.
@@ -17,7 +17,7 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the errno means for the operator (embedded-hal's error kinds, linux-embedded-hal's table).
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The device node does not exist: I2C is not enabled.
         case busMissing
         /// The adapter was there and went away mid-run (a USB or bit-banged adapter unplugged, its driver unloaded).
@@ -33,36 +33,37 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What was being done.
-    public let operation: Operation
+    package let operation: Operation
     /// The device node, e.g. `/dev/i2c-1`.
-    public let path: String
+    package let path: String
     /// The device address, when one was involved.
-    public let address: I2CAddress?
+    package let address: I2CAddress?
     /// The system's error.
-    public let errno: Errno
+    package let errno: Errno
     /// Whether the adapter's node went away after the bus was opened: the bus reopens it on a later write.
-    public let adapterVanished: Bool
+    package let adapterVanished: Bool
     /// The messages the adapter executed of those sent, when it reported a NACK as a short count
     /// rather than an errno (i2c-virtio does); nil when the call failed with `errno`.
-    public let executedMessages: ExecutedMessages?
+    package let executedMessages: ExecutedMessages?
 
     /// A transfer the adapter cut short: the i2c core's transfer call returns the number of
     /// messages executed, and an adapter may report a NACK that way, without an errno.
-    public struct ExecutedMessages: Hashable, Sendable {
+    package struct ExecutedMessages: Hashable, Sendable {
         /// The messages the adapter executed, fewer than `sent`.
-        public let executed: Int
+        package let executed: Int
         /// The messages in the transfer.
-        public let sent: Int
+        package let sent: Int
 
         /// `executed` of `sent` messages.
-        public init(_ executed: Int, of sent: Int) {
+        package init(_ executed: Int, of sent: Int) {
             self.executed = executed
             self.sent = sent
         }
     }
 
     /// An error, for comparing in tests.
-    public init(operation: Operation, path: String, address: I2CAddress?, errno: Errno, adapterVanished: Bool = false) {
+    package init(operation: Operation, path: String, address: I2CAddress?, errno: Errno, adapterVanished: Bool = false)
+    {
         self.operation = operation
         self.path = path
         self.address = address
@@ -74,7 +75,7 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A NACK on `address` that the adapter reported as a short count: it executed `messages.executed`
     /// of `messages.sent`. Its errno is EREMOTEIO, as adapters that fail a NACK report it, so code
     /// comparing errnos sees a NACK too.
-    public init(operation: Operation, path: String, address: I2CAddress, executed messages: ExecutedMessages) {
+    package init(operation: Operation, path: String, address: I2CAddress, executed messages: ExecutedMessages) {
         self.operation = operation
         self.path = path
         self.address = address
@@ -84,7 +85,7 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The meaning of `errno` for this operation.
-    public var kind: Kind {
+    package var kind: Kind {
         if adapterVanished { return .adapterGone }
         if executedMessages != nil { return .noAcknowledge }
         switch errno.rawValue {
@@ -97,13 +98,13 @@ public struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bus number in `path` (`/dev/i2c-1` is 1), for the commands the hints name.
-    public var busNumber: Int? {
+    package var busNumber: Int? {
         guard let dash = path.lastIndex(of: "-") else { return nil }
         return Int(path[path.index(after: dash)...])
     }
 
     /// A sentence for the operator: what failed, the system's reason, and how to fix it.
-    public var description: String {
+    package var description: String {
         let bus = busNumber.map(String.init) ?? "N"
         let target = address.map { "\($0) on " } ?? ""
         let cause = executedMessages.map {

@@ -3,7 +3,7 @@ import Glibc
 import SSD1306
 
 /// How `LinuxI2CBus` puts a write transaction on the wire.
-public enum I2CWriteMethod: Hashable, Sendable {
+package enum I2CWriteMethod: Hashable, Sendable {
     /// `write()` on the descriptor after I2C_SLAVE: one message of any length up to 8192 bytes.
     case write
     /// One I2C_RDWR message, which needs no I2C_SLAVE and so never clashes with a kernel driver's claim.
@@ -21,21 +21,21 @@ public enum I2CWriteMethod: Hashable, Sendable {
 /// each later call opens the path again (open and I2C_SLAVE, as at the start). While the node
 /// is missing those calls fail at once with an `adapterGone` error; once it is back they go
 /// through the new descriptor.
-public final class LinuxI2CBus: I2CBus {
+package final class LinuxI2CBus: I2CBus {
     /// The device node.
-    public let path: String
+    package let path: String
     /// How writes go out.
-    public var writeMethod: I2CWriteMethod
+    package var writeMethod: I2CWriteMethod
     private var descriptor: Int32
     private var selectedAddress: I2CAddress?
     /// The adapter went away: the descriptor is closed and the next call opens the path again.
     private var reopens = false
 
     /// The device node of bus `number`: `/dev/i2c-<number>`.
-    public static func path(bus number: Int) -> String { "/dev/i2c-\(number)" }
+    package static func path(bus number: Int) -> String { "/dev/i2c-\(number)" }
 
     /// Opens the adapter at `path` for reading and writing.
-    public static func open(path: String, writeMethod: I2CWriteMethod = .write) throws(I2CError) -> LinuxI2CBus {
+    package static func open(path: String, writeMethod: I2CWriteMethod = .write) throws(I2CError) -> LinuxI2CBus {
         LinuxI2CBus(path: path, descriptor: try openDescriptor(path), writeMethod: writeMethod)
     }
 
@@ -59,7 +59,7 @@ public final class LinuxI2CBus: I2CBus {
     deinit { close() }
 
     /// Closes the descriptor; later calls fail with EBADF. Safe to call twice.
-    public func close() {
+    package func close() {
         reopens = false
         closeDescriptor()
     }
@@ -72,7 +72,7 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     /// Sends `bytes` to `address` as one transaction.
-    public func write(_ bytes: [UInt8], to address: I2CAddress) throws(I2CError) {
+    package func write(_ bytes: [UInt8], to address: I2CAddress) throws(I2CError) {
         try reopenIfGone()
         switch writeMethod {
         case .write:
@@ -109,7 +109,7 @@ public final class LinuxI2CBus: I2CBus {
     /// Reads one byte with an SMBus receive byte (libi2c): for a display controller, its status byte.
     ///
     /// It succeeds only when a device acknowledges `address`, so it is also the check that one is there.
-    public func readByte(from address: I2CAddress) throws(I2CError) -> UInt8 {
+    package func readByte(from address: I2CAddress) throws(I2CError) -> UInt8 {
         try reopenIfGone()
         try select(address)
         let result = retryingInterrupts { Int(i2c_smbus_read_byte(descriptor)) }

@@ -8,24 +8,24 @@ import Glibc
 /// The kernel's `rotary-encoder` and `gpio-keys` drivers decode the knob and debounce the
 /// button themselves; this reader only moves their `struct input_event` records into Swift.
 /// Any file that yields records works the same way, which is how the tests feed a FIFO.
-public final class InputEventDevice {
+package final class InputEventDevice {
     /// The path opened.
-    public let path: String
+    package let path: String
     /// The device's name (`EVIOCGNAME`), e.g. the overlay's label; nil when the file is no input device.
-    public let name: String?
+    package let name: String?
     /// True when the kernel agreed to stamp events with CLOCK_MONOTONIC, the clock `MonotonicClock` reads.
-    public let usesMonotonicClock: Bool
+    package let usesMonotonicClock: Bool
     private let descriptor: FileDescriptor
     /// The open descriptor, for a poll(2) beside others; readable when records are waiting.
-    public var pollDescriptor: Int32 { descriptor.rawValue }
+    package var pollDescriptor: Int32 { descriptor.rawValue }
     private var partial: [UInt8] = []
     private var isClosed = false
 
     /// The size of one record on this machine (24 bytes on 64-bit Linux, 16 on 32-bit with 32-bit time).
-    public static let recordSize = MemoryLayout<input_event>.size
+    package static let recordSize = MemoryLayout<input_event>.size
 
     /// Opens `path` for reading, without blocking, and asks for monotonic timestamps.
-    public init(path: String) throws(InputEventError) {
+    package init(path: String) throws(InputEventError) {
         self.path = path
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
@@ -51,14 +51,14 @@ public final class InputEventDevice {
     deinit { close() }
 
     /// Closes the device; reading afterwards reports it disconnected.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         _ = try? descriptor.close()
     }
 
     /// Waits up to `timeoutMilliseconds` (negative: forever) for records and returns those that arrived; [] on timeout.
-    public func read(timeoutMilliseconds: Int) throws(InputEventError) -> [InputEventRecord] {
+    package func read(timeoutMilliseconds: Int) throws(InputEventError) -> [InputEventRecord] {
         guard !isClosed else { throw .disconnected(path: path) }
         var events: Int16 = 0
         do {
@@ -109,7 +109,7 @@ public final class InputEventDevice {
     }
 
     /// `records` laid out as the kernel writes them, for feeding a FIFO or a file in tests.
-    public static func bytes(of records: [InputEventRecord]) -> [UInt8] {
+    package static func bytes(of records: [InputEventRecord]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(records.count * recordSize)
         for record in records {

@@ -1,5 +1,5 @@
 /// Why an input device (`/dev/input/eventN`) could not be opened or read, with what to do about it.
-public enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing exists at `path`.
     case notFound(path: String)
     /// The user may not read `path`.
@@ -10,7 +10,7 @@ public enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible 
     case system(operation: String, path: String, errno: Errno)
 
     /// The device concerned.
-    public var path: String {
+    package var path: String {
         switch self {
         case .notFound(let path), .permissionDenied(let path), .disconnected(let path), .system(_, let path, _):
             return path
@@ -18,7 +18,7 @@ public enum InputEventError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// A sentence for the operator, naming the device and the fix.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let path):
             return "\(path) does not exist: list the input devices with `grep -A4 -i -e rotary -e gpio-keys "

@@ -4,14 +4,14 @@ import Glibc
 ///
 /// It writes in place rather than atomically: a run stopped by SIGKILL or a power cut still
 /// leaves everything written so far on disk.
-public final class OutputFile {
+package final class OutputFile {
     /// Where it is.
-    public let path: String
+    package let path: String
     private var descriptor: FileDescriptor?
 
     /// Creates the file at `path`, or empties it if it is a regular file; a device, FIFO or socket
     /// is written in place, and a folder or block device refused (`OutputPath`).
-    public init(creating path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
+    package init(creating path: String, permissions: UInt32 = 0o644) throws(FileSystemError) {
         self.path = path
         descriptor = try FileSystem.openForOutput(path, options: .truncate, permissions: permissions)
     }
@@ -19,14 +19,14 @@ public final class OutputFile {
     deinit { _ = try? descriptor?.close() }
 
     /// Appends `bytes`; after `close()` there is nothing to write to and it throws EBADF.
-    public func write(_ bytes: [UInt8]) throws(FileSystemError) {
+    package func write(_ bytes: [UInt8]) throws(FileSystemError) {
         guard !bytes.isEmpty else { return }
         guard let descriptor else { throw .failed(operation: .write, path: path, errno: .badFileDescriptor) }
         do { _ = try descriptor.writeAll(bytes) } catch { throw .failed(operation: .write, path: path, errno: error) }
     }
 
     /// Closes it; an error here (a full disk on NFS) means the end may not have reached the disk.
-    public func close() throws(FileSystemError) {
+    package func close() throws(FileSystemError) {
         guard let open = descriptor else { return }
         descriptor = nil
         do { try open.close() } catch { throw .failed(operation: .close, path: path, errno: error) }

@@ -7,7 +7,7 @@ import Glibc
 /// would turn the system's /dev/null into a regular file until the next boot. So only a regular
 /// file, or nothing, is ever replaced; what streams (a terminal, /dev/null, a FIFO, a socket) is
 /// written in place, and anything else is refused before a byte is written.
-public enum OutputPath: Equatable, Sendable {
+package enum OutputPath: Equatable, Sendable {
     /// Nothing is there yet, or a regular file: it may be replaced at this path (a symbolic link's target).
     case replaceable(String)
     /// A character device, a FIFO or a socket: opened where it is and written in place.
@@ -16,7 +16,7 @@ public enum OutputPath: Equatable, Sendable {
     case descriptor(CInt)
 
     /// Finds what `path` names; throws `.unsuitableOutput` for a folder, a block device or a link to nothing.
-    public static func classify(_ path: String) throws(FileSystemError) -> OutputPath {
+    package static func classify(_ path: String) throws(FileSystemError) -> OutputPath {
         if let descriptor = openDescriptor(named: path) { return .descriptor(descriptor) }
         var status = stat()
         guard lstat(path, &status) == 0 else {
@@ -121,7 +121,7 @@ public enum OutputPath: Equatable, Sendable {
 }
 
 /// The kind of node at a path, in stat(2)'s terms.
-public enum FileKind: String, Equatable, Sendable {
+package enum FileKind: String, Equatable, Sendable {
     case regularFile = "a regular file"
     case directory = "a folder"
     case characterDevice = "a character device"

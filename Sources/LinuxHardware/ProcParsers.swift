@@ -1,16 +1,16 @@
 import CrownVocabulary
 
 /// The run-queue load averages, in hundredths so pages can print them without floating point.
-public struct LoadAverage: Hashable, Sendable {
+package struct LoadAverage: Hashable, Sendable {
     /// The 1-minute average times 100 (0.52 is 52).
-    public var oneMinuteHundredths: Int
+    package var oneMinuteHundredths: Int
     /// The 5-minute average times 100.
-    public var fiveMinutesHundredths: Int
+    package var fiveMinutesHundredths: Int
     /// The 15-minute average times 100.
-    public var fifteenMinutesHundredths: Int
+    package var fifteenMinutesHundredths: Int
 
     /// Creates a reading from hundredths.
-    public init(oneMinuteHundredths: Int, fiveMinutesHundredths: Int, fifteenMinutesHundredths: Int) {
+    package init(oneMinuteHundredths: Int, fiveMinutesHundredths: Int, fifteenMinutesHundredths: Int) {
         self.oneMinuteHundredths = oneMinuteHundredths
         self.fiveMinutesHundredths = fiveMinutesHundredths
         self.fifteenMinutesHundredths = fifteenMinutesHundredths
@@ -18,24 +18,24 @@ public struct LoadAverage: Hashable, Sendable {
 }
 
 /// Memory as the kernel reports it, in bytes.
-public struct MemoryReading: Hashable, Sendable {
+package struct MemoryReading: Hashable, Sendable {
     /// Usable RAM (MemTotal).
-    public var totalBytes: Int
+    package var totalBytes: Int
     /// What new programs could get without swapping (MemAvailable).
-    public var availableBytes: Int
+    package var availableBytes: Int
 
     /// Creates a reading.
-    public init(totalBytes: Int, availableBytes: Int) {
+    package init(totalBytes: Int, availableBytes: Int) {
         self.totalBytes = totalBytes
         self.availableBytes = availableBytes
     }
 
     /// Memory in use, `totalBytes - availableBytes`.
-    public var usedBytes: Int { max(0, totalBytes - availableBytes) }
+    package var usedBytes: Int { max(0, totalBytes - availableBytes) }
 }
 
 /// Why a system reading failed.
-public enum SystemReadingError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(FileSystemError)
     /// The file was read but its text is not what the kernel writes; `detail` says what was wrong.
@@ -44,7 +44,7 @@ public enum SystemReadingError: Error, Hashable, Sendable, CustomStringConvertib
     case hostname(errno: Errno)
 
     /// A sentence for the operator.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let error): return error.description
         case .malformed(let path, let detail): return "unexpected contents in \(path): \(detail)"
@@ -54,9 +54,9 @@ public enum SystemReadingError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 /// Pure parsers of /proc files: text in, values or a typed error out.
-public enum ProcParsers {
+package enum ProcParsers {
     /// The load averages from /proc/loadavg, e.g. `0.52 0.58 0.59 1/467 12345`.
-    public static func loadAverage(_ text: String, path: String = "/proc/loadavg") throws(SystemReadingError)
+    package static func loadAverage(_ text: String, path: String = "/proc/loadavg") throws(SystemReadingError)
         -> LoadAverage
     {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
@@ -77,7 +77,7 @@ public enum ProcParsers {
     /// MemTotal and MemAvailable from /proc/meminfo (`MemTotal:  16318412 kB` lines).
     ///
     /// Kernels before 3.14 have no MemAvailable; MemFree + Buffers + Cached stands in, as `free` does.
-    public static func memory(_ text: String, path: String = "/proc/meminfo") throws(SystemReadingError)
+    package static func memory(_ text: String, path: String = "/proc/meminfo") throws(SystemReadingError)
         -> MemoryReading
     {
         var kibibytes: [Substring: Int] = [:]
@@ -106,7 +106,7 @@ public enum ProcParsers {
     }
 
     /// The time since boot from /proc/uptime, e.g. `12345.67 54321.00`.
-    public static func uptime(_ text: String, path: String = "/proc/uptime") throws(SystemReadingError) -> TimeSpan {
+    package static func uptime(_ text: String, path: String = "/proc/uptime") throws(SystemReadingError) -> TimeSpan {
         guard let first = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).first else {
             throw .malformed(path: path, detail: "empty")
         }

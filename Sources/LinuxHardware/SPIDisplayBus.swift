@@ -4,20 +4,20 @@ import Glibc
 import SSD1306
 
 /// Where a display on SPI is wired: its spidev device, its D/C# and RES# lines and the clock.
-public struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
+package struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
     /// The spidev device node, e.g. `/dev/spidev0.0` (SPI0, chip select CE0).
-    public var devicePath: String
+    package var devicePath: String
     /// The GPIO chip of the D/C# and RES# lines, e.g. `/dev/gpiochip0`.
-    public var chipPath: String
+    package var chipPath: String
     /// The line of the display's D/C# pin (low: command, high: data).
-    public var dataCommandLine: UInt32
+    package var dataCommandLine: UInt32
     /// The line of the display's RES# pin, pulsed at open; nil when RES# is tied high or to the Pi's reset.
-    public var resetLine: UInt32?
+    package var resetLine: UInt32?
     /// The SPI clock, in hertz (SSD1306 datasheet 13: a 100 ns cycle, so at most 10 MHz).
-    public var hertz: UInt32
+    package var hertz: UInt32
 
     /// A display on `devicePath` with D/C# on `dataCommandLine` and RES# on `resetLine` of `chipPath`.
-    public init(
+    package init(
         devicePath: String, chipPath: String = "/dev/gpiochip0", dataCommandLine: UInt32, resetLine: UInt32?,
         hertz: UInt32 = 8_000_000
     ) {
@@ -29,7 +29,7 @@ public struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The device and the lines, for the journal: `/dev/spidev0.0 (DC GPIO24, RES GPIO25, 8 MHz on /dev/gpiochip0)`.
-    public var description: String {
+    package var description: String {
         let reset = resetLine.map { "RES GPIO\($0)" } ?? "RES not wired"
         let clock = hertz % 1_000_000 == 0 ? "\(hertz / 1_000_000) MHz" : "\(hertz / 1000) kHz"
         return "\(devicePath) (DC GPIO\(dataCommandLine), \(reset), \(clock) on \(chipPath))"
@@ -44,20 +44,20 @@ public struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
 /// parameter says otherwise). Chip select (CE0 or CE1) picks the device: there is no address. Opening sets SPI mode 0, 8 bits a word and the clock, and
 /// pulses RES# low when it is wired (datasheet 8.9 wants at least 3 us; 10 ms, then 10 ms before the
 /// first command, as common drivers do). SPI cannot read: there is no status byte to ask.
-public final class SPIDisplayBus: DisplayInterface {
+package final class SPIDisplayBus: DisplayInterface {
     /// Where the display is wired.
-    public let wiring: SPIDisplayWiring
+    package let wiring: SPIDisplayWiring
     /// The most bytes one SPI_IOC_MESSAGE carries.
-    public let bufferSize: Int
+    package let bufferSize: Int
     private var descriptor: Int32
     private let dataCommand: GPIOOutputLine
     private let reset: GPIOOutputLine?
 
     /// How long RES# is held low at open, and how long the controller is given after it.
-    public static let resetPulse = TimeSpan.milliseconds(10)
+    package static let resetPulse = TimeSpan.milliseconds(10)
 
     /// Opens the device and the lines, sets mode 0, 8 bits and the clock, and pulses RES# when wired.
-    public static func open(_ wiring: SPIDisplayWiring) throws(SPIDisplayError) -> SPIDisplayBus {
+    package static func open(_ wiring: SPIDisplayWiring) throws(SPIDisplayError) -> SPIDisplayBus {
         let path = wiring.devicePath
         var descriptor: Int32
         repeat {
@@ -116,7 +116,7 @@ public final class SPIDisplayBus: DisplayInterface {
     deinit { close() }
 
     /// Closes the device and releases the lines; later writes fail with EBADF. Safe to call twice.
-    public func close() {
+    package func close() {
         dataCommand.close()
         reset?.close()
         guard descriptor >= 0 else { return }
@@ -125,7 +125,7 @@ public final class SPIDisplayBus: DisplayInterface {
     }
 
     /// Sends one record: D/C# low for commands, high for display data, then its bytes on the wire.
-    public func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) throws(SPIDisplayError) {
+    package func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) throws(SPIDisplayError) {
         do throws(GPIOError) {
             try dataCommand.set(kind == .data)
         } catch {

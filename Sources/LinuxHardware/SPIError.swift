@@ -1,9 +1,9 @@
 import Glibc
 
 /// Why talking to a spidev device failed: the operation, the device path, the errno, and the fix.
-public struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was being done.
-    public enum Operation: String, Hashable, Sendable {
+    package enum Operation: String, Hashable, Sendable {
         /// Opening the device node.
         case open = "open"
         /// SPI_IOC_WR_MODE: mode 0 (CPOL 0, CPHA 0), as the SSD1306 samples on the rising edge (datasheet 8.1.3).
@@ -17,7 +17,7 @@ public struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the errno means for the operator.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The device node does not exist: SPI is not enabled, or the bus or chip select is wrong.
         case deviceMissing
         /// The node exists but this user may not open it.
@@ -27,21 +27,21 @@ public struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What was being done.
-    public let operation: Operation
+    package let operation: Operation
     /// The device node, e.g. `/dev/spidev0.0`.
-    public let path: String
+    package let path: String
     /// The system's error.
-    public let errno: Errno
+    package let errno: Errno
 
     /// An error, for comparing in tests.
-    public init(operation: Operation, path: String, errno: Errno) {
+    package init(operation: Operation, path: String, errno: Errno) {
         self.operation = operation
         self.path = path
         self.errno = errno
     }
 
     /// The meaning of `errno` for this operation.
-    public var kind: Kind {
+    package var kind: Kind {
         switch errno.rawValue {
         case ENOENT, ENODEV, ENXIO: return operation == .open ? .deviceMissing : .other
         case EACCES, EPERM: return .permissionDenied
@@ -50,7 +50,7 @@ public struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A sentence for the operator: what failed, the system's reason, and how to fix it.
-    public var description: String {
+    package var description: String {
         let reason = "could not \(operation.rawValue) \(path): \(errno.sentence)"
         switch kind {
         case .deviceMissing:
@@ -68,7 +68,7 @@ public struct SPIError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a display on SPI failed: its spidev device, or one of its GPIO lines (D/C#, RES#).
-public enum SPIDisplayError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SPIDisplayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The spidev device could not be opened, set up or written.
     case device(SPIError)
     /// The display's data/command line (D/C#) could not be requested or driven.
@@ -77,7 +77,7 @@ public enum SPIDisplayError: Error, Hashable, Sendable, CustomStringConvertible 
     case resetLine(GPIOError)
 
     /// A sentence naming the device or the line, what failed and the fix.
-    public var description: String {
+    package var description: String {
         switch self {
         case .device(let error): return error.description
         case .dataCommandLine(let error): return "the display's DC line: \(error)"

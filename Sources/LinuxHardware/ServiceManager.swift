@@ -2,7 +2,7 @@ import CrownVocabulary
 import Glibc
 
 /// One thing told to the service manager: an assignment of sd_notify(3)'s protocol.
-public enum ServiceNotification: Hashable, Sendable {
+package enum ServiceNotification: Hashable, Sendable {
     /// READY=1: started up; systemd's `Type=notify` waits for this.
     case ready
     /// STOPPING=1: shutting down.
@@ -14,7 +14,7 @@ public enum ServiceNotification: Hashable, Sendable {
 
     /// The assignment, `KEY=VALUE`; a status's line breaks become spaces, since each line of a
     /// datagram is an assignment of its own.
-    public var assignment: String {
+    package var assignment: String {
         switch self {
         case .ready: return "READY=1"
         case .stopping: return "STOPPING=1"
@@ -25,13 +25,13 @@ public enum ServiceNotification: Hashable, Sendable {
     }
 
     /// The datagram telling `notifications` at once: their assignments, one a line.
-    public static func message(_ notifications: [ServiceNotification]) -> String {
+    package static func message(_ notifications: [ServiceNotification]) -> String {
         notifications.map(\.assignment).joined(separator: "\n")
     }
 }
 
 /// Why the service manager could not be told something.
-public enum ServiceManagerError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ServiceManagerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// NOTIFY_SOCKET names neither a path ('/...') nor an abstract socket ('@...'), or too long a one.
     case unsupportedSocket(String)
     /// socket(2) failed.
@@ -40,7 +40,7 @@ public enum ServiceManagerError: Error, Hashable, Sendable, CustomStringConverti
     case send(socket: String, Errno)
 
     /// What went wrong, and what to do about a NOTIFY_SOCKET that cannot work.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedSocket(let name):
             return "NOTIFY_SOCKET '\(name)' is neither a socket path nor an abstract name ('@...') of at most "
@@ -56,21 +56,21 @@ public enum ServiceManagerError: Error, Hashable, Sendable, CustomStringConverti
 /// The service manager's notification socket, named by NOTIFY_SOCKET: sd_notify(3)'s protocol,
 /// reimplemented (systemd documents it as stable and meant to be), so the program links no
 /// libsystemd. Each notification is one datagram to an AF_UNIX socket.
-public final class ServiceManagerSocket {
+package final class ServiceManagerSocket {
     /// NOTIFY_SOCKET as systemd set it.
-    public let name: String
+    package let name: String
     /// `sun_path`'s bytes: the path, or a NUL and the name for an abstract socket.
     private let path: [UInt8]
     private let descriptor: FileDescriptor
 
     /// The socket NOTIFY_SOCKET names; nil when it is unset or empty (not run by systemd, or not as `Type=notify`).
-    public static func fromEnvironment() throws(ServiceManagerError) -> ServiceManagerSocket? {
+    package static func fromEnvironment() throws(ServiceManagerError) -> ServiceManagerSocket? {
         guard let value = getenv("NOTIFY_SOCKET").map({ String(cString: $0) }), !value.isEmpty else { return nil }
         return try ServiceManagerSocket(name: value)
     }
 
     /// A socket that sends to `name`: a path, or an abstract name after '@'.
-    public init(name: String) throws(ServiceManagerError) {
+    package init(name: String) throws(ServiceManagerError) {
         guard let path = Self.socketPath(name) else { throw .unsupportedSocket(name) }
         let raw = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard raw >= 0 else { throw .socket(.current) }
@@ -84,7 +84,7 @@ public final class ServiceManagerSocket {
     /// `sun_path`'s bytes for NOTIFY_SOCKET's `name`: an absolute path, or an abstract name ('@'
     /// becomes the leading NUL); nil for anything else (systemd's `vsock:` addresses included) or
     /// a name `sun_path` cannot hold (108 bytes, a path's terminating NUL among them).
-    public static func socketPath(_ name: String) -> [UInt8]? {
+    package static func socketPath(_ name: String) -> [UInt8]? {
         let bytes = Array(name.utf8)
         let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
         switch bytes.first {
@@ -96,7 +96,7 @@ public final class ServiceManagerSocket {
 
     /// The watchdog's timeout from WATCHDOG_USEC (`microseconds`), nil when there is none for
     /// this process: unset, not a positive number, or WATCHDOG_PID (`process`) names another one.
-    public static func watchdogTimeout(microseconds: String?, process: String?, ownProcess: Int32) -> TimeSpan? {
+    package static func watchdogTimeout(microseconds: String?, process: String?, ownProcess: Int32) -> TimeSpan? {
         guard let microseconds, let value = Int64(microseconds), value > 0, value <= Int64.max / 1000 else {
             return nil
         }
@@ -105,7 +105,7 @@ public final class ServiceManagerSocket {
     }
 
     /// The watchdog's timeout this process was started with (`WatchdogSec=`), nil without one.
-    public static func watchdogTimeoutFromEnvironment() -> TimeSpan? {
+    package static func watchdogTimeoutFromEnvironment() -> TimeSpan? {
         watchdogTimeout(
             microseconds: getenv("WATCHDOG_USEC").map { String(cString: $0) },
             process: getenv("WATCHDOG_PID").map { String(cString: $0) }, ownProcess: getpid())
@@ -113,7 +113,7 @@ public final class ServiceManagerSocket {
 
     /// Sends `notifications` as one datagram. It never waits: a service manager too busy to take it
     /// (its queue full) is an error like any other, and the caller carries on.
-    public func send(_ notifications: [ServiceNotification]) throws(ServiceManagerError) {
+    package func send(_ notifications: [ServiceNotification]) throws(ServiceManagerError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }

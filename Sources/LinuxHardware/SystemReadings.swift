@@ -5,35 +5,35 @@ import Glibc
 ///
 /// Each reading opens its /proc file afresh and parses it with `ProcParsers`; a missing or
 /// unreadable file is a typed error naming it, never a crash.
-public struct SystemReadings: Sendable {
+package struct SystemReadings: Sendable {
     /// Where procfs is mounted; tests point it at a folder of their own files.
-    public var procRoot: String
+    package var procRoot: String
 
     /// Readings from the procfs at `procRoot`.
-    public init(procRoot: String = "/proc") {
+    package init(procRoot: String = "/proc") {
         self.procRoot = procRoot
     }
 
     /// The 1, 5 and 15 minute load averages.
-    public func loadAverage() throws(SystemReadingError) -> LoadAverage {
+    package func loadAverage() throws(SystemReadingError) -> LoadAverage {
         let path = procRoot + "/loadavg"
         return try ProcParsers.loadAverage(read(path), path: path)
     }
 
     /// Total and available memory.
-    public func memory() throws(SystemReadingError) -> MemoryReading {
+    package func memory() throws(SystemReadingError) -> MemoryReading {
         let path = procRoot + "/meminfo"
         return try ProcParsers.memory(read(path), path: path)
     }
 
     /// The time since the system booted.
-    public func uptime() throws(SystemReadingError) -> TimeSpan {
+    package func uptime() throws(SystemReadingError) -> TimeSpan {
         let path = procRoot + "/uptime"
         return try ProcParsers.uptime(read(path), path: path)
     }
 
     /// The machine's host name.
-    public static func hostname() throws(SystemReadingError) -> String {
+    package static func hostname() throws(SystemReadingError) -> String {
         // HOST_NAME_MAX is 64 on Linux; the spare byte guarantees a terminating NUL.
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { throw .hostname(errno: .current) }

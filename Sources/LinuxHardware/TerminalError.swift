@@ -1,5 +1,5 @@
 /// Why the terminal session could not start, read or write.
-public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `stream` (e.g. "standard input") is a pipe, a file or /dev/null rather than a terminal.
     case notATerminal(stream: String)
     /// A system call on the terminal failed; `operation` names it (e.g. `tcsetattr`).
@@ -10,7 +10,7 @@ public enum TerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     case anotherSessionActive
 
     /// A sentence for the operator, with a hint where one helps.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATerminal(let stream):
             return "\(stream) is not a terminal: run the desktop mock in an interactive terminal "

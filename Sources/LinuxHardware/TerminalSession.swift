@@ -11,25 +11,25 @@ import Glibc
 /// The original settings are put back by `restore()`, by `deinit`, and, while `begin` was
 /// asked to, from a handler for SIGINT, SIGTERM, SIGHUP and the crash signals.
 /// The session does not own its descriptors and never closes them.
-public final class TerminalSession {
+package final class TerminalSession {
     /// Where keys and mouse reports are read.
-    public let input: FileDescriptor
+    package let input: FileDescriptor
     /// Where the picture is written.
-    public let output: FileDescriptor
+    package let output: FileDescriptor
     /// True between `begin` and `restore`.
-    public private(set) var isRaw = false
+    package private(set) var isRaw = false
 
     private var original = termios()
     private var leaveSequence: [UInt8] = []
     private var restoresOnSignals = false
 
     /// A session on standard input and output; throws when either is not a terminal.
-    public convenience init() throws(TerminalError) {
+    package convenience init() throws(TerminalError) {
         try self.init(input: .standardInput, output: .standardOutput)
     }
 
     /// A session on the given descriptors (a pseudo-terminal in tests); throws when either is not a terminal.
-    public init(input: FileDescriptor, output: FileDescriptor) throws(TerminalError) {
+    package init(input: FileDescriptor, output: FileDescriptor) throws(TerminalError) {
         for (descriptor, name) in [(input, "standard input"), (output, "standard output")]
         where isatty(descriptor.rawValue) != 1 {
             let stream = descriptor.rawValue <= 2 ? name : "\(name) (descriptor \(descriptor.rawValue))"
@@ -45,7 +45,8 @@ public final class TerminalSession {
     ///
     /// `leaveSequence` is written by `restore()` and by the signal handler, which is installed
     /// when `restoreOnSignals` is true (only one such session may be active at a time).
-    public func begin(enterSequence: String, leaveSequence: String, restoreOnSignals: Bool = true) throws(TerminalError)
+    package func begin(enterSequence: String, leaveSequence: String, restoreOnSignals: Bool = true)
+        throws(TerminalError)
     {
         guard !isRaw else { return }
         if restoreOnSignals, emergencyState.pointee.armed != 0 { throw .anotherSessionActive }
@@ -79,7 +80,7 @@ public final class TerminalSession {
     }
 
     /// Writes the leave sequence and puts the original settings back; safe to call twice.
-    public func restore() {
+    package func restore() {
         guard isRaw else { return }
         isRaw = false
         // Errors are ignored on purpose: the terminal may be gone (hang-up), and there is
@@ -90,7 +91,7 @@ public final class TerminalSession {
     }
 
     /// Waits up to `timeoutMilliseconds` (negative: forever) for input and returns what arrived; [] on timeout.
-    public func readInput(timeoutMilliseconds: Int) throws(TerminalError) -> [UInt8] {
+    package func readInput(timeoutMilliseconds: Int) throws(TerminalError) -> [UInt8] {
         var events: Int16 = 0
         do {
             guard try input.waitUntilReadable(timeoutMilliseconds: timeoutMilliseconds, events: &events) else {
@@ -116,7 +117,7 @@ public final class TerminalSession {
     }
 
     /// The terminal's size in cells: the kernel's (TIOCGWINSZ), else `COLUMNS`/`LINES`, else 80x24.
-    public func windowSize() -> (columns: Int, rows: Int) {
+    package func windowSize() -> (columns: Int, rows: Int) {
         var size = winsize()
         var kernel: (columns: Int, rows: Int)?
         for descriptor in [output.rawValue, input.rawValue] where ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 {
@@ -128,7 +129,7 @@ public final class TerminalSession {
     }
 
     /// Each dimension from the kernel when it is positive, else from the variable, else 80 columns or 24 rows.
-    public static func resolvedSize(
+    package static func resolvedSize(
         kernel: (columns: Int, rows: Int)?, columnsVariable: String?, linesVariable: String?
     ) -> (columns: Int, rows: Int) {
         func pick(_ fromKernel: Int?, _ variable: String?, _ fallback: Int) -> Int {
@@ -140,12 +141,12 @@ public final class TerminalSession {
     }
 
     /// Writes all of `text`, retrying after signals.
-    public func write(_ text: String) throws(TerminalError) {
+    package func write(_ text: String) throws(TerminalError) {
         try write(bytes: Array(text.utf8))
     }
 
     /// Writes all of `bytes`, retrying after signals.
-    public func write(bytes: [UInt8]) throws(TerminalError) {
+    package func write(bytes: [UInt8]) throws(TerminalError) {
         do {
             _ = try output.writeAll(bytes)
         } catch {

@@ -8,13 +8,13 @@ import Glibc
 ///
 /// The signals are blocked in the calling thread while the value lives; create it on the main
 /// thread before any other starts. `deinit` closes the descriptor and unblocks them.
-public final class TerminationSignals {
+package final class TerminationSignals {
     /// The descriptor that becomes readable when a signal is pending.
-    public let descriptor: Int32
+    package let descriptor: Int32
     private var previousMask = sigset_t()
 
     /// Blocks the signals (SIGWINCH too when `windowChanges`) and opens the descriptor.
-    public init(windowChanges: Bool = false) throws(I2CLoopError) {
+    package init(windowChanges: Bool = false) throws(I2CLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         for number in [SIGINT, SIGTERM, SIGHUP] + (windowChanges ? [SIGWINCH] : []) { sigaddset(&mask, number) }
@@ -36,7 +36,7 @@ public final class TerminationSignals {
     }
 
     /// The next pending signal's number, or nil when none is pending.
-    public func next() -> Int32? {
+    package func next() -> Int32? {
         var info = signalfd_siginfo()
         let count = withUnsafeMutableBytes(of: &info) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
@@ -45,10 +45,10 @@ public final class TerminationSignals {
 }
 
 /// Waiting for any of several descriptors, with a timeout.
-public enum Readiness {
+package enum Readiness {
     /// Which of `descriptors` are readable (or hung up) within `timeoutMilliseconds` (negative:
     /// no timeout); all false on timeout or when a signal interrupted the wait.
-    public static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(I2CLoopError) -> [Bool] {
+    package static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(I2CLoopError) -> [Bool] {
         var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         // A negative timeout is poll(2)'s "wait until something happens": a loop with no deadline
         // sleeps until an event instead of spinning.
@@ -63,12 +63,12 @@ public enum Readiness {
 }
 
 /// A system call of the run loop itself failed.
-public enum I2CLoopError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum I2CLoopError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `operation` failed with `errno`.
     case system(operation: String, errno: Errno)
 
     /// A sentence for the operator.
-    public var description: String {
+    package var description: String {
         switch self {
         case .system(let operation, let errno): return "\(operation) failed: \(errno.sentence)"
         }

@@ -9,11 +9,11 @@ import PagerGraphics
 /// gives its place to the next one: the file shows at most 50 pictures a second. Each delay is
 /// the real time since the start, rounded, less what the file already covers, so rounding never
 /// adds up.
-public struct GlassRecording {
+package struct GlassRecording {
     /// The shortest delay written, in hundredths of a second.
-    public static let shortestDelay = 2
+    package static let shortestDelay = 2
     /// The last picture stays at least this long before the animation starts again.
-    public static let finalHold = TimeSpan(nanoseconds: 1_000_000_000)
+    package static let finalHold = TimeSpan(nanoseconds: 1_000_000_000)
 
     private var gif: AnimatedGIF
     private var start: Timestamp?
@@ -22,17 +22,17 @@ public struct GlassRecording {
     /// Hundredths of a second the pictures written so far cover.
     private var covered: Int64 = 0
     /// Pictures written, and pictures that gave their place to a later one.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     /// Pictures that stood under 20 ms and were replaced by the next.
-    public private(set) var framesMerged = 0
+    package private(set) var framesMerged = 0
 
     /// A recording of a `width` x `height` glass, each pixel `scale` x `scale` in `palette`'s colours.
-    public init(width: Int, height: Int, scale: Int = 2, palette: OLEDPalette = .white) {
+    package init(width: Int, height: Int, scale: Int = 2, palette: OLEDPalette = .white) {
         gif = AnimatedGIF(width: width, height: height, scale: scale, lit: palette.lit, dark: palette.dark)
     }
 
     /// The bytes to append now that `glass` is on the glass at `instant` (the header with the first picture).
-    public mutating func add(_ glass: Bitmap, at instant: Timestamp) -> [UInt8] {
+    package mutating func add(_ glass: Bitmap, at instant: Timestamp) -> [UInt8] {
         guard let start, let shown = pending else {
             start = instant
             pending = (glass, instant)
@@ -51,7 +51,7 @@ public struct GlassRecording {
     }
 
     /// The bytes that end the file at `instant`: the last picture, held at least `finalHold`, and the trailer.
-    public mutating func finish(at instant: Timestamp) -> [UInt8] {
+    package mutating func finish(at instant: Timestamp) -> [UInt8] {
         guard let start, let shown = pending else { return [] }
         pending = nil
         let delay = max(Self.centiseconds(instant - start) - covered, Self.centiseconds(Self.finalHold))

@@ -18,11 +18,11 @@
 ///
 /// Anything else, including mouse clicks and motion, is skipped without a command.
 /// A CR followed by LF is one press, so a terminal that sends CR LF for Enter works.
-public struct KeyDecoder: Hashable, Sendable {
+package struct KeyDecoder: Hashable, Sendable {
     /// Detents for Page Up/Down, `J`/`K` and modified arrows.
-    public static let fastDetents = 5
+    package static let fastDetents = 5
     /// A sequence longer than this is junk: the decoder skips to its final byte.
-    public static let maximumSequenceLength = 32
+    package static let maximumSequenceLength = 32
 
     private enum State: Hashable, Sendable {
         case ground
@@ -43,20 +43,20 @@ public struct KeyDecoder: Hashable, Sendable {
     private var afterCarriageReturn = false
 
     /// A decoder at rest.
-    public init() {}
+    package init() {}
 
     /// True when the bytes so far end inside an escape sequence.
-    public var hasPendingSequence: Bool { state != .ground }
+    package var hasPendingSequence: Bool { state != .ground }
 
     /// The commands in `bytes`, continuing any sequence left open by the previous call.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [TerminalCommand] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [TerminalCommand] {
         var commands: [TerminalCommand] = []
         for byte in bytes { consume(byte, into: &commands) }
         return commands
     }
 
     /// Drops an unfinished sequence (a lone ESC, or a sequence cut off), returning what it meant: nothing.
-    public mutating func flush() -> [TerminalCommand] {
+    package mutating func flush() -> [TerminalCommand] {
         state = .ground
         parameters.removeAll()
         return []

@@ -2,7 +2,7 @@
 ///
 /// These are facts about input, like the hardware crown's: the run loop turns `turn` and
 /// `press` into `CrownEvent`s with the time it read them.
-public enum TerminalCommand: Hashable, Sendable {
+package enum TerminalCommand: Hashable, Sendable {
     /// Turn the crown by whole detents: positive towards later pages (Down, `j`, wheel down).
     case turn(detents: Int)
     /// Press and release the crown's button (Enter, space).
@@ -18,6 +18,6 @@ public enum TerminalCommand: Hashable, Sendable {
 
 extension TerminalCommand {
     /// The keys in one line, for the mock's status line.
-    public static let keyHelp =
+    package static let keyHelp =
         "Down/j/wheel next  Up/k previous  PgDn/PgUp 5  Enter/space press  l long press  r redraw  q quit"
 }

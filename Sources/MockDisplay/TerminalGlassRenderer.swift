@@ -1,7 +1,7 @@
 import PagerGraphics
 
 /// How the glass is drawn with text, chosen from the glass size and the terminal size.
-public enum GlassRenderMode: Hashable, Sendable {
+package enum GlassRenderMode: Hashable, Sendable {
     /// One column and two rows of pixels a character cell, with `▀`, `▄`, `█` and space.
     case halfBlock
     /// Two columns and four rows of pixels a cell, with Unicode braille patterns (U+2800 block).
@@ -10,7 +10,7 @@ public enum GlassRenderMode: Hashable, Sendable {
     case tooSmall
 
     /// A short name for the status line, e.g. `half-block`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .halfBlock: return "half-block"
         case .braille: return "braille"
@@ -20,18 +20,18 @@ public enum GlassRenderMode: Hashable, Sendable {
 }
 
 /// Where and how the glass goes on the terminal, in character cells.
-public struct GlassLayout: Hashable, Sendable {
+package struct GlassLayout: Hashable, Sendable {
     /// The way pixels become characters.
-    public var mode: GlassRenderMode
+    package var mode: GlassRenderMode
     /// True when a one-cell box border surrounds the glass.
-    public var bordered: Bool
+    package var bordered: Bool
     /// The width of the drawing in cells, border included.
-    public var columns: Int
+    package var columns: Int
     /// The height of the drawing in cells, border included.
-    public var rows: Int
+    package var rows: Int
 
     /// Creates a layout.
-    public init(mode: GlassRenderMode, bordered: Bool, columns: Int, rows: Int) {
+    package init(mode: GlassRenderMode, bordered: Bool, columns: Int, rows: Int) {
         self.mode = mode
         self.bordered = bordered
         self.columns = columns
@@ -44,17 +44,17 @@ public struct GlassLayout: Hashable, Sendable {
 /// Pixels are plain characters without colour escapes, so the picture survives tmux,
 /// SSH and terminals without colour; a lit pixel shows in the terminal's foreground colour.
 /// Every character it emits is one cell wide, so a line's cell count is its scalar count.
-public struct TerminalGlassRenderer: Hashable, Sendable {
+package struct TerminalGlassRenderer: Hashable, Sendable {
     /// Whether to draw a box border around the glass when the terminal has room for it.
-    public var border: Bool
+    package var border: Bool
 
     /// Creates a renderer; `border` adds a one-cell frame when it fits.
-    public init(border: Bool = true) {
+    package init(border: Bool = true) {
         self.border = border
     }
 
     /// The cells a glass of `glass` pixels needs in `mode`, without a border (one line for `.tooSmall`).
-    public static func cells(for glass: Size, mode: GlassRenderMode) -> (columns: Int, rows: Int) {
+    package static func cells(for glass: Size, mode: GlassRenderMode) -> (columns: Int, rows: Int) {
         let width = max(0, glass.width)
         let height = max(0, glass.height)
         switch mode {
@@ -68,7 +68,7 @@ public struct TerminalGlassRenderer: Hashable, Sendable {
     ///
     /// Half-block comes first because its pixels are larger and easier to read; braille
     /// is the compact fallback; the border is the first thing dropped when space is short.
-    public func layout(glass: Size, columns: Int, rows: Int) -> GlassLayout {
+    package func layout(glass: Size, columns: Int, rows: Int) -> GlassLayout {
         for mode in [GlassRenderMode.halfBlock, .braille] {
             let need = Self.cells(for: glass, mode: mode)
             if border, need.columns + 2 <= columns, need.rows + 2 <= rows {
@@ -82,7 +82,7 @@ public struct TerminalGlassRenderer: Hashable, Sendable {
     }
 
     /// The glass as lines of text that fit in `columns` x `rows` cells, with the layout used.
-    public func render(_ glass: Bitmap, columns: Int, rows: Int) -> (lines: [String], layout: GlassLayout) {
+    package func render(_ glass: Bitmap, columns: Int, rows: Int) -> (lines: [String], layout: GlassLayout) {
         let layout = layout(glass: glass.size, columns: columns, rows: rows)
         var lines: [String]
         switch layout.mode {
@@ -103,13 +103,13 @@ public struct TerminalGlassRenderer: Hashable, Sendable {
     }
 
     /// The sentence shown when the glass does not fit, naming the smallest terminal that works.
-    public static func tooSmallMessage(glass: Size, columns: Int, rows: Int) -> String {
+    package static func tooSmallMessage(glass: Size, columns: Int, rows: Int) -> String {
         let need = cells(for: glass, mode: .braille)
         return "Terminal \(columns)x\(rows) is too small: need at least \(need.columns)x\(need.rows)"
     }
 
     /// Each cell holds rows 2r (upper half) and 2r+1 (lower half) of one column.
-    public static func halfBlockLines(_ glass: Bitmap) -> [String] {
+    package static func halfBlockLines(_ glass: Bitmap) -> [String] {
         let size = cells(for: glass.size, mode: .halfBlock)
         var lines: [String] = []
         lines.reserveCapacity(size.rows)
@@ -137,7 +137,7 @@ public struct TerminalGlassRenderer: Hashable, Sendable {
     ///     dot2 (bit 1)  dot5 (bit 4)
     ///     dot3 (bit 2)  dot6 (bit 5)
     ///     dot7 (bit 6)  dot8 (bit 7)
-    public static func brailleLines(_ glass: Bitmap) -> [String] {
+    package static func brailleLines(_ glass: Bitmap) -> [String] {
         let size = cells(for: glass.size, mode: .braille)
         var lines: [String] = []
         lines.reserveCapacity(size.rows)

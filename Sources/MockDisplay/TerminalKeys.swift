@@ -6,20 +6,20 @@ import PagerCore
 ///
 /// A terminal reports no key-up, so a press is a short one, and the long-press key stands for a
 /// press that began `longPressDuration` ago: the crown interpreter's own rule decides the rest.
-public struct TerminalKeys: Hashable, Sendable {
+package struct TerminalKeys: Hashable, Sendable {
     /// How long the crown's button is held for a long press (the configuration's crown setting).
-    public let longPressDuration: TimeSpan
+    package let longPressDuration: TimeSpan
     /// A quit key came (`q`, Ctrl-C, Ctrl-D).
-    public private(set) var quit = false
+    package private(set) var quit = false
     /// A redraw key came (`r`, Ctrl-L) and nobody took it yet.
-    public private(set) var redraw = false
+    package private(set) var redraw = false
     private var decoder = KeyDecoder()
 
     /// Keys whose long-press key stands for a press held `longPressDuration`.
-    public init(longPressDuration: TimeSpan) { self.longPressDuration = longPressDuration }
+    package init(longPressDuration: TimeSpan) { self.longPressDuration = longPressDuration }
 
     /// The crown facts in `bytes` read at `instant`; no bytes: a lone Escape is a key after all.
-    public mutating func feed(_ bytes: [UInt8], at instant: Timestamp) -> [CrownEvent] {
+    package mutating func feed(_ bytes: [UInt8], at instant: Timestamp) -> [CrownEvent] {
         var events: [CrownEvent] = []
         for command in bytes.isEmpty ? decoder.flush() : decoder.feed(bytes) {
             switch command {
@@ -34,7 +34,7 @@ public struct TerminalKeys: Hashable, Sendable {
     }
 
     /// Whether a redraw was asked for since the last call.
-    public mutating func takeRedraw() -> Bool {
+    package mutating func takeRedraw() -> Bool {
         defer { redraw = false }
         return redraw
     }

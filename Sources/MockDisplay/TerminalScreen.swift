@@ -4,34 +4,34 @@
 /// newlines, so the output is correct whether or not the tty translates `\n` (OPOST).
 /// Only lines that changed are rewritten; each rewrite ends with erase-to-end-of-line
 /// (`ESC [ K`, EL) so a shorter line leaves nothing behind.
-public struct TerminalScreen: Hashable, Sendable {
+package struct TerminalScreen: Hashable, Sendable {
     /// The lines last drawn, top to bottom; empty after `invalidate()`.
-    public private(set) var lines: [String] = []
+    package private(set) var lines: [String] = []
     /// The terminal row (1-based) of the first line.
-    public var top: Int
+    package var top: Int
     /// The terminal column (1-based) where every line starts.
-    public var left: Int
+    package var left: Int
     /// Wraps each update in synchronized output (DEC mode 2026) so the terminal shows it at once.
     ///
     /// Terminals that do not know the mode ignore it, as they must any unknown private mode.
-    public var synchronizedOutput: Bool
+    package var synchronizedOutput: Bool
 
     /// A screen whose first line goes to row `top`, column `left` (both 1-based).
-    public init(top: Int = 1, left: Int = 1, synchronizedOutput: Bool = false) {
+    package init(top: Int = 1, left: Int = 1, synchronizedOutput: Bool = false) {
         self.top = max(1, top)
         self.left = max(1, left)
         self.synchronizedOutput = synchronizedOutput
     }
 
     /// The output that turns the last drawn lines into `newLines`; empty when nothing changed.
-    public mutating func update(to newLines: [String]) -> String {
+    package mutating func update(to newLines: [String]) -> String {
         let body = changes(to: newLines)
         guard !body.isEmpty else { return "" }
         return synchronized(body)
     }
 
     /// Clears the whole screen and draws `newLines` from scratch, e.g. after a resize.
-    public mutating func repaint(_ newLines: [String]) -> String {
+    package mutating func repaint(_ newLines: [String]) -> String {
         lines = []
         // The clear goes inside the synchronized block so a blank screen never shows.
         return synchronized(Self.clearScreen + changes(to: newLines))
@@ -59,48 +59,48 @@ public struct TerminalScreen: Hashable, Sendable {
     }
 
     /// Forgets what is on the terminal, so the next `update` rewrites every line.
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         lines = []
     }
 
     // MARK: Sequences
 
     /// Control Sequence Introducer: ESC [.
-    public static let csi = "\u{1B}["
+    package static let csi = "\u{1B}["
     /// Moves the cursor to `row`, `column` (1-based): CUP.
-    public static func moveCursor(row: Int, column: Int) -> String {
+    package static func moveCursor(row: Int, column: Int) -> String {
         "\(csi)\(max(1, row));\(max(1, column))H"
     }
     /// Erases from the cursor to the end of the line: EL 0.
-    public static let eraseToEndOfLine = "\u{1B}[K"
+    package static let eraseToEndOfLine = "\u{1B}[K"
     /// Erases the whole screen and homes the cursor: ED 2 then CUP.
-    public static let clearScreen = "\u{1B}[2J\u{1B}[H"
+    package static let clearScreen = "\u{1B}[2J\u{1B}[H"
     /// Resets colours and attributes: SGR 0.
-    public static let resetAttributes = "\u{1B}[0m"
+    package static let resetAttributes = "\u{1B}[0m"
     /// Switches to the alternate screen buffer, saving the shell's screen (xterm mode 1049).
-    public static let enterAlternateScreen = "\u{1B}[?1049h"
+    package static let enterAlternateScreen = "\u{1B}[?1049h"
     /// Returns to the normal screen buffer and the shell's screen.
-    public static let leaveAlternateScreen = "\u{1B}[?1049l"
+    package static let leaveAlternateScreen = "\u{1B}[?1049l"
     /// Hides the cursor (DECTCEM off).
-    public static let hideCursor = "\u{1B}[?25l"
+    package static let hideCursor = "\u{1B}[?25l"
     /// Shows the cursor (DECTCEM on).
-    public static let showCursor = "\u{1B}[?25h"
+    package static let showCursor = "\u{1B}[?25h"
     /// Reports button presses and the wheel (mode 1000) in SGR form (mode 1006), which has no 223-column limit.
-    public static let enableMouseReporting = "\u{1B}[?1000h\u{1B}[?1006h"
+    package static let enableMouseReporting = "\u{1B}[?1000h\u{1B}[?1006h"
     /// Stops mouse reporting, in the reverse order of enabling it.
-    public static let disableMouseReporting = "\u{1B}[?1006l\u{1B}[?1000l"
+    package static let disableMouseReporting = "\u{1B}[?1006l\u{1B}[?1000l"
     /// Starts a synchronized update: the terminal holds the picture until the end mark.
-    public static let beginSynchronizedUpdate = "\u{1B}[?2026h"
+    package static let beginSynchronizedUpdate = "\u{1B}[?2026h"
     /// Ends a synchronized update.
-    public static let endSynchronizedUpdate = "\u{1B}[?2026l"
+    package static let endSynchronizedUpdate = "\u{1B}[?2026l"
 
     /// What to write when the mock starts: alternate screen, no cursor, optional mouse wheel, a clear screen.
-    public static func enterSequence(mouse: Bool = true) -> String {
+    package static func enterSequence(mouse: Bool = true) -> String {
         enterAlternateScreen + hideCursor + (mouse ? enableMouseReporting : "") + clearScreen
     }
 
     /// What to write when the mock ends, undoing `enterSequence` (safe to write even when mouse reporting was off).
-    public static var leaveSequence: String {
+    package static var leaveSequence: String {
         resetAttributes + disableMouseReporting + showCursor + leaveAlternateScreen
     }
 }

@@ -1,16 +1,16 @@
 /// A configuration mistake: the file, the line, the key, and what was expected there.
-public struct ConfigError: Error, Equatable, CustomStringConvertible {
+package struct ConfigError: Error, Equatable, CustomStringConvertible {
     /// The configuration file's path, as the user gave it.
-    public var file: String
+    package var file: String
     /// The 1-based line of the key (or of its table, for a missing key).
-    public var line: Int
+    package var line: Int
     /// The key's full name, e.g. `display.brightness` or `page[3].refresh`; empty for syntax errors.
-    public var key: String
+    package var key: String
     /// What is wrong and what is expected.
-    public var message: String
+    package var message: String
 
     /// An error about `key` on `line` of `file`.
-    public init(file: String, line: Int, key: String, message: String) {
+    package init(file: String, line: Int, key: String, message: String) {
         self.file = file
         self.line = line
         self.key = key
@@ -18,50 +18,50 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
     }
 
     /// A syntax error of the file itself.
-    public init(file: String, syntax error: TOMLError) {
+    package init(file: String, syntax error: TOMLError) {
         self.init(file: file, line: error.line, key: "", message: "column \(error.column): \(error.message)")
     }
 
     /// `crownpager.toml:12: display.brightness: expected an integer from 0 to 100, found 250`.
-    public var description: String {
+    package var description: String {
         key.isEmpty ? "\(file):\(line): \(message)" : "\(file):\(line): \(key): \(message)"
     }
 }
 
 /// Every mistake of a configuration file, for `crownpager check`, in the order of their lines.
-public struct ConfigErrors: Error, Equatable, CustomStringConvertible {
+package struct ConfigErrors: Error, Equatable, CustomStringConvertible {
     /// The mistakes, at least one.
-    public var errors: [ConfigError]
+    package var errors: [ConfigError]
     /// Whether a syntax error stopped the reading: the rest of the file could not be checked.
-    public var stoppedReading: Bool
+    package var stoppedReading: Bool
 
     /// `errors`, sorted by line; `stoppedReading` when a syntax error ended the reading.
-    public init(_ errors: [ConfigError], stoppedReading: Bool = false) {
+    package init(_ errors: [ConfigError], stoppedReading: Bool = false) {
         self.errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
             .map { $0.element }
         self.stoppedReading = stoppedReading
     }
 
     /// One error a line, as `ConfigError` writes it.
-    public var description: String { errors.map { $0.description }.joined(separator: "\n") }
+    package var description: String { errors.map { $0.description }.joined(separator: "\n") }
 }
 
 /// Where the reading of a configuration collects its mistakes instead of stopping at the first.
-public final class ConfigProblems {
+package final class ConfigProblems {
     /// The mistakes, in the order they were found.
-    public private(set) var errors: [ConfigError] = []
+    package private(set) var errors: [ConfigError] = []
 
     /// None yet.
-    public init() {}
+    package init() {}
 
     /// Adds `error`, unless it is there already: a read that went on past a wrong value may throw it again.
-    public func record(_ error: ConfigError) {
+    package func record(_ error: ConfigError) {
         if !errors.contains(error) { errors.append(error) }
     }
 }
 
 /// Describes a value as found in the file, for "found ..." in messages.
-public func describeFound(_ value: TOMLValue) -> String {
+package func describeFound(_ value: TOMLValue) -> String {
     switch value {
     case .string(let text): return "the string \"\(text.count > 40 ? String(text.prefix(40)) + "..." : text)\""
     case .integer(let number): return "the integer \(number)"

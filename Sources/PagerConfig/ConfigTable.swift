@@ -3,21 +3,21 @@
 ///
 /// A read throws its first mistake, unless the table collects them in `problems`: then a wrong
 /// value is recorded and read as absent, so reading goes on and `crownpager check` lists them all.
-public struct ConfigTable {
+package struct ConfigTable {
     /// The table as parsed.
-    public let table: TOMLTable
+    package let table: TOMLTable
     /// Its name in messages: `display`, `page[2]`; empty for the root.
-    public let path: String
+    package let path: String
     /// The file, for messages.
-    public let file: String
+    package let file: String
     /// Where mistakes are collected; nil: the first one is thrown.
-    public let problems: ConfigProblems?
+    package let problems: ConfigProblems?
     private var used: [String] = []
     /// Every key asked for, present or not: the known keys, for "did you mean" and the list in messages.
     private var asked: [String] = []
 
     /// Reads `table`, called `path` in messages, from `file`; `problems` collects the mistakes instead of throwing them.
-    public init(_ table: TOMLTable, path: String, file: String, problems: ConfigProblems? = nil) {
+    package init(_ table: TOMLTable, path: String, file: String, problems: ConfigProblems? = nil) {
         self.table = table
         self.path = path
         self.file = file
@@ -25,33 +25,33 @@ public struct ConfigTable {
     }
 
     /// The line of `key`, or of the table when the key is absent.
-    public func line(of key: String) -> Int { table[key]?.line ?? table.line }
+    package func line(of key: String) -> Int { table[key]?.line ?? table.line }
 
     /// The full name of `key`.
-    public func name(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    package func name(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// An error about `key`.
-    public func error(_ key: String, _ message: String) -> ConfigError {
+    package func error(_ key: String, _ message: String) -> ConfigError {
         ConfigError(file: file, line: max(1, line(of: key)), key: name(key), message: message)
     }
 
     /// Whether `key` is present.
-    public func has(_ key: String) -> Bool { table[key] != nil }
+    package func has(_ key: String) -> Bool { table[key] != nil }
 
     /// Throws `error`, or records it when collecting, so reading goes on.
-    public func report(_ error: ConfigError) throws(ConfigError) {
+    package func report(_ error: ConfigError) throws(ConfigError) {
         guard let problems else { throw error }
         problems.record(error)
     }
 
     /// Throws `error`, or records it when collecting and reads the value as absent (nil).
-    public func invalid<Value>(_ error: ConfigError) throws(ConfigError) -> Value? {
+    package func invalid<Value>(_ error: ConfigError) throws(ConfigError) -> Value? {
         try report(error)
         return nil
     }
 
     /// What `read` returns, or nil when it throws and the table collects: the error is recorded, once.
-    public func collecting<Value>(_ read: () throws(ConfigError) -> Value) throws(ConfigError) -> Value? {
+    package func collecting<Value>(_ read: () throws(ConfigError) -> Value) throws(ConfigError) -> Value? {
         do {
             return try read()
         } catch {
@@ -60,18 +60,18 @@ public struct ConfigTable {
     }
 
     /// Whether a mistake was recorded about `key`: a check that compares it with another key is skipped.
-    public func isInvalid(_ key: String) -> Bool {
+    package func isInvalid(_ key: String) -> Bool {
         problems?.errors.contains { $0.key == name(key) } ?? false
     }
 
     /// The error for a required `key` that did not read: the mistake recorded about its value,
     /// or that it is missing (`message`).
-    public func absent(_ key: String, _ message: String) -> ConfigError {
+    package func absent(_ key: String, _ message: String) -> ConfigError {
         problems?.errors.last { $0.key == name(key) } ?? error(key, message)
     }
 
     /// Marks `key` read and returns its value.
-    public mutating func value(_ key: String) -> TOMLValue? {
+    package mutating func value(_ key: String) -> TOMLValue? {
         if !asked.contains(key) { asked.append(key) }
         guard let entry = table[key] else { return nil }
         if !used.contains(key) { used.append(key) }
@@ -79,7 +79,7 @@ public struct ConfigTable {
     }
 
     /// A string.
-    public mutating func string(_ key: String) throws(ConfigError) -> String? {
+    package mutating func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             return try invalid(error(key, "expected a string in quotes, found \(describeFound(value))"))
@@ -88,13 +88,13 @@ public struct ConfigTable {
     }
 
     /// A required string.
-    public mutating func requiredString(_ key: String, _ expected: String) throws(ConfigError) -> String {
+    package mutating func requiredString(_ key: String, _ expected: String) throws(ConfigError) -> String {
         guard let text = try string(key) else { throw absent(key, "missing: \(expected)") }
         return text
     }
 
     /// One of `choices`.
-    public mutating func choice(_ key: String, among choices: [String]) throws(ConfigError) -> String? {
+    package mutating func choice(_ key: String, among choices: [String]) throws(ConfigError) -> String? {
         guard let text = try string(key) else { return nil }
         guard choices.contains(text) else {
             let hint = closestName(to: text, among: choices).map { " (did you mean \"\($0)\"?)" } ?? ""
@@ -104,7 +104,7 @@ public struct ConfigTable {
     }
 
     /// An integer within `range`.
-    public mutating func integer(_ key: String, in range: ClosedRange<Int64>) throws(ConfigError) -> Int? {
+    package mutating func integer(_ key: String, in range: ClosedRange<Int64>) throws(ConfigError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .integer(let number) = value, range.contains(number) else {
             return try invalid(
@@ -117,7 +117,7 @@ public struct ConfigTable {
     }
 
     /// A number (integer or float) within `range`.
-    public mutating func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+    package mutating func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
         guard let value = value(key) else { return nil }
         let number: Double
         switch value {
@@ -135,7 +135,7 @@ public struct ConfigTable {
     }
 
     /// `true` or `false`.
-    public mutating func boolean(_ key: String) throws(ConfigError) -> Bool? {
+    package mutating func boolean(_ key: String) throws(ConfigError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .boolean(let flag) = value else {
             return try invalid(error(key, "expected true or false, found \(describeFound(value))"))
@@ -144,7 +144,7 @@ public struct ConfigTable {
     }
 
     /// An array of strings with at least `minimumCount` elements.
-    public mutating func strings(_ key: String, minimumCount: Int = 0) throws(ConfigError) -> [String]? {
+    package mutating func strings(_ key: String, minimumCount: Int = 0) throws(ConfigError) -> [String]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
             return try invalid(
@@ -166,7 +166,8 @@ public struct ConfigTable {
     }
 
     /// A duration such as `"5s"`, `"500ms"`, `"2min"` or `"1h"`, in milliseconds, at least `minimum`.
-    public mutating func duration(_ key: String, minimumMilliseconds minimum: Int64 = 0) throws(ConfigError) -> Int64? {
+    package mutating func duration(_ key: String, minimumMilliseconds minimum: Int64 = 0) throws(ConfigError) -> Int64?
+    {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value, let milliseconds = parseDuration(text) else {
             return try invalid(
@@ -182,7 +183,7 @@ public struct ConfigTable {
     }
 
     /// A sub-table, read with its own `ConfigTable`.
-    public mutating func table(_ key: String) throws(ConfigError) -> ConfigTable? {
+    package mutating func table(_ key: String) throws(ConfigError) -> ConfigTable? {
         guard let value = value(key) else { return nil }
         guard case .table(let table) = value else {
             return try invalid(
@@ -192,7 +193,7 @@ public struct ConfigTable {
     }
 
     /// An array of tables (`[[key]]`), each named `key[n]` from 1.
-    public mutating func tables(_ key: String) throws(ConfigError) -> [ConfigTable]? {
+    package mutating func tables(_ key: String) throws(ConfigError) -> [ConfigTable]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
             return try invalid(error(key, "expected [[\(name(key))]] tables, found \(describeFound(value))"))
@@ -208,7 +209,7 @@ public struct ConfigTable {
     }
 
     /// Throws for the first key never read (or records each): unknown keys are mistakes, not silently ignored.
-    public func finish(known: [String] = []) throws(ConfigError) {
+    package func finish(known: [String] = []) throws(ConfigError) {
         for entry in table.entries where !used.contains(entry.key) {
             var candidates = asked
             for name in known where !candidates.contains(name) { candidates.append(name) }
@@ -221,14 +222,14 @@ public struct ConfigTable {
 }
 
 /// `"a", "b" or "c"`.
-public func quotedList(_ names: [String]) -> String {
+package func quotedList(_ names: [String]) -> String {
     let quoted = names.map { "\"" + $0 + "\"" }
     guard quoted.count > 1, let last = quoted.last else { return quoted.first ?? "" }
     return quoted.dropLast().joined(separator: ", ") + " or " + last
 }
 
 /// `"5s"`, `"1.5s"`, `"500ms"`, `"2min"`, `"1h"` in milliseconds; nil if not a duration or above a week.
-public func parseDuration(_ text: String) -> Int64? {
+package func parseDuration(_ text: String) -> Int64? {
     let units: [(suffix: String, milliseconds: Int64)] = [("ms", 1), ("min", 60_000), ("s", 1000), ("h", 3_600_000)]
     for unit in units where text.hasSuffix(unit.suffix) {
         let number = Array(text.utf8.dropLast(unit.suffix.utf8.count))

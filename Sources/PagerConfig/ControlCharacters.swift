@@ -3,7 +3,7 @@
 ///
 /// Tab and new line stay as they are (messages use them), as does printable Unicode; other C0 controls,
 /// DEL and the C1 controls (U+0080 to U+009F, which some terminals obey) become `\u{XX}`.
-public func escapingControlCharacters(_ text: String) -> String {
+package func escapingControlCharacters(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isEscapedControl) else { return text }
     var out = String.UnicodeScalarView()
     for scalar in text.unicodeScalars {

@@ -1,7 +1,7 @@
 /// The known name closest to `name` (at most two edits away), for "did you mean".
 ///
 /// On a tie the earlier name wins, so callers list the likelier names first.
-public func closestName(to name: String, among names: [String]) -> String? {
+package func closestName(to name: String, among names: [String]) -> String? {
     let typed = Array(name)
     var best: (name: String, distance: Int)?
     for candidate in names {
@@ -16,7 +16,7 @@ public func closestName(to name: String, among names: [String]) -> String? {
 }
 
 /// The Damerau–Levenshtein distance between two strings, counted in characters.
-public func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     editDistance(Array(a), Array(b))
 }
 
@@ -28,7 +28,7 @@ public func editDistance(_ a: String, _ b: String) -> Int {
 /// unrestricted distance (Lowrance and Wagner, 1975): letters may be edited again after a swap,
 /// which makes it a metric (the triangle inequality holds), unlike the simpler "optimal string
 /// alignment" variant. Time and memory grow with `a.count * b.count`.
-public func editDistance<Element: Hashable>(_ a: [Element], _ b: [Element]) -> Int {
+package func editDistance<Element: Hashable>(_ a: [Element], _ b: [Element]) -> Int {
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
     // `distances` is the table d[-1...a.count][-1...b.count], flattened: row -1 and column -1
     // hold a value above any distance, so a swap that reaches before the start is never chosen.

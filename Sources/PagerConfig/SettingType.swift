@@ -1,6 +1,6 @@
 /// What a setting holds and which values it allows: read by `ConfigTable`, and written out in
 /// references and help from the same case, so a range is stated once.
-public enum SettingType: Hashable, Sendable {
+package enum SettingType: Hashable, Sendable {
     /// An integer within the range.
     case integer(ClosedRange<Int64>)
     /// One of a few integers; `described` states them, e.g. `0 or 180`.
@@ -21,7 +21,7 @@ public enum SettingType: Hashable, Sendable {
     case special(described: String)
 
     /// The values allowed, in words: `0 to 100`, `"gpio", "evdev" or "keyboard"`, `a duration of at least 1s`.
-    public var allowed: String {
+    package var allowed: String {
         switch self {
         case .integer(let range): return "\(range.lowerBound) to \(range.upperBound)"
         case .integerChoice(_, let described): return described
@@ -42,7 +42,7 @@ public enum SettingType: Hashable, Sendable {
     }
 
     /// `"1s"`, `"100ms"`, `"2min"`: the shortest whole unit.
-    public static func durationText(_ milliseconds: Int64) -> String {
+    package static func durationText(_ milliseconds: Int64) -> String {
         if milliseconds >= 60_000, milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)min" }
         if milliseconds >= 1000, milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         return "\(milliseconds)ms"
@@ -65,7 +65,7 @@ public enum SettingType: Hashable, Sendable {
 
 extension ConfigTable {
     /// An integer of an `.integer` or `.integerChoice` type; other types read any integer.
-    public mutating func integer(_ key: String, _ type: SettingType) throws(ConfigError) -> Int? {
+    package mutating func integer(_ key: String, _ type: SettingType) throws(ConfigError) -> Int? {
         switch type {
         case .integer(let range):
             return try integer(key, in: range)
@@ -84,7 +84,7 @@ extension ConfigTable {
     }
 
     /// A number of a `.number` type; other types read any number.
-    public mutating func number(_ key: String, _ type: SettingType) throws(ConfigError) -> Double? {
+    package mutating func number(_ key: String, _ type: SettingType) throws(ConfigError) -> Double? {
         guard case .number(let range) = type else {
             return try number(key, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         }
@@ -92,19 +92,19 @@ extension ConfigTable {
     }
 
     /// A string of a `.string` or `.choice` type (checked against the choices).
-    public mutating func string(_ key: String, _ type: SettingType) throws(ConfigError) -> String? {
+    package mutating func string(_ key: String, _ type: SettingType) throws(ConfigError) -> String? {
         guard case .choice(let choices) = type else { return try string(key) }
         return try choice(key, among: choices)
     }
 
     /// An array of strings of a `.strings` type.
-    public mutating func strings(_ key: String, _ type: SettingType) throws(ConfigError) -> [String]? {
+    package mutating func strings(_ key: String, _ type: SettingType) throws(ConfigError) -> [String]? {
         guard case .strings(let minimumCount) = type else { return try strings(key) }
         return try strings(key, minimumCount: minimumCount)
     }
 
     /// A duration of a `.duration` type, in milliseconds; `.some(nil)` is `"never"` where the type allows it.
-    public mutating func duration(_ key: String, _ type: SettingType) throws(ConfigError) -> Int64?? {
+    package mutating func duration(_ key: String, _ type: SettingType) throws(ConfigError) -> Int64?? {
         guard case .duration(let minimum, let allowsNever) = type else {
             return try duration(key).map { .some($0) }
         }

@@ -4,12 +4,12 @@
 /// It records the line of every key, so a configuration error can name it; it never traps on
 /// any input (nesting is limited to `maximumDepth`), and reports the first error with its line
 /// and column.
-public enum TOMLParser {
+package enum TOMLParser {
     /// The deepest nesting of arrays, inline tables and dotted keys accepted.
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     /// Parses `text` into its root table.
-    public static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
+    package static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
         var scanner = TOMLScanner(text)
         let root = TOMLNode(table: 0)
         root.definition = .header

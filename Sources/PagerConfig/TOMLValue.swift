@@ -2,7 +2,7 @@
 ///
 /// Dates and times are not among the cases: a configuration has no use for them, and the
 /// parser rejects them with a message that says so rather than reading them as something else.
-public enum TOMLValue: Equatable {
+package enum TOMLValue: Equatable {
     /// A basic or literal string, single- or multi-line, escapes already applied.
     case string(String)
     /// A 64-bit integer (decimal, hexadecimal, octal or binary in the file).
@@ -17,7 +17,7 @@ public enum TOMLValue: Equatable {
     case table(TOMLTable)
 
     /// The kind of value, for messages: "a string", "an integer"...
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .string: return "a string"
         case .integer: return "an integer"
@@ -30,33 +30,33 @@ public enum TOMLValue: Equatable {
 }
 
 /// An ordered table of keys, each with its value and the line it was defined on.
-public struct TOMLTable: Equatable {
+package struct TOMLTable: Equatable {
     /// One key of a table.
-    public struct Entry: Equatable {
+    package struct Entry: Equatable {
         /// The key (one component: dotted keys become nested tables).
-        public var key: String
+        package var key: String
         /// Its value.
-        public var value: TOMLValue
+        package var value: TOMLValue
         /// The 1-based line the key was written on (for a table opened by a header, the header's line).
-        public var line: Int
+        package var line: Int
     }
 
     /// The keys in the order they first appeared.
-    public internal(set) var entries: [Entry]
+    package internal(set) var entries: [Entry]
     /// The line the table was opened on: its header, its inline brace, or its first dotted key; 0 for the root.
-    public internal(set) var line: Int
+    package internal(set) var line: Int
 
     /// An empty table opened on `line`.
-    public init(line: Int = 0, entries: [Entry] = []) {
+    package init(line: Int = 0, entries: [Entry] = []) {
         self.line = line
         self.entries = entries
     }
 
     /// The entry for `key`, if present.
-    public subscript(key: String) -> Entry? {
+    package subscript(key: String) -> Entry? {
         entries.first { $0.key == key }
     }
 
     /// The keys in order.
-    public var keys: [String] { entries.map { $0.key } }
+    package var keys: [String] { entries.map { $0.key } }
 }

@@ -1,16 +1,18 @@
+import PagerSettings
+
 /// What the shell found on the board the pager runs on, handed in as a value: the engine never
 /// looks at the file system, so its choices are the same, and testable, on any machine.
-public struct BoardFacts: Hashable, Sendable {
+package struct BoardFacts: Hashable, Sendable {
     /// Whether the board describes itself with a device tree (`/proc/device-tree`): a Raspberry Pi
     /// or another single-board computer, not a desktop PC or a virtual machine.
-    public var hasDeviceTree: Bool
+    package var hasDeviceTree: Bool
     /// The I2C adapters present, by number, in order: 1 for `/dev/i2c-1`.
-    public var i2cBuses: [Int]
+    package var i2cBuses: [Int]
     /// The GPIO chips' device nodes present, in number order, e.g. `/dev/gpiochip0`.
-    public var gpioChips: [String]
+    package var gpioChips: [String]
 
     /// Facts as the shell found them; the defaults describe a machine with none of them.
-    public init(hasDeviceTree: Bool = false, i2cBuses: [Int] = [], gpioChips: [String] = []) {
+    package init(hasDeviceTree: Bool = false, i2cBuses: [Int] = [], gpioChips: [String] = []) {
         self.hasDeviceTree = hasDeviceTree
         self.i2cBuses = i2cBuses
         self.gpioChips = gpioChips
@@ -18,7 +20,7 @@ public struct BoardFacts: Hashable, Sendable {
 }
 
 /// The glass a run drives.
-public enum DisplayTarget: Hashable, Sendable {
+package enum DisplayTarget: Hashable, Sendable {
     /// The SSD1306 emulator, its glass drawn in this terminal: the mock.
     case emulator
     /// The real panel on this I2C adapter, e.g. `/dev/i2c-1`.
@@ -32,7 +34,7 @@ public enum DisplayTarget: Hashable, Sendable {
     /// a device tree (a Raspberry Pi) that has the bus: a desktop's `/dev/i2c-N` are its
     /// monitors' DDC lines, which must not receive display commands. A bus the user named is
     /// driven whatever the facts say: a missing one is then an error that names the fix.
-    public static func choose(for display: DisplaySection, automatic: Bool, board: BoardFacts) -> DisplayTarget {
+    package static func choose(for display: DisplaySection, automatic: Bool, board: BoardFacts) -> DisplayTarget {
         guard let bus = display.bus else { return .emulator }
         // SPI is only ever asked for: the file's display.bus or --spi.
         if let spi = display.spi { return .spiPanel(devicePath: spi.path) }

@@ -10,31 +10,31 @@ import CrownVocabulary
 /// after two writes: the configured clock counts as one write until the window has turned over.
 /// Of two middle values the faster counts: a write cannot be faster than the bus, but any
 /// write can be slowed.
-public struct BusRateEstimate: Hashable, Sendable {
+package struct BusRateEstimate: Hashable, Sendable {
     /// Writes remembered.
-    public static let window = 7
+    package static let window = 7
     /// What one bit may take: from a 5 MHz clock (nothing faster is measured, the emulator and a
     /// fake bus take no time at all) to a 1 kHz one.
-    public static let bitTimes: ClosedRange<Int64> = 200_000...1_000_000_000
+    package static let bitTimes: ClosedRange<Int64> = 200_000...1_000_000_000
     /// Picoseconds a bit took in the writes remembered, the configured clock's first; once the
     /// window is full the oldest is replaced.
     private var samples: [Int64]
     /// Where the next write replaces one once the window is full.
     private var oldest = 0
     /// The estimate: picoseconds a bit takes on the bus, the median of `samples`.
-    public private(set) var picosecondsPerBit: Int64
+    package private(set) var picosecondsPerBit: Int64
     /// Writes measured so far.
-    public private(set) var writesMeasured = 0
+    package private(set) var writesMeasured = 0
 
     /// The estimate before any write: the configured clock, `hertz`.
-    public init(hertz: Int) {
+    package init(hertz: Int) {
         picosecondsPerBit = Self.bitTime(hertz: hertz)
         samples = [picosecondsPerBit]
         samples.reserveCapacity(Self.window)
     }
 
     /// The clock the estimate amounts to, in bits a second.
-    public var hertz: Int { Int(1_000_000_000_000 / picosecondsPerBit) }
+    package var hertz: Int { Int(1_000_000_000_000 / picosecondsPerBit) }
 
     /// Picoseconds a bit takes at `hertz`, within `bitTimes`.
     static func bitTime(hertz: Int) -> Int64 {
@@ -42,13 +42,13 @@ public struct BusRateEstimate: Hashable, Sendable {
     }
 
     /// How long `bits` take on the bus, by the estimate.
-    public func time(bits: Int) -> TimeSpan {
+    package func time(bits: Int) -> TimeSpan {
         TimeSpan(nanoseconds: Int64(max(0, bits)) * picosecondsPerBit / 1000)
     }
 
     /// A write of `bits` that took `took`, from the first byte handed to the kernel to the last
     /// acknowledged. Writes of nothing, or that took no time, teach nothing and are left out.
-    public mutating func record(bits: Int, took: TimeSpan) {
+    package mutating func record(bits: Int, took: TimeSpan) {
         guard bits > 0, took.nanoseconds > 0 else { return }
         // Ten seconds at most: a longer write is a stalled bus, and the product stays in range.
         let nanoseconds = min(took.nanoseconds, 10_000_000_000)

@@ -77,7 +77,7 @@ extension ConfiguredPage {
 
     /// Where everything on the page goes in a canvas of `size` (the content area's width, the
     /// page's height) when the screen shows `viewport`: what `draw(into:viewport:at:)` draws.
-    public func layout(in size: Size, viewport: Size) -> PageLayout {
+    package func layout(in size: Size, viewport: Size) -> PageLayout {
         var layout = PageLayout(size: size)
         let header = header(width: size.width, viewport: viewport)
         if let title = header.title { layout.texts.append(title) }

@@ -15,22 +15,22 @@ import PagerGraphics
 /// text has characters misc-fixed lacks and they have, that text draws and wraps through a
 /// `FontChain` of misc-fixed and them, its lines as tall as the chain's. Otherwise, or without
 /// them, the page draws with misc-fixed alone, as before.
-public struct ConfiguredPage: PageContent, Hashable, Sendable {
+package struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// Shown at the top and in the title list.
-    public var title: String {
+    package var title: String {
         didSet { updateChain() }
     }
     /// What is drawn under the title.
-    public var body: Body {
+    package var body: Body {
         didSet {
             prepared = nil
             updateChain()
         }
     }
     /// How long it stays before the next page comes by itself (`[[page]] duration`).
-    public var duration = PageDuration.automatic
+    package var duration = PageDuration.automatic
     /// Glyphs for characters misc-fixed lacks; like prepared lines, not part of what the page is.
-    public var fallbackGlyphs: BitmapFont? {
+    package var fallbackGlyphs: BitmapFont? {
         didSet {
             prepared = nil
             updateChain()
@@ -38,7 +38,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
     /// The font its text draws in first (`font = "..."`), misc-fixed 6x10 then filling in; nil
     /// draws in misc-fixed 6x10 alone, as before.
-    public var font: BitmapFont? {
+    package var font: BitmapFont? {
         didSet {
             prepared = nil
             updateChain()
@@ -65,7 +65,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// What a page shows.
-    public enum Body: Hashable, Sendable {
+    package enum Body: Hashable, Sendable {
         /// Wrapped text; the page grows taller than the screen when needed.
         case text(String)
         /// The time, as large as fits, and the date under it; the shorter forms stand in, in
@@ -82,7 +82,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// A page, with `fallbackGlyphs` for characters misc-fixed lacks and its own `font`.
-    public init(title: String, body: Body, fallbackGlyphs: BitmapFont? = nil, font: BitmapFont? = nil) {
+    package init(title: String, body: Body, fallbackGlyphs: BitmapFont? = nil, font: BitmapFont? = nil) {
         self.title = title
         self.body = body
         self.fallbackGlyphs = fallbackGlyphs
@@ -91,12 +91,12 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// Title, body and duration make the page; prepared lines only save work.
-    public static func == (lhs: ConfiguredPage, rhs: ConfiguredPage) -> Bool {
+    package static func == (lhs: ConfiguredPage, rhs: ConfiguredPage) -> Bool {
         lhs.title == rhs.title && lhs.body == rhs.body && lhs.duration == rhs.duration
     }
 
     /// Hashes the title, body and duration, consistent with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(title)
         hasher.combine(body)
         hasher.combine(duration)
@@ -106,7 +106,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
 
     /// Whether the page's text draws through the fallback glyphs: some character of it is one
     /// misc-fixed lacks and they have.
-    public var drawsWithFallbackGlyphs: Bool { chain != nil }
+    package var drawsWithFallbackGlyphs: Bool { chain != nil }
 
     private mutating func updateChain() {
         let needsGlyphs =
@@ -143,7 +143,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// Whether a character of the text drawn through the fallback glyphs (the title, the text,
     /// the values, the output and its status, a clock's time and dates, a gauge's text)
     /// satisfies `predicate`; controls are skipped.
-    public func textContains(where predicate: (Unicode.Scalar) -> Bool) -> Bool {
+    package func textContains(where predicate: (Unicode.Scalar) -> Bool) -> Bool {
         func scan(_ text: String) -> Bool {
             text.unicodeScalars.contains { !BitmapFont.isControl($0) && predicate($0) }
         }
@@ -180,7 +180,7 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// The page with its body's lines wrapped for a content area `width` pixels wide, so that
     /// drawing and measuring it at that width wrap nothing (the frame loop allocates no lines).
     /// Drawn at another width, the page wraps as before.
-    public func preparingLines(width: Int) -> ConfiguredPage {
+    package func preparingLines(width: Int) -> ConfiguredPage {
         var page = self
         switch body {
         case .text, .values, .output:
@@ -226,22 +226,22 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
 
     /// One screen, or as tall as the text, values or output need (wrapped clear of the "more" gutter).
-    public func contentHeight(in viewport: Size) -> Int {
+    package func contentHeight(in viewport: Size) -> Int {
         guard isTall(in: viewport) else { return viewport.height }
         let lines = lineCount(width: max(1, viewport.width - PagerRenderer.moreMarkGutter))
         return max(viewport.height, headerHeight + lines * lineHeight)
     }
 
     /// A configured page draws from its content alone: readings and the clock come as new pages.
-    public var drawsAlikeAtEveryInstant: Bool { true }
+    package var drawsAlikeAtEveryInstant: Bool { true }
 
     /// Draws the page as if the screen showed it whole.
-    public func draw(into canvas: inout Bitmap, at instant: Timestamp) {
+    package func draw(into canvas: inout Bitmap, at instant: Timestamp) {
         draw(into: &canvas, viewport: canvas.size, at: instant)
     }
 
     /// Draws the title, a rule under it, then the body, as `layout(in:viewport:)` places them.
-    public func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp) {
+    package func draw(into canvas: inout Bitmap, viewport: Size, at instant: Timestamp) {
         switch body {
         case .text, .values, .output:
             // Lines are drawn straight from the (prepared) lines, where the layout puts them,
@@ -327,14 +327,14 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
 }
 
 /// One line of a system page.
-public struct ValueLine: Hashable, Sendable {
+package struct ValueLine: Hashable, Sendable {
     /// `cpu`, `load`...
-    public var label: String
+    package var label: String
     /// `48.3°C`, `0.42 0.30 0.25`...
-    public var value: String
+    package var value: String
 
     /// A line.
-    public init(label: String, value: String) {
+    package init(label: String, value: String) {
         self.label = label
         self.value = value
     }

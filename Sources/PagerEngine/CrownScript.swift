@@ -2,16 +2,16 @@ import CrownVocabulary
 import PagerCore
 
 /// Why a crown script could not be read.
-public struct CrownScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CrownScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line of the script (1 for an inline `--crown` list).
-    public var line: Int
+    package var line: Int
     /// The word that could not be understood.
-    public var token: String
+    package var token: String
     /// What was expected instead.
-    public var expected: String
+    package var expected: String
 
     /// A sentence for the operator.
-    public var description: String {
+    package var description: String {
         "crown script line \(line): cannot read '\(token)': expected \(expected)"
     }
 }
@@ -28,9 +28,9 @@ public struct CrownScriptError: Error, Hashable, Sendable, CustomStringConvertib
 ///     @1.5s +1      do a step at an absolute time from the start
 ///
 /// A step without a time comes `spacing` after the previous one, long enough for a slide to settle.
-public struct CrownScript: Hashable, Sendable {
+package struct CrownScript: Hashable, Sendable {
     /// One thing the crown does.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         /// Turn by whole detents.
         case turn(Int)
         /// Hold the button down for a time, then release it.
@@ -40,25 +40,25 @@ public struct CrownScript: Hashable, Sendable {
     }
 
     /// An action and when it starts, from the start of the script.
-    public struct Step: Hashable, Sendable {
-        public var at: TimeSpan
-        public var action: Action
+    package struct Step: Hashable, Sendable {
+        package var at: TimeSpan
+        package var action: Action
     }
 
     /// The steps in time order.
-    public var steps: [Step]
+    package var steps: [Step]
     /// How long the script runs: past its last step by the spacing, plus any trailing waits.
-    public var duration: TimeSpan
+    package var duration: TimeSpan
 
     /// Time between untimed steps.
-    public static let defaultSpacing = TimeSpan.milliseconds(400)
+    package static let defaultSpacing = TimeSpan.milliseconds(400)
     /// How long `press` holds the button.
-    public static let shortPressHold = TimeSpan.milliseconds(80)
+    package static let shortPressHold = TimeSpan.milliseconds(80)
     /// How long `long-press` holds the button.
-    public static let longPressHold = TimeSpan.milliseconds(800)
+    package static let longPressHold = TimeSpan.milliseconds(800)
 
     /// Reads a script from text (a file, or an inline list like `+1,+1,-1`).
-    public init(parsing text: String, spacing: TimeSpan = CrownScript.defaultSpacing) throws(CrownScriptError) {
+    package init(parsing text: String, spacing: TimeSpan = CrownScript.defaultSpacing) throws(CrownScriptError) {
         var steps: [Step] = []
         // The cursor is when the next untimed step happens.
         var cursor = TimeSpan.zero
@@ -101,7 +101,7 @@ public struct CrownScript: Hashable, Sendable {
     }
 
     /// The crown events the script produces, with timestamps counted from `start`.
-    public func events(startingAt start: Timestamp) -> [CrownEvent] {
+    package func events(startingAt start: Timestamp) -> [CrownEvent] {
         var events: [CrownEvent] = []
         for step in steps {
             let at = start + step.at

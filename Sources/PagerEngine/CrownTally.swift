@@ -5,24 +5,24 @@ import CrownVocabulary
 /// The run's last log line says it, so a soak (Scripts/dev/soak.sh) or an owner can compare the detents
 /// the knob made with the detents the pager took: a detent that woke a dimmed screen is counted but
 /// not applied, as on the watch.
-public struct CrownTally: Hashable, Sendable {
+package struct CrownTally: Hashable, Sendable {
     /// Detents turned clockwise, towards later pages.
-    public private(set) var detentsForward = 0
+    package private(set) var detentsForward = 0
     /// Detents turned counterclockwise, towards earlier pages.
-    public private(set) var detentsBack = 0
+    package private(set) var detentsBack = 0
     /// Detents handed to the pager (the rest woke the screen).
-    public private(set) var detentsApplied = 0
+    package private(set) var detentsApplied = 0
     /// Presses of the crown's button.
-    public private(set) var presses = 0
+    package private(set) var presses = 0
 
     /// No detents, no presses.
-    public init() {}
+    package init() {}
 
     /// Every detent, in either direction.
-    public var detents: Int { saturatingSum(detentsForward, detentsBack) }
+    package var detents: Int { saturatingSum(detentsForward, detentsBack) }
 
     /// Counts `event`; `applied` says whether the pager took it.
-    public mutating func count(_ event: CrownEvent, applied: Bool) {
+    package mutating func count(_ event: CrownEvent, applied: Bool) {
         switch event {
         case .rotated(let detents, _):
             let size = saturatingMagnitude(detents)

@@ -1,6 +1,7 @@
 import CrownVocabulary
 import PagerCore
 import PagerGraphics
+import PagerSettings
 import SSD1306
 
 /// Everything that decides what the device does, as one state machine without I/O: the pages
@@ -12,41 +13,41 @@ import SSD1306
 /// display's records through its interface (I2C, SPI or the emulator: the engine does not know which), read the values asked for, print the log lines. It calls
 /// `handle(.tick, at:)` again at `nextDeadline`, or sooner when input comes, and always feeds
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
-public struct DeviceEngine {
+package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    public private(set) var session: PagerSession<ConfiguredPage, DisplayQueue>
+    private(set) var session: PagerSession<ConfiguredPage, DisplayQueue>
     /// The pages and their latest readings.
-    public private(set) var book: PageBook
+    private(set) var book: PageBook
     /// When each page is read next.
-    public private(set) var schedule: RefreshSchedule
+    private(set) var schedule: RefreshSchedule
     /// When to draw.
-    public private(set) var pacer: FramePacer
+    private(set) var pacer: FramePacer
     /// Dimming and switching off.
-    public private(set) var saver: ScreenSaver
+    private(set) var saver: ScreenSaver
     /// Whether the panel answers, and when to try a lost one again.
-    public private(set) var health: DisplayHealth
+    private(set) var health: DisplayHealth
     /// What the panel shows now.
-    public private(set) var screen = ScreenState.bright
+    private(set) var screen = ScreenState.bright
     /// The local time the clock pages show.
-    public private(set) var clock: ClockReading
+    private(set) var clock: ClockReading
     /// The configuration running.
-    public private(set) var configuration: Configuration
+    package private(set) var configuration: Configuration
     /// The indicator's look, its images loaded.
-    public private(set) var style: PageIndicatorStyle
+    private(set) var style: PageIndicatorStyle
     /// Crown facts swallowed because they woke a switched-off panel.
-    public private(set) var wakeEventsSwallowed = 0
+    private(set) var wakeEventsSwallowed = 0
     /// What the crown did over the run, and how much of it the pager took.
-    public private(set) var crownTally = CrownTally()
+    private(set) var crownTally = CrownTally()
     /// The last instant handled.
-    public private(set) var now: Timestamp
+    private(set) var now: Timestamp
     /// Whether `stop` came: nothing more happens.
-    public private(set) var isStopped = false
+    private(set) var isStopped = false
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
     private let wallOffset: Int64
     /// Failed attempts before the recovery attempt whose outcome the shell has not reported yet.
     private var attemptInFlight: Int?
     /// The fallback glyphs the shell gave (`.glyphs`), for characters misc-fixed lacks.
-    public private(set) var glyphs: BitmapFont?
+    private(set) var glyphs: BitmapFont?
     /// Every character asked for with `Effects.glyphsWanted`, found or not: none is asked twice.
     private var glyphsAsked: Set<UInt32> = []
     /// Characters to ask for with the next effects.
@@ -56,7 +57,7 @@ public struct DeviceEngine {
     private var valuesAwaited = 0
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
-    public init(
+    package init(
         configuration: Configuration, style: PageIndicatorStyle, clock: ClockReading, start: Timestamp,
         wallOffset: Int64 = 0, retryPolicy: DisplayRetryPolicy = DisplayRetryPolicy(),
         animationInterval: TimeSpan = FramePacer.sixtyHertz
@@ -107,7 +108,7 @@ public struct DeviceEngine {
     }
 
     /// The pages whose readings matter now: the current one and those a turn shows next.
-    public var nearbyPages: PageList {
+    var nearbyPages: PageList {
         RefreshSchedule.neighbourhood(
             of: session.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
     }
@@ -115,7 +116,7 @@ public struct DeviceEngine {
     /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
     /// while the screen saver has the panel off. A neighbour is read when the engine is awake
     /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
-    public var shownPages: PageList {
+    var shownPages: PageList {
         var pages = PageList()
         guard book.specs.indices.contains(session.pager.currentPage), saver.state(at: now) != .off else { return pages }
         pages.append(session.pager.currentPage)
@@ -123,7 +124,7 @@ public struct DeviceEngine {
     }
 
     /// When the shell must `tick` next although no input comes; nil: only input wakes the engine.
-    public var nextDeadline: Timestamp? {
+    package var nextDeadline: Timestamp? {
         guard !isStopped else { return nil }
         switch decision(at: now) {
         case .drawFrame:
@@ -136,7 +137,7 @@ public struct DeviceEngine {
     }
 
     /// Feeds `input`, which happened at `instant`; returns what the shell must do.
-    public mutating func handle(_ input: EngineInput, at instant: Timestamp) -> Effects {
+    package mutating func handle(_ input: EngineInput, at instant: Timestamp) -> Effects {
         var effects = Effects()
         guard !isStopped else { return effects }
         now = max(now, instant)
@@ -240,7 +241,7 @@ public struct DeviceEngine {
 
     /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
     /// and `timer.dims_while_advancing` is off.
-    public var holdsScreen: Bool {
+    var holdsScreen: Bool {
         !configuration.timer.dimsWhileAdvancing && session.controller.isAutoAdvancing
     }
 
@@ -433,7 +434,7 @@ extension PageSpec {
 
 extension PageRead.Source {
     /// Whether the shell answers at once (a sample, a file) rather than when a command ends.
-    public var isImmediate: Bool {
+    package var isImmediate: Bool {
         if case .command = self { return false }
         return true
     }

@@ -2,20 +2,20 @@ import CrownVocabulary
 import PagerCore
 
 /// When to try a display again after it stopped answering: soon at first, then less often.
-public struct DisplayRetryPolicy: Hashable, Sendable {
+package struct DisplayRetryPolicy: Hashable, Sendable {
     /// The wait after the first failure.
-    public var firstDelay: TimeSpan
+    package var firstDelay: TimeSpan
     /// The longest wait between attempts.
-    public var maximumDelay: TimeSpan
+    package var maximumDelay: TimeSpan
 
     /// A policy; the defaults retry after 100 ms, doubling up to 5 s.
-    public init(firstDelay: TimeSpan = .milliseconds(100), maximumDelay: TimeSpan = .milliseconds(5000)) {
+    package init(firstDelay: TimeSpan = .milliseconds(100), maximumDelay: TimeSpan = .milliseconds(5000)) {
         self.firstDelay = firstDelay
         self.maximumDelay = maximumDelay
     }
 
     /// The wait after `failures` consecutive failures (1 or more): doubling, capped.
-    public func delay(afterFailures failures: Int) -> TimeSpan {
+    package func delay(afterFailures failures: Int) -> TimeSpan {
         var delay = firstDelay
         for _ in 1..<max(1, min(failures, 32)) where delay < maximumDelay {
             delay = TimeSpan(nanoseconds: delay.nanoseconds * 2)
@@ -25,26 +25,26 @@ public struct DisplayRetryPolicy: Hashable, Sendable {
 }
 
 /// Whether the display answers, and when to try again if not. Time is a parameter.
-public struct DisplayHealth: Hashable, Sendable {
+package struct DisplayHealth: Hashable, Sendable {
     /// The backoff.
-    public let policy: DisplayRetryPolicy
+    package let policy: DisplayRetryPolicy
     /// Consecutive failed attempts; 0 while the display answers.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
     /// When the next attempt is due while the display is lost.
-    public private(set) var nextAttempt: Timestamp?
+    package private(set) var nextAttempt: Timestamp?
 
     /// A display that answers.
-    public init(policy: DisplayRetryPolicy = DisplayRetryPolicy()) { self.policy = policy }
+    package init(policy: DisplayRetryPolicy = DisplayRetryPolicy()) { self.policy = policy }
 
     /// Whether the display stopped answering.
-    public var isLost: Bool { failures > 0 }
+    package var isLost: Bool { failures > 0 }
 
     /// Whether an attempt may be made at `instant`.
-    public func mayAttempt(at instant: Timestamp) -> Bool { nextAttempt.map { instant >= $0 } ?? true }
+    package func mayAttempt(at instant: Timestamp) -> Bool { nextAttempt.map { instant >= $0 } ?? true }
 
     /// Records a failure at `instant`; returns when to try next.
     @discardableResult
-    public mutating func recordFailure(at instant: Timestamp) -> Timestamp {
+    package mutating func recordFailure(at instant: Timestamp) -> Timestamp {
         failures += 1
         let next = instant + policy.delay(afterFailures: failures)
         nextAttempt = next
@@ -52,7 +52,7 @@ public struct DisplayHealth: Hashable, Sendable {
     }
 
     /// Records a success.
-    public mutating func recordSuccess() {
+    package mutating func recordSuccess() {
         failures = 0
         nextAttempt = nil
     }

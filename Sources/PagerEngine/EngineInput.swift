@@ -1,11 +1,12 @@
 import CrownVocabulary
 import PagerCore
 import PagerGraphics
+import PagerSettings
 import SSD1306
 
 /// What happens to the device, as the shell tells the engine: each input comes with its instant
 /// (`DeviceEngine.handle(_:at:)`).
-public enum EngineInput: Sendable {
+package enum EngineInput: Sendable {
     /// Initialise the panel. The next deadline is at once: its tick asks for the first page's
     /// values and draws the first frame as the last of them arrives, or at once when it needs none.
     case start
@@ -40,35 +41,35 @@ public enum EngineInput: Sendable {
 
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
 /// commands to stop, lines for the journal.
-public struct Effects: Hashable, Sendable {
+package struct Effects: Hashable, Sendable {
     /// Command and data records for the display, in order, for the shell's display interface
     /// to frame for its bus. Report the outcome with `.written(took:)` or `.displayFailed`.
     /// Their storage is the engine's, reused by the next frame once the shell lets go of it: a
     /// shell that keeps records copies them.
-    public var display = DisplayBatch()
+    package var display = DisplayBatch()
     /// Page values to read; sampled values and files are answered at once, commands when they end.
-    public var reads: [PageRead] = []
+    package var reads: [PageRead] = []
     /// Read the local time and answer with `.clock`.
-    public var readsClock = false
+    package var readsClock = false
     /// Stop every command still running (a reload, the end).
-    public var stopsCommands = false
+    package var stopsCommands = false
     /// Lines for the journal.
-    public var log: [EngineLog] = []
+    package var log: [EngineLog] = []
     /// Characters of the pages' titles and text that misc-fixed lacks and the glyphs held lack,
     /// each asked for once: answer with `.glyphs` (nothing, when none can be had: they stay boxes).
-    public var glyphsWanted: [Unicode.Scalar] = []
+    package var glyphsWanted: [Unicode.Scalar] = []
 
     /// No effects.
-    public init() {}
+    package init() {}
 
     /// Whether there is nothing to do.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
     }
 }
 
 /// Something the operator should read in the journal; the shell words it (and adds the error it holds).
-public enum EngineLog: Hashable, Sendable {
+package enum EngineLog: Hashable, Sendable {
     /// The display stopped answering; the next attempt comes after `retryIn`.
     case displayLost(retryIn: TimeSpan)
     /// Another attempt failed; the next comes after `retryIn`.

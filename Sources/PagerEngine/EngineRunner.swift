@@ -8,7 +8,7 @@ import SSD1306
 /// virtual panel behind `render`, the benchmarks and the tests) keep state their I/O changes (the
 /// emulator and its records, the bus and its trace), which a generic `inout` conformer reaches
 /// directly, where closures would have to escape and share that state by reference.
-public protocol EngineShell {
+package protocol EngineShell {
     /// Sends the display's `records`, which the engine gave for `cause`; how long that took (for
     /// `.written(took:)`), or nil when the panel failed (the runner then feeds `.displayFailed`).
     mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan?
@@ -22,11 +22,11 @@ public protocol EngineShell {
 /// reads the values asked for, and feeds what comes back (`.written`, `.displayFailed`, the
 /// values, the glyphs) into the engine through a flat queue, in order, until nothing is left.
 /// No recursion: an effect's inputs wait their turn behind the ones before.
-public enum EngineRunner {
+package enum EngineRunner {
     /// Feeds `input`, which happened at `now`, and carries out its effects and those of every input
     /// they bring; returns whether display records went out.
     @discardableResult
-    public static func feed<Shell: EngineShell, Sampler: PageSampler>(
+    package static func feed<Shell: EngineShell, Sampler: PageSampler>(
         _ input: EngineInput, at now: Timestamp, engine: inout DeviceEngine, shell: inout Shell,
         sampler: inout Sampler
     ) -> Bool {
@@ -36,7 +36,7 @@ public enum EngineRunner {
     /// Carries out `effects`, which the engine gave for `cause` at `now`, and those of every input
     /// they bring; returns whether display records went out.
     @discardableResult
-    public static func perform<Shell: EngineShell, Sampler: PageSampler>(
+    package static func perform<Shell: EngineShell, Sampler: PageSampler>(
         _ effects: Effects, of cause: EngineInput, at now: Timestamp, engine: inout DeviceEngine,
         shell: inout Shell, sampler: inout Sampler
     ) -> Bool {

@@ -1,9 +1,10 @@
 import CrownVocabulary
 import PagerCore
 import PagerGraphics
+import PagerSettings
 
 /// The latest reading behind a page: what a refresh produced.
-public enum PageReading: Hashable, Sendable {
+package enum PageReading: Hashable, Sendable {
     /// Not read yet.
     case pending
     /// System values, one a line.
@@ -16,22 +17,22 @@ public enum PageReading: Hashable, Sendable {
 
 /// The configured pages and their latest readings: turns them into `ConfiguredPage`s to draw,
 /// and says how often each must be read. Pure.
-public struct PageBook: Sendable {
+package struct PageBook: Sendable {
     /// The pages as configured.
-    public let specs: [PageSpec]
+    package let specs: [PageSpec]
     /// The latest reading of each page.
-    public var readings: [PageReading]
+    package var readings: [PageReading]
     /// Glyphs for characters misc-fixed lacks, from the shell (`EngineInput.glyphs`), handed to every page.
-    public var glyphs: BitmapFont?
+    package var glyphs: BitmapFont?
 
     /// A book of `specs`, nothing read yet.
-    public init(specs: [PageSpec]) {
+    package init(specs: [PageSpec]) {
         self.specs = specs
         readings = specs.map { _ in .pending }
     }
 
     /// How often each page changes: clocks by the second or the minute, values by their refresh; nil for fixed pages.
-    public var intervals: [TimeSpan?] {
+    package var intervals: [TimeSpan?] {
         specs.map { spec in
             switch spec.kind {
             case .text, .image: return nil
@@ -45,12 +46,12 @@ public struct PageBook: Sendable {
     }
 
     /// The pages as they stand, the clock at `clock`.
-    public func pages(clock: ClockReading) -> [ConfiguredPage] {
+    package func pages(clock: ClockReading) -> [ConfiguredPage] {
         specs.indices.map { page($0, clock: clock) }
     }
 
     /// One page as it stands, with the book's glyphs.
-    public func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
+    package func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
         var page = bare(index, clock: clock)
         page.duration = specs[index].duration
         page.font = specs[index].font?.font
@@ -105,7 +106,7 @@ public struct PageBook: Sendable {
 }
 
 /// The first number in `text` (`temp=48.3'C` gives 48.3), for gauges fed by commands and files.
-public func firstNumber(in text: String) -> Double? {
+package func firstNumber(in text: String) -> Double? {
     var digits = ""
     var seenDigit = false
     for character in text {

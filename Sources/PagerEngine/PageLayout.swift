@@ -4,9 +4,9 @@ import PagerGraphics
 /// Where a configured page draws what it shows: a box for each line of text and for each
 /// graphic, in the page's own coordinates. The page draws from it, and tests check it: every
 /// text's ink inside its box, every box inside the page.
-public struct PageLayout: Hashable, Sendable {
+package struct PageLayout: Hashable, Sendable {
     /// The fonts a page draws text in.
-    public enum Face: Hashable, Sendable, CaseIterable {
+    package enum Face: Hashable, Sendable, CaseIterable {
         /// misc-fixed 10x20, for a clock's time and a gauge's number where there is room.
         case large
         /// misc-fixed 6x10 (with the fallback glyphs when the page has them): titles and lines.
@@ -15,7 +15,7 @@ public struct PageLayout: Hashable, Sendable {
         case small
 
         /// The bitmap font of the face (the body's first font when it draws through a chain).
-        public var font: BitmapFont {
+        package var font: BitmapFont {
             switch self {
             case .large: return .fixed10x20
             case .body: return .fixed6x10
@@ -25,7 +25,7 @@ public struct PageLayout: Hashable, Sendable {
 
         /// `font.width(of:)`, measured in the built-in font itself rather than a copy of it
         /// (a copy retains and releases the font's tables: a clock measures every second).
-        public func width(of text: String) -> Int {
+        package func width(of text: String) -> Int {
             switch self {
             case .large: return BitmapFont.fixed10x20.width(of: text)
             case .body: return BitmapFont.fixed6x10.width(of: text)
@@ -34,7 +34,7 @@ public struct PageLayout: Hashable, Sendable {
         }
 
         /// `font.lineHeight`, read without copying the font.
-        public var lineHeight: Int {
+        package var lineHeight: Int {
             switch self {
             case .large: return BitmapFont.fixed10x20.lineHeight
             case .body: return BitmapFont.fixed6x10.lineHeight
@@ -44,19 +44,19 @@ public struct PageLayout: Hashable, Sendable {
     }
 
     /// One line of text and the box it is given.
-    public struct Text: Hashable, Sendable {
+    package struct Text: Hashable, Sendable {
         /// The text as drawn: already cut, with an ellipsis, when the whole did not fit.
-        public var text: String
+        package var text: String
         /// The box the line is given.
-        public var box: Rect
+        package var box: Rect
         /// The pixels the line's glyphs take: its measured width, aligned in the box, a line high.
-        public var ink: Rect
+        package var ink: Rect
         /// The font it is drawn in.
-        public var face: Face
+        package var face: Face
     }
 
     /// What a graphic is, for tests and messages.
-    public enum GraphicKind: Hashable, Sendable {
+    package enum GraphicKind: Hashable, Sendable {
         /// The rule under the title.
         case rule
         /// A gauge's bar, a dial's half circle, a picture.
@@ -64,21 +64,21 @@ public struct PageLayout: Hashable, Sendable {
     }
 
     /// One graphic and the box it is drawn in.
-    public struct Graphic: Hashable, Sendable {
+    package struct Graphic: Hashable, Sendable {
         /// What it is.
-        public var kind: GraphicKind
+        package var kind: GraphicKind
         /// The pixels it may touch.
-        public var box: Rect
+        package var box: Rect
     }
 
     /// The size of the page: the content area's width, and as tall as the page.
-    public var size: Size
+    package var size: Size
     /// Every line of text, top to bottom.
-    public var texts: [Text] = []
+    package var texts: [Text] = []
     /// Every graphic.
-    public var graphics: [Graphic] = []
+    package var graphics: [Graphic] = []
     /// Columns kept free on the right for the renderer's "more" mark (`PagerRenderer.moreMark`).
-    public var moreGutter: Int = 0
+    package var moreGutter: Int = 0
 
     /// Adds `text` in `box`, in `face`, measured by `measure`, aligned.
     mutating func add(_ text: String, in box: Rect, face: Face, width: Int, alignment: TextAlignment) {

@@ -8,15 +8,15 @@ import SSD1306
 ///
 /// Time is a parameter everywhere, so the terminal loop, the headless renderer and the
 /// tests drive the same session with real or scripted instants.
-public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
+package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// The pager, the crown interpreter and everything they do over time.
-    public var controller: PagerController<Page>
+    package var controller: PagerController<Page>
     /// Draws frames.
-    public internal(set) var renderer: PagerRenderer
+    package internal(set) var renderer: PagerRenderer
     /// The display the frames go to.
-    public var display: SSD1306Driver<Display>
+    package var display: SSD1306Driver<Display>
     /// The last frame sent, to skip sending one that did not change.
-    public var lastFrame: Bitmap? { hasSentFrame ? sentFrame : nil }
+    package var lastFrame: Bitmap? { hasSentFrame ? sentFrame : nil }
     /// The last frame sent, when `hasSentFrame`; its storage is reused once a newer frame is sent.
     private var sentFrame = Bitmap(width: 0, height: 0)
     /// Whether `sentFrame` is on the glass (false after a start, a redraw or a failed write).
@@ -26,32 +26,32 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// What the renderer keeps from frame to frame.
     private var scratch = PagerRenderer.RenderScratch()
     /// Where the last frame sent had the pages' content (`PagerRenderer.contentPosition`).
-    public private(set) var lastContentPosition: Int?
+    package private(set) var lastContentPosition: Int?
     /// How many frames went to the display.
-    public private(set) var framesSent = 0
+    package private(set) var framesSent = 0
     /// The most bytes a frame of a slide may put on the bus (address bytes counted); nil: no limit.
     /// A frame that would take more shows the slide less far on, as far as the budget carries it.
-    public var frameByteBudget: Int?
+    package var frameByteBudget: Int?
     /// Whether the last frame showed a slide less far on than asked, to keep within
     /// `frameByteBudget`: the glass is behind, and frames go on until it is there.
-    public private(set) var isBehindSlide = false
+    package private(set) var isBehindSlide = false
     /// Whether the last frame went only in part, its windows beyond `frameByteBudget` left for
     /// the next frame, which should go as soon as the bus is free.
-    public private(set) var isFrameIncomplete = false
+    package private(set) var isFrameIncomplete = false
     /// Whether the driver holds the plan of the frame being presented (`keepWithin`).
     private var isFramePlanned = false
     /// The instant the last frame sent was drawn for.
     private var lastSampled: Timestamp?
     /// Whether the RAM rows off the glass still lack the neighbouring pages (`fillOffGlass(at:)`).
-    public private(set) var isOffGlassFillPending = false
+    package private(set) var isOffGlassFillPending = false
     /// Whether `isOffGlassFillPending` was worked out since the glass or the pages last changed.
-    public private(set) var isOffGlassChecked = false
+    package private(set) var isOffGlassChecked = false
     /// The neighbouring pages, drawn for the rows off the glass.
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
 
     /// A session for `pages` on `panel` with `settings`, talking to it through `interface`, with time starting at `start`.
-    public init(
+    package init(
         pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, interface: Display,
         settings: DisplaySettings = DisplaySettings(), pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
@@ -66,13 +66,13 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     }
 
     /// The pages and which one is current.
-    public var pager: Pager<Page> { controller.pager }
+    package var pager: Pager<Page> { controller.pager }
 
     /// Guideline warnings about the pages, for the app to show its author.
-    public var warnings: [PagerWarning] { controller.warnings }
+    package var warnings: [PagerWarning] { controller.warnings }
 
     /// Initialises the panel; call once before presenting.
-    public mutating func start() throws(Display.Failure) {
+    package mutating func start() throws(Display.Failure) {
         try display.initialize()
         hasSentFrame = false
         lastContentPosition = nil
@@ -84,7 +84,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
 
     /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole, with
     /// the display start line, which a failed write may or may not have moved.
-    public mutating func forgetGlass() {
+    package mutating func forgetGlass() {
         display.invalidateDisplayStartLine()
         hasSentFrame = false
         lastContentPosition = nil
@@ -96,18 +96,18 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
 
     /// Feeds one crown fact in; returns what it did.
     @discardableResult
-    public mutating func handle(_ event: CrownEvent) -> [PagerEvent] {
+    package mutating func handle(_ event: CrownEvent) -> [PagerEvent] {
         controller.handle(event)
     }
 
     /// Lets time pass: long presses, idle, the plate fading and timed pages take effect.
     @discardableResult
-    public mutating func advance(to instant: Timestamp) -> [PagerEvent] {
+    package mutating func advance(to instant: Timestamp) -> [PagerEvent] {
         controller.advance(to: instant)
     }
 
     /// Replaces the pages' content (refreshed readings).
-    public mutating func replacePages(_ pages: [Page]) {
+    package mutating func replacePages(_ pages: [Page]) {
         controller.replacePages(pages)
         // A neighbour may read differently now: looked at again when the next frame goes.
         isOffGlassFillPending = false
@@ -117,7 +117,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     }
 
     /// The frame for `instant`.
-    public func frame(at instant: Timestamp) -> Bitmap {
+    package func frame(at instant: Timestamp) -> Bitmap {
         renderer.render(controller, at: instant)
     }
 
@@ -131,7 +131,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// the driver is told by how many rows, so it may move the display start line instead of
     /// the picture and send only the rows that come into view.
     @discardableResult
-    public mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Display.Failure) -> Bool {
+    package mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Display.Failure) -> Bool {
         var sampled = instant
         if let slide = controller.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
@@ -227,7 +227,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// 64 rows) hold what a slide to either neighbouring page brings into view, unless it looked
     /// since the glass or the pages changed; sets `isOffGlassFillPending` when they do not. A
     /// frame that moves leaves it for later. Nothing goes on the bus.
-    public mutating func checkOffGlassIfNeeded(at instant: Timestamp) {
+    package mutating func checkOffGlassIfNeeded(at instant: Timestamp) {
         guard !isOffGlassChecked, hasSentFrame, !isAnimating(at: instant) else { return }
         isOffGlassChecked = true
         isOffGlassFillPending = false
@@ -242,7 +242,7 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// either finds the rows it brings into view already there; the glass does not change.
     /// Returns whether it wrote; `isOffGlassFillPending` says whether more remains.
     @discardableResult
-    public mutating func fillOffGlass(at instant: Timestamp) throws(Display.Failure) -> Bool {
+    package mutating func fillOffGlass(at instant: Timestamp) throws(Display.Failure) -> Bool {
         guard isOffGlassFillPending, hasSentFrame, !isAnimating(at: instant) else {
             isOffGlassFillPending = false
             return false
@@ -271,13 +271,13 @@ public struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     }
 
     /// Whether frames must keep coming at `instant` because a slide, scroll or bounce is under way.
-    public func isAnimating(at instant: Timestamp) -> Bool {
+    package func isAnimating(at instant: Timestamp) -> Bool {
         // A slide frame held back by the frame byte budget: frames go on until the glass is there.
         controller.isAnimating(at: instant) || isBehindSlide || isFrameIncomplete
     }
 
     /// When to wake next without input: a long press, idle, the plate fading, the timer.
-    public func nextDeadline(after instant: Timestamp) -> Timestamp? {
+    package func nextDeadline(after instant: Timestamp) -> Timestamp? {
         controller.nextDeadline(after: instant)
     }
 }

@@ -1,16 +1,16 @@
 /// A wall-clock reading for the clock page, already in local time.
-public struct ClockReading: Hashable, Sendable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
+package struct ClockReading: Hashable, Sendable {
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
+    package var second: Int
     /// 0 is Sunday, as in C's `tm_wday`.
-    public var weekday: Int
+    package var weekday: Int
 
     /// Creates a reading; fields out of range are drawn as they are, never trusted for indexing.
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+    package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
         self.year = year
         self.month = month
         self.day = day
@@ -21,10 +21,10 @@ public struct ClockReading: Hashable, Sendable {
     }
 
     /// `HH:MM:SS`.
-    public var timeText: String { "\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))" }
+    package var timeText: String { "\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))" }
 
     /// `Sat 21 Nov 2026`.
-    public var dateText: String {
+    package var dateText: String {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let dayName = days.indices.contains(weekday) ? days[weekday] : "?"
@@ -34,18 +34,18 @@ public struct ClockReading: Hashable, Sendable {
 }
 
 /// What the system page shows, read from /proc by the caller.
-public struct SystemReading: Hashable, Sendable {
-    public var hostname: String
+package struct SystemReading: Hashable, Sendable {
+    package var hostname: String
     /// Load averages over 1, 5 and 15 minutes.
-    public var load1: Double
-    public var load5: Double
-    public var load15: Double
-    public var memoryTotalBytes: UInt64
-    public var memoryAvailableBytes: UInt64
-    public var uptimeSeconds: Int64
+    package var load1: Double
+    package var load5: Double
+    package var load15: Double
+    package var memoryTotalBytes: UInt64
+    package var memoryAvailableBytes: UInt64
+    package var uptimeSeconds: Int64
 
     /// Creates a reading.
-    public init(
+    package init(
         hostname: String, load1: Double, load5: Double, load15: Double,
         memoryTotalBytes: UInt64, memoryAvailableBytes: UInt64, uptimeSeconds: Int64
     ) {
@@ -59,24 +59,24 @@ public struct SystemReading: Hashable, Sendable {
     }
 
     /// The share of memory in use, 0 to 1.
-    public var memoryUsedFraction: Double {
+    package var memoryUsedFraction: Double {
         guard memoryTotalBytes > 0 else { return 0 }
         let used = memoryTotalBytes - min(memoryAvailableBytes, memoryTotalBytes)
         return Double(used) / Double(memoryTotalBytes)
     }
 
     /// `0.42 0.30 0.25`.
-    public var loadText: String { "\(fixed(load1, 2)) \(fixed(load5, 2)) \(fixed(load15, 2))" }
+    package var loadText: String { "\(fixed(load1, 2)) \(fixed(load5, 2)) \(fixed(load15, 2))" }
 
     /// `1.2/3.8G`.
-    public var memoryText: String {
+    package var memoryText: String {
         let gib = 1024.0 * 1024.0 * 1024.0
         let used = Double(memoryTotalBytes - min(memoryAvailableBytes, memoryTotalBytes)) / gib
         return "\(fixed(used, 1))/\(fixed(Double(memoryTotalBytes) / gib, 1))G"
     }
 
     /// `3d 4h`, `4h 12m` or `12m`.
-    public var uptimeText: String { Self.uptimeText(seconds: uptimeSeconds) }
+    package var uptimeText: String { Self.uptimeText(seconds: uptimeSeconds) }
 
     /// `seconds` since boot as `3d 4h`, `4h 12m` or `12m`.
     static func uptimeText(seconds: Int64) -> String {
@@ -94,7 +94,7 @@ func twoDigits(_ value: Int) -> String {
 }
 
 /// `value` with `decimals` digits (0 to 9) after the point, rounded half away from zero, without Foundation.
-public func fixed(_ value: Double, _ decimals: Int) -> String {
+package func fixed(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return "-" }
     let decimals = max(0, min(decimals, 9))
     var scale = 1.0
@@ -111,6 +111,6 @@ public func fixed(_ value: Double, _ decimals: Int) -> String {
 }
 
 /// A gauge's value as shown beside it: `48.3°C`, `62%`: one decimal below 100, none above.
-public func gaugeText(_ value: Double, unit: String) -> String {
+package func gaugeText(_ value: Double, unit: String) -> String {
     fixed(value, abs(value) < 100 ? 1 : 0) + unit
 }

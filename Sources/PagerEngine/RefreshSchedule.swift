@@ -10,16 +10,16 @@ import PagerCore
 /// reads never pile up.
 /// Due times are aligned to the wall clock, so pages with the same interval share one wake and
 /// a clock turns over on the second.
-public struct RefreshSchedule: Hashable, Sendable {
+package struct RefreshSchedule: Hashable, Sendable {
     /// Each page's refresh interval; nil for a page that never changes.
-    public let intervals: [TimeSpan?]
+    package let intervals: [TimeSpan?]
     /// The wall clock's nanoseconds at monotonic zero, modulo a day: aligns refreshes to round times.
-    public let wallOffset: Int64
+    package let wallOffset: Int64
     private var due: [Timestamp?]
     private var inFlight: [Bool]
 
     /// A schedule where every page with an interval is due at once.
-    public init(intervals: [TimeSpan?], wallOffset: Int64 = 0) {
+    package init(intervals: [TimeSpan?], wallOffset: Int64 = 0) {
         self.intervals = intervals
         self.wallOffset = wallOffset
         due = intervals.map { $0 == nil ? nil : Timestamp.zero }
@@ -27,7 +27,7 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// The pages shown at or next to `current`.
-    public static func neighbourhood(of current: Int, count: Int, wraps: Bool) -> PageList {
+    package static func neighbourhood(of current: Int, count: Int, wraps: Bool) -> PageList {
         var pages = PageList()
         guard count > 0 else { return pages }
         pages.append(current)
@@ -40,17 +40,17 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// Whether `page`'s read is due at `now` and not under way.
-    public func isDue(_ page: Int, at now: Timestamp) -> Bool {
+    package func isDue(_ page: Int, at now: Timestamp) -> Bool {
         due.indices.contains(page) && !inFlight[page] && (due[page].map { $0 <= now } ?? false)
     }
 
     /// Pages near `current` whose read is due at `now`.
-    public func duePages(at now: Timestamp, near pages: some Sequence<Int>) -> [Int] {
+    package func duePages(at now: Timestamp, near pages: some Sequence<Int>) -> [Int] {
         pages.filter { isDue($0, at: now) }
     }
 
     /// The earliest due time of `pages` not being read now: the shell's wake for them.
-    public func nextDeadline(near pages: some Sequence<Int>) -> Timestamp? {
+    package func nextDeadline(near pages: some Sequence<Int>) -> Timestamp? {
         var earliest: Timestamp?
         for page in pages where due.indices.contains(page) && !inFlight[page] {
             earliest = Timestamp.earliest(earliest, due[page])
@@ -59,13 +59,13 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// A read of `page` started at `now` and goes on (a command): not due again until it finishes.
-    public mutating func started(_ page: Int) {
+    package mutating func started(_ page: Int) {
         guard inFlight.indices.contains(page) else { return }
         inFlight[page] = true
     }
 
     /// `page` was read at `now`: due again at the next aligned multiple of its interval.
-    public mutating func finished(_ page: Int, at now: Timestamp) {
+    package mutating func finished(_ page: Int, at now: Timestamp) {
         guard due.indices.contains(page) else { return }
         inFlight[page] = false
         guard let interval = intervals[page], interval.nanoseconds > 0 else {
@@ -78,12 +78,12 @@ public struct RefreshSchedule: Hashable, Sendable {
     }
 
     /// Whether a read of `page` is under way.
-    public func isInFlight(_ page: Int) -> Bool { inFlight.indices.contains(page) && inFlight[page] }
+    package func isInFlight(_ page: Int) -> Bool { inFlight.indices.contains(page) && inFlight[page] }
 }
 
 /// Up to three page indices, in order, held inline rather than in an array: the current page and
 /// its neighbours, asked for every tick without allocating.
-public struct PageList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+package struct PageList: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
     private var first = 0
     private var second = 0
     private var third = 0
@@ -91,17 +91,17 @@ public struct PageList: RandomAccessCollection, Hashable, Sendable, ExpressibleB
     private var size = 0
 
     /// No pages.
-    public init() {}
+    package init() {}
 
     /// The pages listed, the first three of them.
-    public init(arrayLiteral pages: Int...) {
+    package init(arrayLiteral pages: Int...) {
         for page in pages { append(page) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { size }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { size }
 
-    public subscript(position: Int) -> Int {
+    package subscript(position: Int) -> Int {
         switch position {
         case 0: first
         case 1: second
@@ -110,7 +110,7 @@ public struct PageList: RandomAccessCollection, Hashable, Sendable, ExpressibleB
     }
 
     /// Adds `page` at the end; a fourth page is not kept (no list here needs more than three).
-    public mutating func append(_ page: Int) {
+    package mutating func append(_ page: Int) {
         switch size {
         case 0: first = page
         case 1: second = page

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrownPagerApp
 import PagerConfig
 import PagerEngine
+import PagerSettings
 
 /// `crownpager check CONFIG`: validate a configuration without running it.
 struct CheckCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CrownPagerApp
 import LinuxHardware
 import PagerEngine
+import PagerSettings
 import SSD1306
 
 /// `crownpager doctor display`: the bus, the address, the controller and a test pattern.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import PagerEngine
+import PagerSettings
 
 /// The crown on GPIO lines read through libgpiod: the chip and the three offsets.
 struct GPIOOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import PagerEngine
+import PagerSettings
 import SSD1306
 
 /// The real panel: which bus and address, and how to show the picture on it.

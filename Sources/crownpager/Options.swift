@@ -4,6 +4,7 @@ import CrownVocabulary
 import MockDisplay
 import PagerCore
 import PagerEngine
+import PagerSettings
 import SSD1306
 
 /// Which panel to drive or emulate.

@@ -4,6 +4,8 @@ import CrownVocabulary
 import MockDisplay
 import PagerCore
 import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 
 /// `crownpager render`: the pager without a terminal, frames to files.

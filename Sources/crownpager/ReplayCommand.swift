@@ -2,6 +2,7 @@ import ArgumentParser
 import CrownPagerApp
 import MockDisplay
 import PagerEngine
+import PagerTools
 import SSD1306
 
 /// `crownpager replay`: a trace into the emulator, the glass out.

@@ -4,6 +4,7 @@ import CrownPagerApp
 import MockDisplay
 import PagerCore
 import PagerEngine
+import PagerSettings
 
 /// `crownpager run` (the default): the pager on the panel, or mocked in the terminal.
 struct RunCommand: ParsableCommand {

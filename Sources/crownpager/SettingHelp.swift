@@ -1,5 +1,6 @@
 import ArgumentParser
 import PagerEngine
+import PagerSettings
 
 extension ArgumentHelp {
     /// The help of a flag that overrides a configuration setting, from the settings table.

@@ -3,6 +3,8 @@ import CrownPagerApp
 import LinuxHardware
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 
 /// `crownpager wiring-diagram --out FILE`: the wiring picture of Hardware/README.md, drawn by CrownPager itself.
 ///

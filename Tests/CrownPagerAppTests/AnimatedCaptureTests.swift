@@ -3,6 +3,7 @@ import Foundation
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import CrownVocabulary
 import Glibc
 import PagerCore
 import PagerEngine
+import PagerSettings
 import SSD1306
 import Testing
 

@@ -1,6 +1,7 @@
 import CrownPagerApp
 import Foundation
 import PagerEngine
+import PagerSettings
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import CrownPagerApp
 import Foundation
 import PagerConfig
 import PagerEngine
+import PagerSettings
 import TestSupport
 import Testing
 

@@ -3,6 +3,8 @@ import Foundation
 import PagerConfig
 import PagerCore
 import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing

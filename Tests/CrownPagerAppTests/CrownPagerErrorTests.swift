@@ -5,6 +5,7 @@ import LinuxHardware
 import PagerConfig
 import PagerCore
 import PagerEngine
+import PagerSettings
 import SSD1306
 import TestSupport
 import Testing

@@ -5,10 +5,13 @@ import Foundation
 import Glibc
 import LinuxHardware
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import Testing
+
+@testable import PagerEngine
 
 @Suite(.serialized) struct DisplayRecoveryTests {
     @Test func theBackoffDoublesUpToItsCap() {

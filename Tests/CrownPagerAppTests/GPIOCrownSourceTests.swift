@@ -6,6 +6,7 @@ import Foundation
 import LinuxHardware
 import PagerCore
 import PagerEngine
+import PagerSettings
 import Testing
 
 /// `GPIOCrownSource` on a fake `/dev/gpiochip0`, through the real libgpiod this process loaded (1.6 or 2.x).

@@ -14,7 +14,14 @@ import Testing
         "SSD1306": ["PagerGraphics"],
         "CrownInput": ["CrownVocabulary"],
         "MockDisplay": ["PagerGraphics", "PagerCore", "SSD1306", "CrownVocabulary"],
-        "PagerEngine": ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "CrownVocabulary"],
+        "PagerSettings": ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "CrownVocabulary"],
+        "PagerEngine": [
+            "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "CrownVocabulary",
+        ],
+        "PagerTools": [
+            "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "PagerEngine",
+            "CrownVocabulary",
+        ],
     ]
 
     /// The modules `import` lines in the target's sources name.

@@ -1,5 +1,6 @@
 import PagerConfig
 import PagerEngine
+import PagerSettings
 import Testing
 
 /// Files saved with CRLF line ends (Windows editors) read exactly as the same files with LF ends.

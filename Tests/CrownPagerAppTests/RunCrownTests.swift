@@ -5,6 +5,8 @@ import Glibc
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing
@@ -164,7 +166,8 @@ import Testing
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Hardware/pictures/wiring-spi.png").standardized)
         #expect(
-            Array(shipped) == PNG.encode(drawn, scale: 2, lit: .black, dark: .white), "run Scripts/dev/render-pictures.sh")
+            Array(shipped) == PNG.encode(drawn, scale: 2, lit: .black, dark: .white),
+            "run Scripts/dev/render-pictures.sh")
     }
 
     @Test func theConfigurationsSPIWiringIsDrawnAndFlagsOverrideIt() throws {

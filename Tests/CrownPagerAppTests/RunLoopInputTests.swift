@@ -3,13 +3,15 @@ import Foundation
 import Glibc
 import LinuxHardware
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing
 
 @testable import CrownPagerApp
+@testable import PagerEngine
 
 /// The run shell's own turns, on the emulator with a virtual clock: input is taken before
 /// frames, and the shell draws what `render` draws.

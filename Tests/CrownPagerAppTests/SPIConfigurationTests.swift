@@ -1,6 +1,7 @@
 import CrownPagerApp
 import LinuxHardware
 import PagerEngine
+import PagerSettings
 import Testing
 
 /// `display.bus = "spi0.0"` and its lines: read from the file, laid over by the flags, chosen as the target.

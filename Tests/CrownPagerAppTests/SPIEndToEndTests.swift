@@ -1,6 +1,8 @@
 import Foundation
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PagerEngine
+import PagerSettings
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import PagerEngine
+import PagerSettings
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
     /// PagerEngine's configuration article holds exactly the reference the table writes, between its markers.
     @Test func theArticleReferenceIsTheTables() throws {
         let article = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/PagerEngine/PagerEngine.docc/Configuration.md"),
+            contentsOf: Self.root.appendingPathComponent("Sources/PagerSettings/PagerSettings.docc/Configuration.md"),
             encoding: .utf8)
         let begin = try #require(article.range(of: "<!-- settings:begin -->\n"))
         let end = try #require(article.range(of: "\n<!-- settings:end -->"))

@@ -2,6 +2,7 @@ import CrownPagerApp
 import Foundation
 import PagerEngine
 import PagerGraphics
+import PagerTools
 import Testing
 
 /// Unifont read from a file as the shell reads it: indexed in chunks, glyphs read back on demand.

@@ -1,11 +1,13 @@
 import CrownVocabulary
 import Foundation
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
 import SSD1306
 import TestSupport
 import Testing
+
+@testable import PagerEngine
 
 /// The pacer on buses of other speeds than the configuration says: the rate learnt from the
 /// writes' times, frames never sent before the bus is free, fewer and larger steps on a slow bus.

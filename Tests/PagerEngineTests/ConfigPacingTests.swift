@@ -1,9 +1,12 @@
 import CrownVocabulary
 import Foundation
 import PagerCore
-import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 import Testing
+
+@testable import PagerEngine
 
 /// The run loop's pacing, simulated: the real run state and SSD1306 bytes, with time as a
 /// parameter and the bus's speed modelled, so nothing sleeps and the figures are exact.

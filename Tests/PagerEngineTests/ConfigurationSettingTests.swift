@@ -1,6 +1,7 @@
 import PagerConfig
 import PagerCore
 import PagerEngine
+import PagerSettings
 import Testing
 
 /// One picture for image pages: a 1x1 PBM, whatever the path.

@@ -2,6 +2,8 @@ import CrownVocabulary
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing

@@ -1,9 +1,10 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
 import PagerGraphics
 import SSD1306
 import Testing
+
+@testable import PagerEngine
 
 /// From a detent to the glass through the engine the shells drive, on a virtual clock and the
 /// engine's own model of a 400 kHz bus: every pending detent first, then a tick, as `run` does

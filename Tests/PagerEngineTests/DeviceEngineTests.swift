@@ -1,8 +1,11 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 import Testing
+
+@testable import PagerEngine
 
 /// `DeviceEngine` fed by hand: its answers to reloads, redraws, the end, and an idle page.
 @Suite struct DeviceEngineTests {

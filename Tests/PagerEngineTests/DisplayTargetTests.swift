@@ -1,4 +1,5 @@
 import PagerEngine
+import PagerSettings
 import Testing
 
 /// The glass a run drives, chosen from board facts made by hand: the same on a desktop, a

@@ -1,8 +1,11 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
+import PagerSettings
+import PagerTools
 import SSD1306
 import Testing
+
+@testable import PagerEngine
 
 /// A shell that records what the runner asked of it, its panel answering or not.
 private struct RecordingShell: EngineShell {

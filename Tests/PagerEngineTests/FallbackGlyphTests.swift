@@ -1,11 +1,14 @@
 import CrownVocabulary
 import Foundation
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing
+
+@testable import PagerEngine
 
 /// The engine asks the shell for the glyphs misc-fixed lacks, once each, and draws with those it gets.
 @Suite struct FallbackGlyphTests {

@@ -1,6 +1,7 @@
 import Foundation
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 import Testing
 
 /// Fonts a configuration names: built-in names and BDF files, with errors naming the file and line.

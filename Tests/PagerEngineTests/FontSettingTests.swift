@@ -3,6 +3,8 @@ import Foundation
 import PagerCore
 import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing

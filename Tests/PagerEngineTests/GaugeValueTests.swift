@@ -1,6 +1,7 @@
 import CrownVocabulary
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 import Testing
 
 /// The values a gauge source can yield, absurd ones included (found by Scripts/dev/fuzz.sh).

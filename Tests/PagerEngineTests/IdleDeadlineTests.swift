@@ -1,7 +1,10 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
+import PagerSettings
+import PagerTools
 import Testing
+
+@testable import PagerEngine
 
 /// When an idle engine asks to be woken (`nextDeadline`): never for a page that cannot change,
 /// once a minute on the minute for a minute clock, never for a page that is not on the glass.

@@ -1,8 +1,11 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
+
+@testable import PagerEngine
 
 /// A scripted turn of the crown through the engine the shells drive, on a virtual clock and a
 /// modelled bus: every pending detent first, then a tick, as `run` does; the figures of each frame.

@@ -1,10 +1,13 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerSettings
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing
+
+@testable import PagerEngine
 
 /// A 128x32 panel through the engine: the 32 RAM rows the glass does not show take what a turn
 /// brings into view while the bus idles, once after a settle, and the engine then sleeps.

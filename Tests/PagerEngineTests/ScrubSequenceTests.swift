@@ -1,10 +1,12 @@
 import CrownVocabulary
 import PagerCore
-import PagerEngine
 import PagerGraphics
+import PagerTools
 import SSD1306
 import TestSupport
 import Testing
+
+@testable import PagerEngine
 
 /// Acceleration moves through the pages in sequence: however fast the crown spins and however
 /// slowly the bus carries frames, the engine never sends a frame more than one page on from the

@@ -1,8 +1,10 @@
 import CrownVocabulary
 import PagerConfig
 import PagerCore
-import PagerEngine
+import PagerSettings
 import Testing
+
+@testable import PagerEngine
 
 /// Pictures are never read here.
 private struct NoFiles: FileReading {

@@ -1,5 +1,6 @@
 import PagerEngine
 import PagerGraphics
+import PagerTools
 import SSD1306
 import Testing
 

@@ -2,6 +2,7 @@
 import CrownVocabulary
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandOutput(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {

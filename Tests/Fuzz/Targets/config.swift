@@ -2,6 +2,7 @@
 import PagerConfig
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 
 /// A reader that serves every picture from the input's own bytes, so image pages get decoded too.
 private struct EchoFiles: FileReading {

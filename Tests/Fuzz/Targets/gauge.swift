@@ -3,6 +3,7 @@
 import CrownVocabulary
 import PagerEngine
 import PagerGraphics
+import PagerSettings
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGauge(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {

@@ -1,6 +1,7 @@
 // Fuzz target: i2ctransfer traces, read a line and a transfer at a time (I2CTraceLine) and
 // replayed into the SSD1306 emulator as `crownpager replay` does (TraceReplay).
 import PagerEngine
+import PagerTools
 import SSD1306
 
 @_cdecl("LLVMFuzzerTestOneInput")

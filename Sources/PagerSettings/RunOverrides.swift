@@ -7,35 +7,35 @@ import SSD1306
 ///
 /// A flag that overrides a setting of the table is a `SettingOverride` (`set(_:_:)`); the rest
 /// are flags of the run alone, with no key in the file.
-public struct RunOverrides: Sendable {
+package struct RunOverrides: Sendable {
     /// The settings the flags give, applied in the table's order (`--sensitivity` before `--detents-per-page`).
-    public private(set) var settings: [SettingOverride] = []
+    package private(set) var settings: [SettingOverride] = []
     /// `--mock`: the emulator drawn in this terminal, whatever the file and the bus flags say.
-    public var mock = false
+    package var mock = false
     /// `--contrast`, 0 to 255.
-    public var contrast: Int?
+    package var contrast: Int?
     /// `--invert`.
-    public var inverted = false
+    package var inverted = false
     /// `--chip`, `--evdev` or `--keyboard`.
-    public var crown: CrownChoice?
+    package var crown: CrownChoice?
     /// `--display-only`.
-    public var displayOnly = false
+    package var displayOnly = false
     /// `--indicator-image`, loaded.
-    public var indicatorImage: IndicatorImage?
+    package var indicatorImage: IndicatorImage?
     /// `--page-image P=IMAGE`, loaded; pages count from 0.
-    public var pageImages: [(page: Int, image: IndicatorImage)] = []
+    package var pageImages: [(page: Int, image: IndicatorImage)] = []
 
     /// No overrides: the configuration as it is.
-    public init() {}
+    package init() {}
 
     /// Overrides `setting` with `value`; a later value for the same setting wins.
-    public mutating func set<Value>(_ setting: Setting<Value>, _ value: Value) {
+    package mutating func set<Value>(_ setting: Setting<Value>, _ value: Value) {
         settings.removeAll { $0.key == setting.key }
         settings.append(SettingOverride(setting, value))
     }
 
     /// `configuration` with every flag given laid over it.
-    public func applied(to configuration: Configuration) -> Configuration {
+    package func applied(to configuration: Configuration) -> Configuration {
         var result = configuration
         for row in Settings.rows {
             for setting in settings where setting.key == row.description.key { setting.apply(&result) }

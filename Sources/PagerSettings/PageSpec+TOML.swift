@@ -5,7 +5,7 @@ import PagerGraphics
 
 extension PageSpec {
     /// The page kinds, as written in `kind = "..."`.
-    public static let kinds = ["text", "clock", "system", "command", "file", "image", "gauge"]
+    package static let kinds = ["text", "clock", "system", "command", "file", "image", "gauge"]
 
     /// Reads one `[[page]]` table; `files` reads the pictures of image pages.
     init(reading table: inout ConfigTable, directory: String, files: some FileReading) throws(ConfigError) {
@@ -214,9 +214,9 @@ extension PageSpec {
 }
 
 /// Picture files for image pages: PBM (P1/P4), XBM or PNG.
-public enum PageImageFile {
+package enum PageImageFile {
     /// The picture at `path`, read by `files`; errors name the file and say which formats work.
-    public static func load(_ path: String, from files: some FileReading) throws(ImageFileError) -> Bitmap {
+    package static func load(_ path: String, from files: some FileReading) throws(ImageFileError) -> Bitmap {
         let bytes: [UInt8]
         do throws(FileReadError) {
             bytes = try files.bytes(atPath: path, maximumBytes: 1 << 20)

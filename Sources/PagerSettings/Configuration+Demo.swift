@@ -6,7 +6,7 @@ extension Configuration {
     /// welcome, a live clock, this machine, some text, Unicode and a page taller than the screen),
     /// or `pageCount` of them, numbered pages after the demo's own. It is a configuration like any
     /// other: `run` and `render` draw it through the same engine and the same configured pages.
-    public static func demo(pageCount: Int? = nil) -> Configuration {
+    package static func demo(pageCount: Int? = nil) -> Configuration {
         var configuration = builtIn
         configuration.file = "the demo"
         let pages = demoPages
@@ -41,14 +41,4 @@ extension Configuration {
                     + "pages on. Turn fast to scrub: pages change at once, without the slide. Hold the crown "
                     + "for the list of page titles; press to go back to the first page.")),
     ]
-}
-
-/// Fixed readings for reproducible frames (goldens, the README picture, `--frozen`).
-public enum SampleReadings {
-    /// 10:09:30 on Saturday 21 November 2026.
-    public static let clock = ClockReading(year: 2026, month: 11, day: 21, hour: 10, minute: 9, second: 30, weekday: 6)
-    /// A Raspberry Pi with some load.
-    public static let system = SystemReading(
-        hostname: "crownpi", load1: 0.42, load5: 0.30, load15: 0.25,
-        memoryTotalBytes: 4_026_531_840, memoryAvailableBytes: 2_818_572_288, uptimeSeconds: 273_600)
 }

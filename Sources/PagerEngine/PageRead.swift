@@ -1,15 +1,16 @@
 import PagerCore
+import PagerSettings
 
 /// What the engine asks the shell to read for a page: the shell does the I/O, the engine
 /// turns the raw result into what the page shows.
-public struct PageRead: Hashable, Sendable {
+package struct PageRead: Hashable, Sendable {
     /// The page, counted from 0.
-    public var page: Int
+    package var page: Int
     /// Where its value comes from.
-    public var source: Source
+    package var source: Source
 
     /// Where a page's value comes from.
-    public enum Source: Hashable, Sendable {
+    package enum Source: Hashable, Sendable {
         /// Values of this machine, sampled now; answered with `EngineInput.sampled(page:_:)`.
         case system([SystemValue])
         /// The last `lines` lines of a file; answered with `EngineInput.fileRead(page:_:)`.
@@ -19,14 +20,14 @@ public struct PageRead: Hashable, Sendable {
     }
 
     /// A read of `source` for `page`.
-    public init(page: Int, source: Source) {
+    package init(page: Int, source: Source) {
         self.page = page
         self.source = source
     }
 }
 
 /// One system value as the shell sampled it, before it is formatted for a page.
-public enum SystemSample: Hashable, Sendable {
+package enum SystemSample: Hashable, Sendable {
     /// A name: the host's, or an address.
     case text(String)
     /// A temperature in degrees Celsius.
@@ -43,7 +44,7 @@ public enum SystemSample: Hashable, Sendable {
     case unavailable(String)
 
     /// The value as a page line shows it, and as a number for gauges.
-    public var formatted: (text: String, number: Double?) {
+    package var formatted: (text: String, number: Double?) {
         switch self {
         case .text(let text):
             return (text, nil)
@@ -68,7 +69,7 @@ public enum SystemSample: Hashable, Sendable {
 }
 
 /// What reading a file gave: its text, or why there is none.
-public enum FileSample: Hashable, Sendable {
+package enum FileSample: Hashable, Sendable {
     /// The file's text (its tail: a log may be large).
     case text(String)
     /// Why it could not be read, for the page's status line.
@@ -77,7 +78,7 @@ public enum FileSample: Hashable, Sendable {
 
 extension PageSpec {
     /// What to read for the page; nil for pages that never change or that the clock drives.
-    public var read: PageRead.Source? {
+    package var read: PageRead.Source? {
         switch kind {
         case .system(let values, _): return .system(values)
         case .file(let path, let lines, _): return .file(path: path, lines: lines)
@@ -93,7 +94,7 @@ extension PageSpec {
     }
 
     /// The page's reading from sampled system values (in the order `read` asked for them).
-    public func reading(sampled samples: [SystemSample]) -> PageReading {
+    package func reading(sampled samples: [SystemSample]) -> PageReading {
         if case .gauge(let gauge) = kind {
             let (text, number) = samples.first?.formatted ?? ("?", nil)
             return .number(number, text: number.map { PagerEngine.gaugeText($0, unit: gauge.unit) } ?? text)
@@ -106,7 +107,7 @@ extension PageSpec {
     }
 
     /// The page's reading from a file's text: its last lines, or a gauge's first number.
-    public func reading(file sample: FileSample) -> PageReading {
+    package func reading(file sample: FileSample) -> PageReading {
         switch (kind, sample) {
         case (.gauge(let gauge), .text(let text)):
             guard let number = firstNumber(in: lastLines(text, 1)) else { return .number(nil, text: "no value") }
@@ -123,7 +124,7 @@ extension PageSpec {
     }
 
     /// The page's reading from a finished command: its output, or a gauge's first number.
-    public func reading(commandOutput output: String, status: String?) -> PageReading {
+    package func reading(commandOutput output: String, status: String?) -> PageReading {
         guard case .gauge(let gauge) = kind else { return .output(text: output, status: status) }
         guard status == nil, let number = firstNumber(in: output) else {
             return .number(nil, text: status ?? "no number")
@@ -132,7 +133,7 @@ extension PageSpec {
     }
 
     /// The command the page runs, if it runs one.
-    public var command: CommandSpec? {
+    package var command: CommandSpec? {
         if case .command(let command) = read { return command }
         return nil
     }

@@ -1,16 +1,19 @@
+import PagerEngine
 import PagerGraphics
+import PagerSettings
 
 /// What the SPI wiring diagram shows: the controller and chip select, and the GPIO lines of DC and RES.
-public struct SPIDiagramWiring: Hashable, Sendable {
+package struct SPIDiagramWiring: Hashable, Sendable {
     /// `/dev/spidevB.C`: SPI0 or SPI1 and its chip select.
-    public var device: SPIDevice
+    package var device: SPIDevice
     /// `display.dc_line`: the BCM GPIO of D/C#.
-    public var dataCommandLine: Int
+    package var dataCommandLine: Int
     /// `display.reset_line`: the BCM GPIO of RES#, nil when RES is tied high.
-    public var resetLine: Int?
+    package var resetLine: Int?
 
     /// The wiring of `Hardware/README.md`'s SPI section unless told otherwise: SPI0 CE0, DC on GPIO24, RES on GPIO25.
-    public init(device: SPIDevice = SPIDevice(bus: 0, chipSelect: 0), dataCommandLine: Int = 24, resetLine: Int? = 25) {
+    package init(device: SPIDevice = SPIDevice(bus: 0, chipSelect: 0), dataCommandLine: Int = 24, resetLine: Int? = 25)
+    {
         self.device = device
         self.dataCommandLine = dataCommandLine
         self.resetLine = resetLine
@@ -18,14 +21,14 @@ public struct SPIDiagramWiring: Hashable, Sendable {
 }
 
 /// Why an SPI wiring cannot be drawn on the 40-pin header.
-public enum SPIDiagramError: Error, Hashable, Sendable {
+package enum SPIDiagramError: Error, Hashable, Sendable {
     /// The controller or chip select has no pins on the header (SPI0 has CE0 and CE1, SPI1 CE0 to CE2).
     case noSuchChipSelect(SPIDevice)
     /// A DC or RES line is not a GPIO of the header (GPIO0 to 27), or is one of the bus's own pins.
     case lineNotFree(role: String, line: Int)
 
     /// What an operator reads.
-    public var message: String {
+    package var message: String {
         switch self {
         case .noSuchChipSelect(let device):
             return "spi\(device.bus).\(device.chipSelect) has no pins on the 40-pin header: SPI0 has CE0 and CE1 "
@@ -75,7 +78,7 @@ extension WiringDiagram {
     /// Wires to the header's odd (left) column run straight across. Wires to its even column
     /// leave to the right and come back under the header, nested so that none crosses another:
     /// the lowest pin runs innermost.
-    public static func renderSPI(_ wiring: SPIDiagramWiring) -> Result<Bitmap, SPIDiagramError> {
+    package static func renderSPI(_ wiring: SPIDiagramWiring) -> Result<Bitmap, SPIDiagramError> {
         switch spiWires(wiring) {
         case .success(let wires): return .success(drawSPI(wires: wires, wiring: wiring))
         case .failure(let error): return .failure(error)
@@ -83,7 +86,7 @@ extension WiringDiagram {
     }
 
     /// The header pins `wiring` uses, in order; empty when it cannot be drawn.
-    public static func usedPins(of wiring: SPIDiagramWiring) -> [Int] {
+    package static func usedPins(of wiring: SPIDiagramWiring) -> [Int] {
         guard case .success(let wires) = spiWires(wiring) else { return [] }
         return wires.map { $0.pin }.sorted()
     }

@@ -8,29 +8,29 @@ import SSD1306
 ///
 /// Read with `Configuration(parsing:file:)`; every mistake is a `ConfigError` naming the file,
 /// line and key. `Configuration.builtIn` is what a Pi wired as in `Hardware/` runs with no file.
-public struct Configuration: Sendable {
+package struct Configuration: Sendable {
     /// The panel and how it is driven.
-    public var display: DisplaySection = DisplaySection()
+    package var display: DisplaySection = DisplaySection()
     /// The knob.
-    public var crown: CrownSection = CrownSection()
+    package var crown: CrownSection = CrownSection()
     /// The page indicator.
-    public var indicator: IndicatorSection = IndicatorSection()
+    package var indicator: IndicatorSection = IndicatorSection()
     /// Timed pages.
-    public var timer: TimerSection = TimerSection()
+    package var timer: TimerSection = TimerSection()
     /// The pages, in order.
-    public var pages: [PageSpec] = []
+    package var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
-    public var file = "built-in"
+    package var file = "built-in"
     /// The folder relative image paths are read from.
-    public var directory = "."
+    package var directory = "."
     /// The crown does not move the pages (`--display-only`); the file has no key for it.
-    public var isDisplayOnly = false
+    package var isDisplayOnly = false
 
     /// An empty configuration with every default.
-    public init() {}
+    package init() {}
 
     /// The pager's behaviour: wrap-around from `[crown]`, timed pages from `[timer]`, display-only from the command line.
-    public var pagerConfiguration: PagerConfiguration {
+    package var pagerConfiguration: PagerConfiguration {
         PagerConfiguration(
             wrapsAround: crown.wrap, isDisplayOnly: isDisplayOnly, pageDuration: timer.duration,
             timerResumeDelay: timer.resumeAfter, resetsToInitialPageAfterEnd: timer.loops)
@@ -38,59 +38,59 @@ public struct Configuration: Sendable {
 }
 
 /// `[display]`.
-public struct DisplaySection: Hashable, Sendable {
+package struct DisplaySection: Hashable, Sendable {
     /// The panel's controller and size.
-    public var panel: SSD1306Panel = Settings.displayPanel.defaultValue
+    package var panel: SSD1306Panel = Settings.displayPanel.defaultValue
     /// The I2C bus (`/dev/i2c-N`); nil runs the terminal mock.
-    public var bus: Int? = Settings.displayBus.defaultValue.i2cBus
+    package var bus: Int? = Settings.displayBus.defaultValue.i2cBus
     /// The SPI device of a panel on SPI (`display.bus = "spi0.0"`), used instead of `bus` unless that is the mock.
-    public var spi: SPIDevice?
+    package var spi: SPIDevice?
     /// The GPIO chip of an SPI panel's D/C# and RES# lines.
-    public var gpioChip: String = Settings.displayGPIOChip.defaultValue
+    package var gpioChip: String = Settings.displayGPIOChip.defaultValue
     /// The line of an SPI panel's D/C#: GPIO24 (pin 18).
-    public var dataCommandLine: Int = Settings.displayDataCommandLine.defaultValue
+    package var dataCommandLine: Int = Settings.displayDataCommandLine.defaultValue
     /// The line of an SPI panel's RES#, pulsed at start: GPIO25 (pin 22); nil when RES# is tied high.
-    public var resetLine: Int? = Settings.displayResetLine.defaultValue
+    package var resetLine: Int? = Settings.displayResetLine.defaultValue
     /// An SPI panel's clock, in hertz (the SSD1306 allows 10 MHz, datasheet 13).
-    public var spiHertz: Int = Settings.displaySPIHertz.defaultValue
+    package var spiHertz: Int = Settings.displaySPIHertz.defaultValue
     /// The display's address.
-    public var address: I2CAddress = Settings.displayAddress.defaultValue
+    package var address: I2CAddress = Settings.displayAddress.defaultValue
     /// 0 or 180 degrees.
-    public var rotation: DisplayRotation = Settings.displayRotation.defaultValue
+    package var rotation: DisplayRotation = Settings.displayRotation.defaultValue
     /// Brightness while in use, 0 to 100.
-    public var brightness: Int = Settings.displayBrightness.defaultValue
+    package var brightness: Int = Settings.displayBrightness.defaultValue
     /// Brightness once dimmed, 0 to 100.
-    public var dimBrightness: Int = Settings.displayDimBrightness.defaultValue
+    package var dimBrightness: Int = Settings.displayDimBrightness.defaultValue
     /// Dim after this long without a turn or press; nil never dims.
-    public var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
+    package var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
     /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
-    public var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
+    package var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
     /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
-    public var busHertz: Int = Settings.displayBusHertz.defaultValue
+    package var busHertz: Int = Settings.displayBusHertz.defaultValue
     /// The font every page's text and the title list draw in first (`display.font`); nil is misc-fixed 6x10.
-    public var font: ConfiguredFont?
+    package var font: ConfiguredFont?
     /// Contrast alone, 0 to 255, applied after `brightness` (`--contrast`); the file sets `brightness`.
-    public var contrast: Int?
+    package var contrast: Int?
     /// Lit pixels dark and dark pixels lit (`--invert`).
-    public var isInverted = false
+    package var isInverted = false
 
     /// The clock frame pacing starts from, as an I2C clock (the pacer counts 9 clocks a byte):
     /// `busHertz` on I2C; on SPI, which clocks 8 bits a byte, `spiHertz` times 9/8. The pacer
     /// caps what it models at 5 MHz and learns the real rate from the writes either way.
-    public var pacingHertz: Int {
+    package var pacingHertz: Int {
         guard bus != nil, spi != nil else { return busHertz }
         return spiHertz / 8 * 9
     }
 
     /// How the panel is reached: what a reload cannot change without a restart.
-    public var connection: DisplayConnection {
+    package var connection: DisplayConnection {
         DisplayConnection(
             bus: bus, spi: spi, address: address, gpioChip: gpioChip, dataCommandLine: dataCommandLine,
             resetLine: resetLine, spiHertz: spiHertz)
     }
 
     /// The settings the driver applies at start.
-    public var settings: DisplaySettings {
+    package var settings: DisplaySettings {
         DisplaySettings(
             rotation: rotation, brightness: DisplayBrightness(percent: brightness),
             contrast: contrast.map { UInt8(clamping: $0) },
@@ -99,62 +99,62 @@ public struct DisplaySection: Hashable, Sendable {
 }
 
 /// The settings that say how the panel is reached, compared whole at a reload.
-public struct DisplayConnection: Hashable, Sendable {
+package struct DisplayConnection: Hashable, Sendable {
     /// The I2C bus number, nil for the terminal mock.
-    public var bus: Int?
+    package var bus: Int?
     /// The SPI device, when the panel is on SPI.
-    public var spi: SPIDevice?
+    package var spi: SPIDevice?
     /// The I2C address.
-    public var address: I2CAddress
+    package var address: I2CAddress
     /// The GPIO chip of the SPI panel's DC and RESET lines.
-    public var gpioChip: String
+    package var gpioChip: String
     /// The SPI panel's DC line.
-    public var dataCommandLine: Int
+    package var dataCommandLine: Int
     /// The SPI panel's RESET line, nil when none is wired.
-    public var resetLine: Int?
+    package var resetLine: Int?
     /// The SPI clock.
-    public var spiHertz: Int
+    package var spiHertz: Int
 }
 
 /// `[crown]`: read by the GPIO crown (`chip`, the three lines, `steps_per_detent`) and by the pager.
-public struct CrownSection: Hashable, Sendable {
+package struct CrownSection: Hashable, Sendable {
     /// Where the knob is read: `gpio` (libgpiod), `evdev` (the kernel's overlays) or `keyboard`.
-    public var source: String = Settings.crownSource.defaultValue
+    package var source: String = Settings.crownSource.defaultValue
     /// Whether the file says `source`: then a knob that cannot be had is an error, not a warning.
-    public var sourceIsExplicit = false
+    package var sourceIsExplicit = false
     /// The GPIO chip, e.g. `/dev/gpiochip0`.
-    public var chip: String = Settings.crownChip.defaultValue
+    package var chip: String = Settings.crownChip.defaultValue
     /// The encoder's A (CLK) line offset.
-    public var lineA: Int = Settings.crownLineA.defaultValue
+    package var lineA: Int = Settings.crownLineA.defaultValue
     /// The encoder's B (DT) line offset.
-    public var lineB: Int = Settings.crownLineB.defaultValue
+    package var lineB: Int = Settings.crownLineB.defaultValue
     /// The push button's line offset.
-    public var lineButton: Int = Settings.crownLineButton.defaultValue
+    package var lineButton: Int = Settings.crownLineButton.defaultValue
     /// With `source = "evdev"`: the input device.
-    public var evdevPath: String = Settings.crownEvdev.defaultValue
+    package var evdevPath: String = Settings.crownEvdev.defaultValue
     /// Transitions per detent: 4 (full), 2 (half) or 1 (quarter).
-    public var stepping: QuadratureStepping = Settings.crownStepsPerDetent.defaultValue
+    package var stepping: QuadratureStepping = Settings.crownStepsPerDetent.defaultValue
     /// Count clockwise as backwards.
-    public var inverted: Bool = Settings.crownInverted.defaultValue
+    package var inverted: Bool = Settings.crownInverted.defaultValue
     /// Pages per detent grow while scrubbing fast.
-    public var acceleration: Bool = Settings.crownAcceleration.defaultValue
+    package var acceleration: Bool = Settings.crownAcceleration.defaultValue
     /// From the last page to the first and back.
-    public var wrap: Bool = Settings.crownWrap.defaultValue
+    package var wrap: Bool = Settings.crownWrap.defaultValue
     /// Where the knob sits: right, left or bottom.
-    public var side: CrownSide = Settings.crownSide.defaultValue
+    package var side: CrownSide = Settings.crownSide.defaultValue
     /// The sensitivity preset the file names; `detentsPerPage` holds what it means unless set too.
-    public var sensitivity: CrownSensitivity = Settings.crownSensitivity.defaultValue
+    package var sensitivity: CrownSensitivity = Settings.crownSensitivity.defaultValue
     /// Detents per page: the sensitivity's, or `detents_per_page` (or `--detents-per-page`) when set.
-    public var detentsPerPage: Int =
+    package var detentsPerPage: Int =
         Settings.crownDetentsPerPage.defaultValue ?? Settings.crownSensitivity.defaultValue.detentsPerPage
     /// How the content gives at the first and last page.
-    public var rubberBand: RubberBandStiffness = Settings.crownRubberBand.defaultValue
+    package var rubberBand: RubberBandStiffness = Settings.crownRubberBand.defaultValue
 
     /// The defaults: a KY-040 on GPIO17, 27 and 22 of `/dev/gpiochip0`.
-    public init() {}
+    package init() {}
 
     /// The interpreter's settings.
-    public var crownConfiguration: CrownConfiguration {
+    package var crownConfiguration: CrownConfiguration {
         var configuration = CrownConfiguration(detentsPerPage: detentsPerPage, rubberBand: rubberBand)
         if !acceleration { configuration.accelerationInterval = nil }
         return configuration
@@ -162,30 +162,30 @@ public struct CrownSection: Hashable, Sendable {
 }
 
 /// `[indicator]`.
-public struct IndicatorSection: Hashable, Sendable {
+package struct IndicatorSection: Hashable, Sendable {
     /// When the plate behind the dots shows.
-    public var style: PageControlBackgroundStyle = Settings.indicatorStyle.defaultValue
+    package var style: PageControlBackgroundStyle = Settings.indicatorStyle.defaultValue
     /// A built-in name or an image file for every dot.
-    public var image: String? = Settings.indicatorImage.defaultValue
+    package var image: String? = Settings.indicatorImage.defaultValue
     /// The most dots at once.
-    public var maximumDots: Int? = Settings.indicatorMaximumDots.defaultValue
+    package var maximumDots: Int? = Settings.indicatorMaximumDots.defaultValue
     /// No indicator for a single page.
-    public var hidesForSinglePage: Bool = Settings.indicatorHidesForSinglePage.defaultValue
+    package var hidesForSinglePage: Bool = Settings.indicatorHidesForSinglePage.defaultValue
 }
 
 /// `[timer]`: timed pages, as UIKit's `UIPageControlTimerProgress` does them.
-public struct TimerSection: Hashable, Sendable {
+package struct TimerSection: Hashable, Sendable {
     /// How long each page stays before the next comes by itself (`--page-duration`); nil: never.
-    public var duration: TimeSpan?
+    package var duration: TimeSpan?
     /// How long after the last turn or press a paused timer starts again; nil: never.
-    public var resumeAfter: TimeSpan?
+    package var resumeAfter: TimeSpan?
     /// After the last page, the first again; otherwise the timer stops on the last page.
-    public var loops: Bool
+    package var loops: Bool
     /// The screen saver may dim and switch off the panel while the pages move on by themselves.
-    public var dimsWhileAdvancing: Bool
+    package var dimsWhileAdvancing: Bool
 
     /// The defaults: no page moves on by itself; once timed, a pause lasts 10 s and the pages loop.
-    public init(
+    package init(
         duration: TimeSpan? = Settings.timerDuration.defaultValue,
         resumeAfter: TimeSpan? = Settings.timerResumeAfter.defaultValue, loops: Bool = Settings.timerLoop.defaultValue,
         dimsWhileAdvancing: Bool = Settings.timerDimsWhileAdvancing.defaultValue
@@ -198,22 +198,22 @@ public struct TimerSection: Hashable, Sendable {
 }
 
 /// One `[[page]]`.
-public struct PageSpec: Hashable, Sendable {
+package struct PageSpec: Hashable, Sendable {
     /// Shown at the top of the page and in the title list.
-    public var title: String
+    package var title: String
     /// What the page shows.
-    public var kind: PageKind
+    package var kind: PageKind
     /// Its own indicator image, if any.
-    public var indicatorImage: String?
+    package var indicatorImage: String?
     /// The line of its `[[page]]` header, for messages.
-    public var line: Int
+    package var line: Int
     /// How long it stays before the next page comes by itself: `[timer]`'s duration, its own, or never.
-    public var duration: PageDuration
+    package var duration: PageDuration
     /// The font its text draws in first: its own `font`, else `display.font`; nil is misc-fixed 6x10.
-    public var font: ConfiguredFont?
+    package var font: ConfiguredFont?
 
     /// A page.
-    public init(
+    package init(
         title: String, kind: PageKind, indicatorImage: String? = nil, line: Int = 0,
         duration: PageDuration = .automatic
     ) {
@@ -226,21 +226,21 @@ public struct PageSpec: Hashable, Sendable {
 }
 
 /// A font a configuration names (`font = "..."`), loaded: a built-in name or a BDF file's path.
-public struct ConfiguredFont: Hashable, Sendable {
+package struct ConfiguredFont: Hashable, Sendable {
     /// The name as written, a path resolved against the configuration's folder.
-    public var name: String
+    package var name: String
     /// The font.
-    public var font: BitmapFont
+    package var font: BitmapFont
 
     /// A loaded font and its name.
-    public init(name: String, font: BitmapFont) {
+    package init(name: String, font: BitmapFont) {
         self.name = name
         self.font = font
     }
 }
 
 /// What a page shows.
-public enum PageKind: Hashable, Sendable {
+package enum PageKind: Hashable, Sendable {
     /// Fixed text, wrapped; taller than the screen when it needs to be.
     case text(String)
     /// The time and date in `strftime`-like formats.
@@ -258,7 +258,7 @@ public enum PageKind: Hashable, Sendable {
 }
 
 /// A value read from `/proc`, `/sys` or the system.
-public enum SystemValue: Hashable, Sendable {
+package enum SystemValue: Hashable, Sendable {
     case cpuTemperature, load, memory, uptime, hostname
     /// The use of the file system holding `path`.
     case disk(path: String)
@@ -266,7 +266,7 @@ public enum SystemValue: Hashable, Sendable {
     case ipAddress(interface: String?)
 
     /// The label on a system page.
-    public var label: String {
+    package var label: String {
         switch self {
         case .cpuTemperature: return "cpu"
         case .load: return "load"
@@ -279,7 +279,7 @@ public enum SystemValue: Hashable, Sendable {
     }
 
     /// Whether it is a number a gauge can show.
-    public var isNumeric: Bool {
+    package var isNumeric: Bool {
         switch self {
         case .hostname, .ipAddress: return false
         default: return true
@@ -288,18 +288,18 @@ public enum SystemValue: Hashable, Sendable {
 }
 
 /// A command to run for a page.
-public struct CommandSpec: Hashable, Sendable {
+package struct CommandSpec: Hashable, Sendable {
     /// The program and its arguments; no shell unless argv names one.
-    public var argv: [String]
+    package var argv: [String]
     /// How often to run it while its page is visible or next to it.
-    public var refresh: TimeSpan
+    package var refresh: TimeSpan
     /// Killed, with its process group, after this long.
-    public var timeout: TimeSpan
+    package var timeout: TimeSpan
     /// Output beyond this many bytes is dropped.
-    public var maximumOutputBytes: Int
+    package var maximumOutputBytes: Int
 
     /// A command.
-    public init(argv: [String], refresh: TimeSpan, timeout: TimeSpan, maximumOutputBytes: Int = 4096) {
+    package init(argv: [String], refresh: TimeSpan, timeout: TimeSpan, maximumOutputBytes: Int = 4096) {
         self.argv = argv
         self.refresh = refresh
         self.timeout = timeout
@@ -308,15 +308,15 @@ public struct CommandSpec: Hashable, Sendable {
 }
 
 /// A picture file, already decoded (so `check` finds a bad one).
-public struct ImageSpec: Hashable, Sendable {
+package struct ImageSpec: Hashable, Sendable {
     /// The path as written.
-    public var path: String
+    package var path: String
     /// The picture.
-    public var bitmap: Bitmap
+    package var bitmap: Bitmap
 }
 
 /// Where a gauge's number comes from.
-public enum ValueSource: Hashable, Sendable {
+package enum ValueSource: Hashable, Sendable {
     case system(SystemValue)
     /// The first number in a command's output.
     case command(CommandSpec)
@@ -325,22 +325,22 @@ public enum ValueSource: Hashable, Sendable {
 }
 
 /// A bar or a dial.
-public struct GaugeSpec: Hashable, Sendable {
+package struct GaugeSpec: Hashable, Sendable {
     /// What feeds it.
-    public var source: ValueSource
+    package var source: ValueSource
     /// The value at the empty end.
-    public var minimum: Double
+    package var minimum: Double
     /// The value at the full end.
-    public var maximum: Double
+    package var maximum: Double
     /// Printed after the value.
-    public var unit: String
+    package var unit: String
     /// `bar` or `dial`.
-    public var isDial: Bool
+    package var isDial: Bool
     /// How often to read the value.
-    public var refresh: TimeSpan
+    package var refresh: TimeSpan
 
     /// A gauge.
-    public init(source: ValueSource, minimum: Double, maximum: Double, unit: String, isDial: Bool, refresh: TimeSpan) {
+    package init(source: ValueSource, minimum: Double, maximum: Double, unit: String, isDial: Bool, refresh: TimeSpan) {
         self.source = source
         self.minimum = minimum
         self.maximum = maximum

@@ -1,3 +1,4 @@
+import PagerEngine
 import PagerGraphics
 import SSD1306
 
@@ -7,9 +8,9 @@ import SSD1306
 /// an SSD1306 setting on an SH1106 shows), a solid mark in the top-left corner and a hollow
 /// one in the bottom-right (upside down, they swap), and the panel's name in the middle (on two lines
 /// where it is wider than the glass).
-public enum DisplayTestPattern {
+package enum DisplayTestPattern {
     /// The pattern for `panel`.
-    public static func render(_ panel: SSD1306Panel) -> Bitmap {
+    package static func render(_ panel: SSD1306Panel) -> Bitmap {
         var canvas = Bitmap(width: panel.width, height: panel.height)
         canvas.strokeRect(canvas.bounds)
         let mark = max(4, min(panel.width, panel.height) / 5)

@@ -2,7 +2,7 @@ import PagerConfig
 
 extension ConfigurationSetting {
     /// `crownpager.toml(5)`: every setting as a man page (roff), from the table (`crownpager check --print-manual`).
-    public static var manual: String {
+    package static var manual: String {
         var lines = [
             ".TH CROWNPAGER.TOML 5 \"\" \"CrownPager\" \"File Formats Manual\"",
             ".SH NAME",
@@ -64,7 +64,7 @@ extension ConfigurationSetting {
     }
 
     /// Text as a roff line: backslashes escaped, and a line that would start with a control character guarded.
-    public static func roffText(_ text: String) -> String {
+    package static func roffText(_ text: String) -> String {
         var result = ""
         var previous: Character = " "
         for character in text {

@@ -6,7 +6,7 @@ extension ConfigurationSetting {
 
     /// The settings part of the default file: every table and key with its default (or, commented
     /// out, an example) and its documentation as a comment; then the keys of a `[[page]]`, as comments.
-    public static var defaultFileText: String {
+    package static var defaultFileText: String {
         var lines: [String] = []
         var table = ""
         for setting in all where !setting.isPageKey {
@@ -43,7 +43,7 @@ extension ConfigurationSetting {
     }
 
     /// The configuration article's reference: a Markdown table of every setting (`crownpager check --print-reference`).
-    public static var reference: String {
+    package static var reference: String {
         var lines = [
             "| Key | Takes | Default | Flag | Reload | What it does |",
             "|---|---|---|---|---|---|",

@@ -1,24 +1,24 @@
 /// Reads the files a configuration names (the pictures of image pages and indicators) for the
 /// engine, which never touches a file system itself: the shell passes its own.
-public protocol FileReading {
+package protocol FileReading {
     /// At most `maximumBytes` of the file at `path`; the error says why not, for the operator.
     func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8]
 }
 
 /// Why a file could not be read: the shell's sentence, naming the file and the cause.
-public struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FileReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The sentence shown to the operator.
-    public var description: String
+    package var description: String
 
     /// An error with its explanation.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// Why a picture (an image page's, an indicator's) cannot be used: a sentence that names the
 /// file and says what to do.
-public struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether the file could not be read at all, or was read and is no usable picture.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// The file could not be read: missing, not permitted, too large.
         case unreadable
         /// The file (or the built-in name) is no picture that fits: bad PBM, PNG or XBM data, too big, unknown name.
@@ -26,12 +26,12 @@ public struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// The sentence shown to the operator.
-    public var description: String
+    package var description: String
     /// Whether the file could not be read or its contents are wrong.
-    public var kind: Kind
+    package var kind: Kind
 
     /// An error with its explanation; `kind` says whether the file could be read.
-    public init(_ description: String, kind: Kind = .invalid) {
+    package init(_ description: String, kind: Kind = .invalid) {
         self.description = description
         self.kind = kind
     }

@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerCore
+import PagerEngine
 import PagerGraphics
 import SSD1306
 
@@ -10,25 +11,25 @@ import SSD1306
 /// with `I2CTraceLine`) and frames go out as they are made, so a trace of any length replays in
 /// the memory of one transfer and one glass; of the emulator's diagnostics the first few are
 /// kept and the rest counted.
-public struct TraceReplay {
+package struct TraceReplay {
     /// The emulated controller, as the transfers so far have left it.
-    public private(set) var emulator: SSD1306Emulator
+    package private(set) var emulator: SSD1306Emulator
     /// Whether each display-data transaction makes a frame.
-    public let everyFrame: Bool
+    package let everyFrame: Bool
     /// How many diagnostics are kept; the rest are only counted.
-    public let keptDiagnostics: Int
+    package let keptDiagnostics: Int
     /// The first `keptDiagnostics` problems the emulator found, oldest first.
-    public private(set) var diagnostics: [SSD1306Emulator.Diagnostic] = []
+    package private(set) var diagnostics: [SSD1306Emulator.Diagnostic] = []
     /// How many problems the emulator found, kept or not.
-    public private(set) var diagnosticCount = 0
+    package private(set) var diagnosticCount = 0
     /// Transfers replayed so far.
-    public private(set) var transferCount = 0
+    package private(set) var transferCount = 0
     /// The glass of the last frame `replay(_:)` returned.
     private var lastFrameGlass: Bitmap?
 
     /// A replay onto `panel` at `address`; with `everyFrame`, the glass after every display-data
     /// transaction is a frame too.
-    public init(
+    package init(
         panel: SSD1306Panel, address: I2CAddress = .ssd1306Primary, everyFrame: Bool = false,
         keepingDiagnostics: Int = 20
     ) {
@@ -39,7 +40,7 @@ public struct TraceReplay {
 
     /// Sends `transfer` to the emulator; returns the glass after it when `everyFrame` asks for it
     /// (a display-data transaction), named `transfer-` and its number in the trace.
-    public mutating func replay(_ transfer: I2CTransfer) -> RenderedFrame? {
+    package mutating func replay(_ transfer: I2CTransfer) -> RenderedFrame? {
         emulator.write(transfer.bytes, to: transfer.address)
         // A data transaction's control byte has D/C# (bit 6) set.
         return taken(isData: transfer.bytes.first.map { $0 & 0x40 != 0 } ?? false)
@@ -47,7 +48,7 @@ public struct TraceReplay {
 
     /// Sends one record of an SPI panel's trace (`SPITrace`) as D/C# says; returns the glass after
     /// it when `everyFrame` asks for it (a data record), named as an I2C trace's frames are.
-    public mutating func replay(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) -> RenderedFrame? {
+    package mutating func replay(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) -> RenderedFrame? {
         emulator.send(kind, bytes)
         return taken(isData: kind == .data)
     }
@@ -68,7 +69,7 @@ public struct TraceReplay {
 
     /// The glass after the last transfer, named `glass`; nil when `everyFrame`'s last frame
     /// already shows it.
-    public var finalFrame: RenderedFrame? {
+    package var finalFrame: RenderedFrame? {
         let glass = emulator.glass
         guard !everyFrame || lastFrameGlass != glass else { return nil }
         return RenderedFrame(name: "glass", time: .zero, glass: glass)

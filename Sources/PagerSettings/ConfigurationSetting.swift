@@ -8,26 +8,26 @@ import SSD1306
 ///
 /// `ConfigurationSetting.all` is the one table the parser's known keys and ranges, `check --print-default`,
 /// the flags' help and the configuration article's reference come from.
-public struct ConfigurationSetting: Hashable, Sendable {
+package struct ConfigurationSetting: Hashable, Sendable {
     /// Its place in the file: `display.address`, `crown.lines.a`; the keys of a `[[page]]` are `page.refresh`.
-    public let key: String
+    package let key: String
     /// What it holds and which values it allows.
-    public let type: SettingType
+    package let type: SettingType
     /// The default as the default file writes it (`0x3c`, `"1min"`); nil when unset by default or required.
-    public let defaultValue: String?
+    package let defaultValue: String?
     /// For a setting without a default: a value the default file shows, commented out.
-    public let example: String?
+    package let example: String?
     /// The command-line flag that overrides it, if any.
-    public let flag: SettingFlag?
+    package let flag: SettingFlag?
     /// What it does, in one line.
-    public let documentation: String
+    package let documentation: String
     /// Whether a reload (SIGHUP) may change it; otherwise it takes a restart.
-    public let reloadable: Bool
+    package let reloadable: Bool
     /// For the keys of a `[[page]]`: the kinds of page that take it.
-    public let pageKinds: [String]
+    package let pageKinds: [String]
 
     /// A setting; `pageKinds` only for the keys of a `[[page]]`.
-    public init(
+    package init(
         _ key: String, _ type: SettingType, default defaultValue: String?, example: String? = nil,
         flag: SettingFlag? = nil, reloadable: Bool = true, pageKinds: [String] = [], _ documentation: String
     ) {
@@ -42,22 +42,22 @@ public struct ConfigurationSetting: Hashable, Sendable {
     }
 
     /// The table it is in: `display`, `crown.lines`, `page`.
-    public var section: String {
+    package var section: String {
         guard let dot = key.lastIndex(of: ".") else { return "" }
         return String(key[..<dot])
     }
 
     /// Its name within its table: `address`, `a`.
-    public var name: String {
+    package var name: String {
         guard let dot = key.lastIndex(of: ".") else { return key }
         return String(key[key.index(after: dot)...])
     }
 
     /// Whether it is a key of a `[[page]]`.
-    public var isPageKey: Bool { section == "page" }
+    package var isPageKey: Bool { section == "page" }
 
     /// The help of its flag: what it does, what it takes and the key it overrides.
-    public var flagHelp: String {
+    package var flagHelp: String {
         guard let flag else { return documentation + "." }
         if flag.setsValue == "false" { return "Turn off \(key): \(Self.lowercasingFirst(documentation))." }
         if let value = flag.setsValue { return "\(documentation) (sets \(key) = \(value))." }
@@ -74,28 +74,28 @@ public struct ConfigurationSetting: Hashable, Sendable {
     }
 
     /// The range of an integer setting; nil for any other.
-    public var integerRange: ClosedRange<Int64>? {
+    package var integerRange: ClosedRange<Int64>? {
         guard case .integer(let range) = type else { return nil }
         return range
     }
 
     /// The setting `flag` overrides, if any.
-    public static func overridden(byFlag flag: String) -> ConfigurationSetting? {
+    package static func overridden(byFlag flag: String) -> ConfigurationSetting? {
         all.first { $0.flag?.name == flag }
     }
 }
 
 /// A command-line flag that overrides a setting.
-public struct SettingFlag: Hashable, Sendable {
+package struct SettingFlag: Hashable, Sendable {
     /// `--address`.
-    public let name: String
+    package let name: String
     /// For a flag without a value: the value it sets (`true` for `--wrap`, `false` for `--no-acceleration`).
-    public let setsValue: String?
+    package let setsValue: String?
     /// What the flag takes, where the command line differs from the file; nil: as the file.
-    public let takes: String?
+    package let takes: String?
 
     /// A flag that takes a value, or sets `setsValue` when given alone.
-    public init(_ name: String, sets setsValue: String? = nil, takes: String? = nil) {
+    package init(_ name: String, sets setsValue: String? = nil, takes: String? = nil) {
         self.name = name
         self.setsValue = setsValue
         self.takes = takes
@@ -172,7 +172,7 @@ extension ConfigurationSetting {
         "page.style", .choice(["bar", "dial"]), default: "\"bar\"", pageKinds: ["gauge"], "A bar or a dial")
 
     /// Every setting, in the order of the default file: the typed table's (`Settings`), then a page's keys.
-    public static let all: [ConfigurationSetting] =
+    package static let all: [ConfigurationSetting] =
         Settings.rows.map { $0.description } + [
             pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
@@ -182,7 +182,7 @@ extension ConfigurationSetting {
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.
     ///
     /// The root (`""`) takes `display`, `crown`, `indicator` and `page`.
-    public static func keys(in section: String) -> [String] {
+    package static func keys(in section: String) -> [String] {
         var keys: [String] = []
         let prefix = section.isEmpty ? "" : section + "."
         for setting in all where setting.key.hasPrefix(prefix) {
@@ -194,7 +194,7 @@ extension ConfigurationSetting {
     }
 
     /// The keys a `[[page]]` of `kind` takes.
-    public static func pageKeys(kind: String) -> [String] {
+    package static func pageKeys(kind: String) -> [String] {
         all.filter { $0.isPageKey && $0.pageKinds.contains(kind) }.map { $0.name }
     }
 }

@@ -3,7 +3,7 @@ import PagerConfig
 
 /// How one kind of value is read from the file, written back as TOML and read from a command-line
 /// argument: the part of a setting its type decides, shared by every setting of that type.
-public struct SettingCodec<Value>: Sendable {
+package struct SettingCodec<Value>: Sendable {
     /// Reads `key` of the table, checked against the setting's type; nil when absent or wrong (recorded).
     let read: @Sendable (inout ConfigTable, String, SettingType) throws(ConfigError) -> Value?
     /// The value as the default file writes it; nil for a value that is unset (written as the example).
@@ -124,11 +124,11 @@ extension SettingCodec where Value == TimeSpan {
 /// `Settings` holds one a setting; the parser, the defaults, the command line's overrides, the
 /// flags' help, `check --print-default`, `--print-reference` and `crownpager.toml(5)` read them.
 /// Embedded Swift has no key paths, so the place in `Configuration` is a setter.
-public struct Setting<Value: Sendable>: Sendable {
+package struct Setting<Value: Sendable>: Sendable {
     /// The setting as the references show it: key, type, default as TOML, flag, documentation.
-    public let description: ConfigurationSetting
+    package let description: ConfigurationSetting
     /// The value a configuration without the key has.
-    public let defaultValue: Value
+    package let defaultValue: Value
     /// How its values are read and written.
     let codec: SettingCodec<Value>
     /// Puts a value where the configuration keeps it.
@@ -149,13 +149,13 @@ public struct Setting<Value: Sendable>: Sendable {
     }
 
     /// Its key: `display.brightness`.
-    public var key: String { description.key }
+    package var key: String { description.key }
 
     /// The help of its flag: what it does, what it takes and the key it overrides.
-    public var help: String { description.flagHelp }
+    package var help: String { description.flagHelp }
 
     /// The value a command-line argument names, checked as the file's value is; nil when it names none.
-    public func parse(_ argument: String) -> Value? { codec.parse(argument, description.type) }
+    package func parse(_ argument: String) -> Value? { codec.parse(argument, description.type) }
 
     /// The row of the table, its type erased.
     var row: SettingRow {
@@ -179,14 +179,14 @@ struct SettingRow: Sendable {
 }
 
 /// A setting's value from the command line, laid over a configuration (`RunOverrides`).
-public struct SettingOverride: Sendable {
+package struct SettingOverride: Sendable {
     /// The setting's key.
-    public let key: String
+    package let key: String
     /// Sets the value.
     let apply: @Sendable (inout Configuration) -> Void
 
     /// `value` for `setting`.
-    public init<Value>(_ setting: Setting<Value>, _ value: Value) {
+    package init<Value>(_ setting: Setting<Value>, _ value: Value) {
         key = setting.key
         let set = setting.set
         apply = { set(&$0, value) }

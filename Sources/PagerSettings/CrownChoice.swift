@@ -3,7 +3,7 @@ import PagerCore
 
 /// Where the run reads the knob: GPIO lines through libgpiod, the kernel's input device, or
 /// only the terminal's keys. Chosen by `--chip`, `--evdev`, `--keyboard`, else by `[crown]`.
-public enum CrownChoice: Hashable, Sendable {
+package enum CrownChoice: Hashable, Sendable {
     /// The A, B and button lines on a GPIO chip, decoded here.
     case gpio(GPIOCrownWiring, QuadratureConfiguration)
     /// `/dev/input/eventN`, made by the `rotary-encoder` and `gpio-key` overlays.
@@ -12,7 +12,7 @@ public enum CrownChoice: Hashable, Sendable {
     case keyboard
 
     /// The knob `[crown]` describes (`source`, `chip`, `lines`, `steps_per_detent`, `inverted`, `evdev`).
-    public init(_ section: CrownSection) {
+    package init(_ section: CrownSection) {
         switch section.source {
         case "evdev":
             self = .evdev(path: section.evdevPath, inverted: section.inverted)
@@ -28,18 +28,18 @@ public enum CrownChoice: Hashable, Sendable {
 }
 
 /// Where the crown's three lines are: a GPIO chip and the offsets of A (CLK), B (DT) and the button (SW).
-public struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
+package struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
     /// The chip, e.g. `/dev/gpiochip0`.
-    public var chipPath: String
+    package var chipPath: String
     /// Encoder line A (CLK).
-    public var lineA: UInt32
+    package var lineA: UInt32
     /// Encoder line B (DT).
-    public var lineB: UInt32
+    package var lineB: UInt32
     /// The push button (SW).
-    public var button: UInt32
+    package var button: UInt32
 
     /// The wiring of Hardware/ENCODER.md: GPIO17, GPIO27 and GPIO22 on `/dev/gpiochip0`.
-    public init(chipPath: String = "/dev/gpiochip0", lineA: UInt32 = 17, lineB: UInt32 = 27, button: UInt32 = 22) {
+    package init(chipPath: String = "/dev/gpiochip0", lineA: UInt32 = 17, lineB: UInt32 = 27, button: UInt32 = 22) {
         self.chipPath = chipPath
         self.lineA = lineA
         self.lineB = lineB
@@ -47,5 +47,5 @@ public struct GPIOCrownWiring: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `/dev/gpiochip0 lines 17 (A), 27 (B), 22 (button)`.
-    public var description: String { "\(chipPath) lines \(lineA) (A), \(lineB) (B), \(button) (button)" }
+    package var description: String { "\(chipPath) lines \(lineA) (A), \(lineB) (B), \(button) (button)" }
 }

@@ -1,3 +1,4 @@
+import PagerEngine
 import PagerGraphics
 
 /// The wiring of `Hardware/README.md` as a picture: pins 1 to 20 of the Pi's 40-pin header,
@@ -5,7 +6,7 @@ import PagerGraphics
 ///
 /// Drawn with the project's own primitives and fonts (`crownpager wiring-diagram --out FILE`
 /// writes it as PNG; `Scripts/dev/render-pictures.sh` regenerates `Hardware/pictures/wiring.png`).
-public enum WiringDiagram {
+package enum WiringDiagram {
     /// One header pin: its number and what it carries.
     struct Pin {
         let number: Int
@@ -37,7 +38,7 @@ public enum WiringDiagram {
     static func rowY(_ pin: Int) -> Int { top + (pin - 1) / 2 * pitch }
 
     /// The diagram, lit pixels as ink.
-    public static func render() -> Bitmap {
+    package static func render() -> Bitmap {
         var canvas = Bitmap(width: size.width, height: size.height)
         let font = BitmapFont.fixed6x10
         let small = BitmapFont.fixed5x8

@@ -1,26 +1,26 @@
 import PagerGraphics
 
 /// Why a font a configuration names cannot be used: a sentence naming the font, the line and the fix.
-public struct FontLoadError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FontLoadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The sentence shown to the operator.
-    public var description: String
+    package var description: String
 
     /// An error with its explanation.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// The fonts a configuration may name (`font = "..."`): a built-in misc-fixed font by name, or a
 /// BDF file read at run time.
-public enum FontFile {
+package enum FontFile {
     /// The built-in fonts by the names a configuration uses.
-    public static let builtIn: [(name: String, font: BitmapFont)] = [
+    package static let builtIn: [(name: String, font: BitmapFont)] = [
         ("fixed5x8", .fixed5x8), ("fixed6x10", .fixed6x10), ("fixed10x20", .fixed10x20),
     ]
     /// The largest BDF file read: Unifont's BDF is about 11 MB, misc-fixed's largest 2 MB.
-    public static let maximumBytes = 16 << 20
+    package static let maximumBytes = 16 << 20
 
     /// The built-in font `spec` names, or the BDF font in the file at path `spec`, read by `files`.
-    public static func load(_ spec: String, from files: some FileReading) throws(FontLoadError) -> BitmapFont {
+    package static func load(_ spec: String, from files: some FileReading) throws(FontLoadError) -> BitmapFont {
         if let entry = builtIn.first(where: { $0.name == spec }) { return entry.font }
         let bytes: [UInt8]
         do throws(FileReadError) {

@@ -2,13 +2,13 @@ import PagerCore
 import PagerGraphics
 
 /// Indicator images the user names: a built-in name or a PBM, XBM or PNG file.
-public enum IndicatorImageFile {
+package enum IndicatorImageFile {
     /// The built-in image `spec` names, or the image in the file at path `spec` (read by `files`), checked to fit `cell`.
     ///
     /// A name without a slash or a dot is a built-in (`location`, `house`, `bookmark`, `star`).
     /// A file starting with `P1` or `P4` is PBM, with the PNG signature PNG, anything else XBM. Every failure
     /// names the file and says what to do.
-    public static func load(_ spec: String, cell: Size, from files: some FileReading) throws(ImageFileError)
+    package static func load(_ spec: String, cell: Size, from files: some FileReading) throws(ImageFileError)
         -> IndicatorImage
     {
         let image: IndicatorImage

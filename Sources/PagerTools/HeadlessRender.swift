@@ -1,44 +1,28 @@
 import CrownVocabulary
 import PagerCore
+import PagerEngine
 import PagerGraphics
+import PagerSettings
 import SSD1306
 
 /// One picture of the glass from a headless run.
-public struct RenderedFrame: Hashable, Sendable {
+package struct RenderedFrame: Hashable, Sendable {
     /// A file name stem: `step-02` at the end of step 2, `step-02-frame-003` for a frame sent during it.
-    public var name: String
+    package var name: String
     /// Time from the start of the run.
-    public var time: TimeSpan
+    package var time: TimeSpan
     /// What the panel showed.
-    public var glass: Bitmap
-}
-
-/// Answers the reads a headless run's engine asks for: fixed samples for reproducible pictures,
-/// or this machine's values (the shell's sampler).
-public protocol PageSampler {
-    /// The local time at `instant`.
-    mutating func clock(at instant: Timestamp) -> ClockReading
-    /// The answer to `read` at `instant`, or nil when it comes later (the Linux shell's commands
-    /// end in their own time, and it feeds `.commandFinished` then); a headless run waits for it.
-    mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput?
-    /// Every fallback glyph found so far, once `scalars` (`Effects.glyphsWanted`) are looked
-    /// for; nil when none of them was found. By default none is: they draw as boxes.
-    mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont?
-}
-
-extension PageSampler {
-    /// No glyphs: characters misc-fixed lacks draw as boxes.
-    public mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? { nil }
+    package var glass: Bitmap
 }
 
 /// The fixed readings of `SampleReadings`: 10:09:30, a sample host; files and commands answer with a placeholder.
-public struct SamplePageSampler: PageSampler {
+package struct SamplePageSampler: PageSampler {
     /// A sampler of the fixed readings.
-    public init() {}
+    package init() {}
 
-    public func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
+    package func clock(at instant: Timestamp) -> ClockReading { SampleReadings.clock }
 
-    public func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
+    package func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):
             return .sampled(page: read.page, values.map(Self.sample))
@@ -50,7 +34,7 @@ public struct SamplePageSampler: PageSampler {
     }
 
     /// `value` on the sample host.
-    public static func sample(_ value: SystemValue) -> SystemSample {
+    package static func sample(_ value: SystemValue) -> SystemSample {
         let system = SampleReadings.system
         switch value {
         case .hostname: return .text(system.hostname)
@@ -72,27 +56,27 @@ public struct SamplePageSampler: PageSampler {
 ///
 /// Frames go through the real SSD1306 encoder into the emulator, so the pictures are the
 /// glass, not the frame buffer, and the trace is what a real panel would receive.
-public struct HeadlessRender {
+package struct HeadlessRender {
     /// The configuration run, overrides already laid over it.
-    public var configuration: Configuration
+    package var configuration: Configuration
     /// The indicator's look, its images loaded.
-    public var style: PageIndicatorStyle
+    package var style: PageIndicatorStyle
     /// Frames per second while something moves (the engine's animation pacing).
-    public var framesPerSecond: Int
+    package var framesPerSecond: Int
 
     /// A renderer of `configuration` sampling transitions at `framesPerSecond`.
-    public init(configuration: Configuration, style: PageIndicatorStyle, framesPerSecond: Int = 60) {
+    package init(configuration: Configuration, style: PageIndicatorStyle, framesPerSecond: Int = 60) {
         self.configuration = configuration
         self.style = style
         self.framesPerSecond = max(1, min(framesPerSecond, 1000))
     }
 
     /// The time between frames while something moves.
-    public var animationInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond)) }
+    package var animationInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / Int64(framesPerSecond)) }
 
     /// The frames of `script` (each frame sent, and the glass at the end of each step), every I2C
     /// transfer the panel received, and the engine's log, with values from `sampler`.
-    public func run<Sampler: PageSampler>(
+    package func run<Sampler: PageSampler>(
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler
     ) -> (frames: [RenderedFrame], transfers: [I2CTransfer], log: [EngineLog]) {
         var frames: [RenderedFrame] = []
@@ -108,7 +92,7 @@ public struct HeadlessRender {
     /// Runs `script` as `run(_:start:sampler:)` does, but hands each frame to `emit` as it comes,
     /// with the display records sent since the last one, and keeps none: memory stays flat however long
     /// the script runs. `emit` returns false to stop. Returns the engine's log.
-    public func run<Sampler: PageSampler>(
+    package func run<Sampler: PageSampler>(
         _ script: CrownScript, start: Timestamp = .zero, sampler: inout Sampler,
         emit: (RenderedFrame, DisplayBatch) -> Bool
     ) -> [EngineLog] {
@@ -219,50 +203,50 @@ struct VirtualPanel: EngineShell {
 /// Linux loop does (input first, then a tick) through the `EngineRunner`, sends its display
 /// records into an emulator, answers its reads from a sampler, and jumps to the next deadline
 /// instead of sleeping.
-public struct VirtualShell {
+package struct VirtualShell {
     /// The engine driven.
-    public var engine: DeviceEngine
+    package var engine: DeviceEngine
     /// The emulated panel and what it saw.
     var panel: VirtualPanel
     private var lastTurn: Timestamp?
     private var ticksAtLastTurn = 0
 
     /// The emulated panel, which receives every record.
-    public var emulator: SSD1306Emulator { panel.emulator }
+    package var emulator: SSD1306Emulator { panel.emulator }
     /// Every display record sent and not taken yet (`takeRecords()`), oldest first.
-    public var records: DisplayBatch { panel.records }
+    package var records: DisplayBatch { panel.records }
     /// `records` as the I2C transfers that carry them to the emulator's address.
-    public var transfers: [I2CTransfer] { panel.records.transfers(at: panel.emulator.address) }
+    package var transfers: [I2CTransfer] { panel.records.transfers(at: panel.emulator.address) }
     /// Every log line, oldest first.
-    public var log: [EngineLog] { panel.log }
+    package var log: [EngineLog] { panel.log }
     /// When each frame went out, how many bytes it took, and its time on the modelled bus.
-    public var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] { panel.sentFrames }
+    package var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] { panel.sentFrames }
     /// The modelled bus's clock: each write takes its bus time at this rate, and the engine is
     /// told so (`.written(took:)`). It may differ from the configuration's `bus_hz`, as a real bus may.
-    public var busHertz: Int {
+    package var busHertz: Int {
         get { panel.busHertz }
         set { panel.busHertz = newValue }
     }
     /// Whether `.written(took:)` carries each write's time on the modelled bus, as the run shell
     /// times its writes; when false it carries the time at the configuration's `bus_hz`, as a
     /// shell that did not time them would (for the benchmark's comparison).
-    public var timesWrites: Bool {
+    package var timesWrites: Bool {
         get { panel.timesWrites }
         set { panel.timesWrites = newValue }
     }
     /// When the modelled bus has carried everything written.
-    public var busFreeAt: Timestamp { panel.busFreeAt }
+    package var busFreeAt: Timestamp { panel.busFreeAt }
     /// Frames written while the modelled bus still carried the one before: a backlog a blocking
     /// write(2) would have waited out. The engine's pacing keeps it at zero. (The initialisation
     /// and switching off are written outside the frame loop, as the run shell writes them: they
     /// are not paced and not counted.)
-    public var writesOnBusyBus: Int { panel.writesOnBusyBus }
+    package var writesOnBusyBus: Int { panel.writesOnBusyBus }
     /// How long those writes waited, all told, for the bus to carry the ones before.
-    public var waitedForBus: TimeSpan { panel.waitedForBus }
+    package var waitedForBus: TimeSpan { panel.waitedForBus }
 
     /// A shell for `engine` with an emulated `panel` at `address`, its bus modelled at `busHertz`
     /// (by default the configuration's `bus_hz`).
-    public init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress, busHertz: Int? = nil) {
+    package init(engine: DeviceEngine, panel: SSD1306Panel, address: I2CAddress, busHertz: Int? = nil) {
         self.engine = engine
         let configured = engine.configuration.display.busHertz
         self.panel = VirtualPanel(
@@ -272,7 +256,7 @@ public struct VirtualShell {
 
     /// A shell around the engine for `configuration` (its panel and address), with the default
     /// indicator and the sample clock, started at time zero.
-    public static func started<Sampler: PageSampler>(
+    package static func started<Sampler: PageSampler>(
         _ configuration: Configuration, sampler: inout Sampler, busHertz: Int? = nil
     ) -> VirtualShell {
         var shell = VirtualShell(
@@ -284,10 +268,10 @@ public struct VirtualShell {
     }
 
     /// What the panel shows.
-    public var glass: Bitmap { panel.emulator.glass }
+    package var glass: Bitmap { panel.emulator.glass }
 
     /// The records sent since the last take, oldest first; the shell keeps none of them after.
-    public mutating func takeRecords() -> DisplayBatch {
+    package mutating func takeRecords() -> DisplayBatch {
         defer {
             panel.records.removeAll()
             panel.sentFrames.removeAll(keepingCapacity: true)
@@ -297,7 +281,9 @@ public struct VirtualShell {
 
     /// Feeds `input` at `instant` and does its effects (`EngineRunner`); returns whether records went out.
     @discardableResult
-    public mutating func feed<Sampler: PageSampler>(_ input: EngineInput, at instant: Timestamp, sampler: inout Sampler)
+    package mutating func feed<Sampler: PageSampler>(
+        _ input: EngineInput, at instant: Timestamp, sampler: inout Sampler
+    )
         -> Bool
     {
         EngineRunner.feed(input, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
@@ -307,7 +293,7 @@ public struct VirtualShell {
     /// `.written(took:)` with their time on the modelled bus), reads and glyphs answered by
     /// `sampler`. Returns whether records went out.
     @discardableResult
-    public mutating func perform<Sampler: PageSampler>(
+    package mutating func perform<Sampler: PageSampler>(
         _ effects: Effects, at instant: Timestamp, sampler: inout Sampler
     ) -> Bool {
         EngineRunner.perform(effects, of: .tick, at: instant, engine: &engine, shell: &panel, sampler: &sampler)
@@ -316,7 +302,7 @@ public struct VirtualShell {
     /// One turn at `now`, as the Linux loop turns: the crown's facts first, then a tick; returns
     /// whether transfers went out.
     @discardableResult
-    public mutating func turn<Sampler: PageSampler>(at now: Timestamp, crown: [CrownEvent], sampler: inout Sampler)
+    package mutating func turn<Sampler: PageSampler>(at now: Timestamp, crown: [CrownEvent], sampler: inout Sampler)
         -> Bool
     {
         var sent = false
@@ -328,7 +314,7 @@ public struct VirtualShell {
     }
 
     /// When to turn next after a turn at `now`: the engine's deadline or the next input, whichever is first.
-    public func wake(after now: Timestamp, nextInput: Timestamp?) -> Timestamp? {
+    package func wake(after now: Timestamp, nextInput: Timestamp?) -> Timestamp? {
         guard let wake = [engine.nextDeadline, nextInput].compactMap({ $0 }).min() else { return nil }
         // The engine asks again at once only to draw what a read just brought: never forever.
         return wake > now ? wake : ticksAtLastTurn > 3 ? now + .milliseconds(1) : now
@@ -336,7 +322,7 @@ public struct VirtualShell {
 
     /// Runs from `start` to `end`: each of `events` at its instant, a tick whenever the engine
     /// asks; `observe` sees each turn's instant, whether transfers went out, and the glass.
-    public mutating func run<Sampler: PageSampler>(
+    package mutating func run<Sampler: PageSampler>(
         events: [CrownEvent], from start: Timestamp, until end: Timestamp, sampler: inout Sampler,
         observe: (Timestamp, Bool, Bitmap) -> Void = { _, _, _ in }
     ) {

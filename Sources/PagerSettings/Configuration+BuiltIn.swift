@@ -4,7 +4,7 @@ extension Configuration {
     /// The built-in configuration's text: the same bytes as `Hardware/crownpager.toml` (a test checks).
     ///
     /// Its settings are `ConfigurationSetting.defaultFileText`, written from the settings table.
-    public static let builtInText =
+    package static let builtInText =
         builtInHeader + "\n\n" + ConfigurationSetting.defaultFileText + "\n\n" + builtInPagesText
 
     /// The comment at the top of the default file.
@@ -52,7 +52,7 @@ extension Configuration {
         """
 
     /// The built-in configuration: a system overview, the clock and gauges on a Pi wired as in `Hardware/`.
-    public static let builtIn: Configuration = {
+    package static let builtIn: Configuration = {
         do throws(ConfigError) {
             var configuration = try Configuration(parsingBuiltIn: builtInText)
             configuration.file = "built-in"

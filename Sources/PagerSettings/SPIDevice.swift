@@ -1,18 +1,18 @@
 /// A spidev device: SPI bus `bus`, chip select `chipSelect` (`/dev/spidev<bus>.<chipSelect>`).
-public struct SPIDevice: Hashable, Sendable, CustomStringConvertible {
+package struct SPIDevice: Hashable, Sendable, CustomStringConvertible {
     /// The SPI controller: 0 is SPI0 on a Raspberry Pi (pins 19, 21, 23).
-    public var bus: Int
+    package var bus: Int
     /// The chip select: 0 is CE0 (pin 24), 1 is CE1 (pin 26).
-    public var chipSelect: Int
+    package var chipSelect: Int
 
     /// The device on `bus` with chip select `chipSelect`.
-    public init(bus: Int, chipSelect: Int) {
+    package init(bus: Int, chipSelect: Int) {
         self.bus = bus
         self.chipSelect = chipSelect
     }
 
     /// `0.0` or `spi0.0` (as `display.bus` writes it); nil for anything else.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let numbers = text.hasPrefix("spi") ? text.dropFirst(3) : Substring(text)
         let parts = numbers.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
@@ -23,11 +23,11 @@ public struct SPIDevice: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The device node, e.g. `/dev/spidev0.0`.
-    public var path: String { "/dev/spidev\(bus).\(chipSelect)" }
+    package var path: String { "/dev/spidev\(bus).\(chipSelect)" }
 
     /// `spi0.0`, as `display.bus` takes it.
-    public var description: String { "spi\(bus).\(chipSelect)" }
+    package var description: String { "spi\(bus).\(chipSelect)" }
 
     /// How to write one, for every message about one (command line and file).
-    public static let rule = "\"spiB.C\" for /dev/spidevB.C, e.g. \"spi0.0\" (SPI0, CE0)"
+    package static let rule = "\"spiB.C\" for /dev/spidevB.C, e.g. \"spi0.0\" (SPI0, CE0)"
 }

@@ -10,7 +10,7 @@ extension Configuration {
     /// and `files` reads the pictures it names (image pages, indicator images), which are checked now.
     ///
     /// Sections and keys left out keep their defaults; an empty file means the built-in pages.
-    public init(parsing text: String, file: String, directory: String = ".", files: some FileReading)
+    package init(parsing text: String, file: String, directory: String = ".", files: some FileReading)
         throws(ConfigError)
     {
         try self.init(
@@ -20,7 +20,7 @@ extension Configuration {
     /// Reads a configuration as `init(parsing:file:directory:files:)` does, but goes on past each
     /// mistake and throws them all (`crownpager check`): a wrong value reads as its default, a page
     /// that cannot be read is left out. A syntax error stops the reading; it is then the only error.
-    public init(checking text: String, file: String, directory: String = ".", files: some FileReading)
+    package init(checking text: String, file: String, directory: String = ".", files: some FileReading)
         throws(ConfigErrors)
     {
         let root: TOMLTable
@@ -132,7 +132,7 @@ extension Configuration {
     }
 
     /// A path from the file, relative to the file's folder unless absolute (built-in image names pass through).
-    public func resolve(_ path: String) -> String {
+    package func resolve(_ path: String) -> String {
         Self.resolve(path, in: directory)
     }
 
