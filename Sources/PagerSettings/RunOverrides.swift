@@ -34,6 +34,14 @@ package struct RunOverrides: Sendable {
         settings.append(SettingOverride(setting, value))
     }
 
+    /// Overrides `setting` with its flag's `argument` when one was given, read by the setting's rule.
+    package mutating func set<Value>(_ setting: Setting<Value>, flagArgument argument: String?)
+        throws(SettingArgumentError)
+    {
+        guard let argument else { return }
+        set(setting, try setting.parse(flagArgument: argument))
+    }
+
     /// `configuration` with every flag given laid over it.
     package func applied(to configuration: Configuration) -> Configuration {
         var result = configuration

@@ -157,6 +157,15 @@ package struct Setting<Value: Sendable>: Sendable {
     /// The value a command-line argument names, checked as the file's value is; nil when it names none.
     package func parse(_ argument: String) -> Value? { codec.parse(argument, description.type) }
 
+    /// The value of its flag's argument, checked as the file's value is; a refusal says what the
+    /// flag takes, in the table's words.
+    package func parse(flagArgument argument: String) throws(SettingArgumentError) -> Value {
+        if let value = parse(argument) { return value }
+        throw SettingArgumentError(
+            flag: description.flag?.name ?? description.key, argument: argument,
+            allowed: description.flag?.takes ?? description.type.flagAllowed)
+    }
+
     /// The row of the table, its type erased.
     var row: SettingRow {
         let name = description.name
@@ -190,5 +199,27 @@ package struct SettingOverride: Sendable {
         key = setting.key
         let set = setting.set
         apply = { set(&$0, value) }
+    }
+}
+
+/// A flag's argument its setting refuses: `--max-dots must be between 1 and 20, not 0`.
+package struct SettingArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The flag: `--max-dots`.
+    package var flag: String
+    /// What was given.
+    package var argument: String
+    /// What the flag takes, in words.
+    package var allowed: String
+
+    package var description: String { "\(flag) must be \(allowed), not '\(argument)'" }
+}
+
+extension SettingType {
+    /// What a flag of this type takes, as a sentence's object: `between 1 and 20`, `"low", "medium" or "high"`.
+    var flagAllowed: String {
+        switch self {
+        case .integer(let range): return "between \(range.lowerBound) and \(range.upperBound)"
+        default: return allowed
+        }
     }
 }

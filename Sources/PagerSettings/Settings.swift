@@ -32,7 +32,10 @@ package enum DisplayBus: Hashable, Sendable {
 /// The settings table: every setting of `crownpager.toml` outside its pages, one typed row each.
 ///
 /// Adding a setting is a row here (and its place in `rows`); the field it sets takes its default
-/// from the row, and the parser, the default file, the references and the manual follow.
+/// from the row, and the parser, the default file, the references and the manual follow. A
+/// setting with a flag also has its `@Option` in the command line (ArgumentParser declares
+/// options as properties), read by the row's rule through `RunOverrides.set(_:flagArgument:)`:
+/// the range, the words of a refusal and the help come from the row.
 package enum Settings {
     /// `[display]`: the panel and how it is driven.
     package static let displayPanel = Setting<SSD1306Panel>(

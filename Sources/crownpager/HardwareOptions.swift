@@ -25,11 +25,11 @@ struct HardwareOptions: ParsableArguments {
     @Option(help: .setting("--address"))
     var address: String?
 
-    @Option(help: .setting("--rotate"))
-    var rotate: Int?
+    @Option(help: .setting("--rotate", valueName: "degrees"))
+    var rotate: String?
 
-    @Option(help: .setting("--brightness"))
-    var brightness: Int?
+    @Option(help: .setting("--brightness", valueName: "percent"))
+    var brightness: String?
 
     @Option(help: "Contrast from 0 to 255 alone (applied after --brightness).")
     var contrast: Int?
@@ -45,10 +45,8 @@ struct HardwareOptions: ParsableArguments {
         guard spi == nil || i2cBus == nil else { throw ValidationError("give --spi or --i2c-bus, not both") }
         if let spi { _ = try spiOption(spi) }
         try checkSPILines(dcLine: dcLine, resetLine: resetLine)
-        if let rotate, DisplayRotation(degrees: rotate) == nil {
-            throw ValidationError("--rotate must be 0 or 180, not \(rotate)")
-        }
-        try checkRange(brightness, flag: "--brightness")
+        var scratch = RunOverrides()
+        try applySettings(to: &scratch)
         if let contrast, !(0...255).contains(contrast) {
             throw ValidationError("--contrast must be between 0 and 255, not \(contrast)")
         }
@@ -65,12 +63,20 @@ struct HardwareOptions: ParsableArguments {
             overrides.set(Settings.displayResetLine, line)
         }
         if let parsedAddress { overrides.set(Settings.displayAddress, parsedAddress) }
-        if let rotation = rotate.flatMap({ DisplayRotation(degrees: $0) }) {
-            overrides.set(Settings.displayRotation, rotation)
-        }
-        if let brightness { overrides.set(Settings.displayBrightness, brightness) }
+        // validate() has read these flags already: none can be refused here.
+        try? applySettings(to: &overrides)
         overrides.contrast = contrast
         overrides.inverted = invert
+    }
+
+    /// The flags that override settings, each read by its setting's rule (as the file is).
+    func applySettings(to overrides: inout RunOverrides) throws(ValidationError) {
+        do {
+            try overrides.set(Settings.displayRotation, flagArgument: rotate)
+            try overrides.set(Settings.displayBrightness, flagArgument: brightness)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }
 

@@ -78,8 +78,8 @@ struct PagerOptions: ParsableArguments {
     @Option(help: .setting("--crown-side"))
     var crownSide: String?
 
-    @Option(help: .setting("--detents-per-page"))
-    var detentsPerPage: Int?
+    @Option(help: .setting("--detents-per-page", valueName: "n"))
+    var detentsPerPage: String?
 
     @Option(help: .setting("--sensitivity", valueName: "low|medium|high"))
     var sensitivity: String?
@@ -90,8 +90,8 @@ struct PagerOptions: ParsableArguments {
     @Option(help: .setting("--background-style"))
     var backgroundStyle: String?
 
-    @Option(help: .setting("--max-dots"))
-    var maxDots: Int?
+    @Option(help: .setting("--max-dots", valueName: "n"))
+    var maxDots: String?
 
     @Flag(help: .setting("--hides-for-single-page"))
     var hidesForSinglePage = false
@@ -115,27 +115,10 @@ struct PagerOptions: ParsableArguments {
     var noAcceleration = false
 
     func validate() throws {
-        if let crownSide, side == nil {
-            throw ValidationError("--crown-side must be 'right', 'left' or 'bottom', not '\(crownSide)'")
-        }
-        try checkRange(detentsPerPage, flag: "--detents-per-page")
-        if let sensitivity, preset == nil {
-            throw ValidationError("--sensitivity must be 'low', 'medium' or 'high', not '\(sensitivity)'")
-        }
-        if let rubberBand, stiffness == nil {
-            throw ValidationError("--rubber-band must be 'soft', 'medium' or 'stiff', not '\(rubberBand)'")
-        }
-        if let backgroundStyle, style == nil {
-            throw ValidationError(
-                "--background-style must be 'automatic', 'prominent' or 'minimal', not '\(backgroundStyle)'")
-        }
-        try checkRange(maxDots, flag: "--max-dots")
+        var scratch = RunOverrides()
+        try applySettings(to: &scratch)
         if let pages, !(1...999).contains(pages) {
             throw ValidationError("--pages must be between 1 and 999, not \(pages)")
-        }
-        if let pageDuration, Self.parseDuration(pageDuration) == nil {
-            throw ValidationError(
-                "--page-duration must be a time such as 3s or 500ms (at least 100ms), not '\(pageDuration)'")
         }
         for spec in pageImage where Self.splitPageImage(spec) == nil {
             throw ValidationError(
@@ -143,23 +126,36 @@ struct PagerOptions: ParsableArguments {
         }
     }
 
-    var side: CrownSide? { crownSide.flatMap { CrownSide(rawValue: $0.lowercased()) } }
+    /// The flags that override settings, each read by its setting's rule (as the file is).
+    func applySettings(to overrides: inout RunOverrides) throws(ValidationError) {
+        do {
+            if wrap { overrides.set(Settings.crownWrap, true) }
+            try overrides.set(Settings.crownSide, flagArgument: crownSide)
+            try overrides.set(Settings.crownSensitivity, flagArgument: sensitivity)
+            try overrides.set(Settings.crownDetentsPerPage, flagArgument: detentsPerPage)
+            try overrides.set(Settings.crownRubberBand, flagArgument: rubberBand)
+            try overrides.set(Settings.indicatorStyle, flagArgument: backgroundStyle)
+            try overrides.set(Settings.indicatorMaximumDots, flagArgument: maxDots)
+            if hidesForSinglePage { overrides.set(Settings.indicatorHidesForSinglePage, true) }
+            try overrides.set(Settings.timerDuration, flagArgument: pageDuration)
+            if noAcceleration { overrides.set(Settings.crownAcceleration, false) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
-    /// `--sensitivity`, parsed.
-    var preset: CrownSensitivity? { sensitivity.flatMap { CrownSensitivity(rawValue: $0.lowercased()) } }
-
-    /// `--rubber-band`, parsed.
-    var stiffness: RubberBandStiffness? { rubberBand.flatMap { RubberBandStiffness(rawValue: $0.lowercased()) } }
-
-    var style: PageControlBackgroundStyle? {
-        backgroundStyle.flatMap { PageControlBackgroundStyle(rawValue: $0.lowercased()) }
+    /// A setting's flag, read (`validate()` has refused a bad one); nil when not given.
+    private func given<Value>(_ setting: Setting<Value>, _ argument: String?) -> Value? {
+        argument.flatMap { try? setting.parse(flagArgument: $0) }
     }
 
     /// The indicator's style, with its images loaded; a bad image file is a clear error.
     func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
         var style = PageIndicatorStyle(
-            maximumVisibleDots: maxDots, hidesForSinglePage: hidesForSinglePage, crownSide: side ?? .right,
-            backgroundStyle: self.style ?? .automatic)
+            maximumVisibleDots: given(Settings.indicatorMaximumDots, maxDots) ?? nil,
+            hidesForSinglePage: hidesForSinglePage,
+            crownSide: given(Settings.crownSide, crownSide) ?? .right,
+            backgroundStyle: given(Settings.indicatorStyle, backgroundStyle) ?? .automatic)
         let (preferred, pages) = try images()
         style.images.preferredIndicatorImage = preferred
         for (page, image) in pages { style.images.setIndicatorImage(image, forPage: page) }
@@ -181,30 +177,9 @@ struct PagerOptions: ParsableArguments {
 
     /// The flags given, laid over a configuration by `run`.
     func apply(to overrides: inout RunOverrides) throws(CrownPagerError) {
-        if wrap { overrides.set(Settings.crownWrap, true) }
-        if let side { overrides.set(Settings.crownSide, side) }
-        if let detentsPerPage { overrides.set(Settings.crownDetentsPerPage, detentsPerPage) }
-        if let preset { overrides.set(Settings.crownSensitivity, preset) }
-        if let stiffness { overrides.set(Settings.crownRubberBand, stiffness) }
-        if let style { overrides.set(Settings.indicatorStyle, style) }
-        if let maxDots { overrides.set(Settings.indicatorMaximumDots, maxDots) }
-        if hidesForSinglePage { overrides.set(Settings.indicatorHidesForSinglePage, true) }
+        try? applySettings(to: &overrides)
         overrides.displayOnly = displayOnly
-        if let duration = pageDuration.flatMap(Self.parseDuration) { overrides.set(Settings.timerDuration, duration) }
-        if noAcceleration { overrides.set(Settings.crownAcceleration, false) }
         (overrides.indicatorImage, overrides.pageImages) = try images()
-    }
-
-    /// `3s`, `2.5s`, `500ms`: at least 100 ms, at most a day.
-    static func parseDuration(_ text: String) -> TimeSpan? {
-        let lower = text.lowercased()
-        let (number, scale): (Substring, Double) =
-            lower.hasSuffix("ms")
-            ? (lower.dropLast(2), 1_000_000) : lower.hasSuffix("s") ? (lower.dropLast(), 1_000_000_000) : ("", 0)
-        guard let value = Double(number), value.isFinite else { return nil }
-        let nanoseconds = value * scale
-        guard nanoseconds >= 100_000_000, nanoseconds <= 86_400e9 else { return nil }
-        return TimeSpan(nanoseconds: Int64(nanoseconds))
     }
 
     static func splitPageImage(_ spec: String) -> (page: Int, image: String)? {

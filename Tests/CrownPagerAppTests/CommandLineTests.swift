@@ -69,11 +69,17 @@ import Testing
         ),
         (["render", "--out", "/tmp/x", "--script", "/nonexistent/walk.crown"], "/nonexistent/walk.crown"),
         (["render", "--out", "/tmp/x", "--fps", "0"], "--fps must be between 1 and 240"),
-        (["render", "--out", "/tmp/x", "--crown-side", "top"], "--crown-side must be 'right', 'left' or 'bottom'"),
+        (
+            ["render", "--out", "/tmp/x", "--crown-side", "top"],
+            "--crown-side must be \"right\", \"left\" or \"bottom\", not 'top'"
+        ),
         (["render", "--out", "/tmp/x", "--crown", "+1", "--script", "a"], "give --crown or --script, not both"),
         (["--detents-per-page", "0"], "--detents-per-page must be between 1 and 20"),
-        (["render", "--out", "/tmp/x", "--sensitivity", "twitchy"], "--sensitivity must be 'low', 'medium' or 'high'"),
-        (["run", "--rubber-band", "bouncy"], "--rubber-band must be 'soft', 'medium' or 'stiff'"),
+        (
+            ["render", "--out", "/tmp/x", "--sensitivity", "twitchy"],
+            "--sensitivity must be \"low\", \"medium\" or \"high\", not 'twitchy'"
+        ),
+        (["run", "--rubber-band", "bouncy"], "--rubber-band must be \"soft\", \"medium\" or \"stiff\", not 'bouncy'"),
     ])
     func badInputExitsNonZeroWithAMessage(arguments: [String], message: String) throws {
         let run = try runCrownPager(arguments)

@@ -51,6 +51,14 @@ import Testing
         let brightness = try #require(ConfigurationSetting.overridden(byFlag: "--brightness")?.integerRange)
         let run = try runCrownPager(["run", "--mock", "--brightness", "\(brightness.upperBound + 1)"])
         #expect(run.status != 0)
-        #expect(run.standardError.contains("--brightness must be between 0 and 100, not 101"))
+        #expect(run.standardError.contains("--brightness must be between 0 and 100, not '101'"), "\(run.standardError)")
+        // A choice is refused in the table's words too, with the value given.
+        let side = try runCrownPager(["render", "--out", "/tmp/unused", "--crown-side", "top"])
+        #expect(side.status == 64)
+        #expect(side.standardError.contains(#"--crown-side must be "right", "left" or "bottom", not 'top'"#))
+        // A duration flag says what it takes where the command line differs from the file.
+        let duration = try runCrownPager(["render", "--out", "/tmp/unused", "--page-duration", "50ms"])
+        #expect(duration.status == 64)
+        #expect(duration.standardError.contains("--page-duration must be a time such as 3s or 500ms, at least 100ms"))
     }
 }
