@@ -114,18 +114,18 @@ public struct VhostUserMessage: Hashable, Sendable {
         case .getQueueNum: return .getQueueNum
         case .setMemoryTable: return .setMemoryTable(try memoryRegions())
         case .setVringNum:
-            let (index, size) = try vringState(request)
+            let size = try vringState(request)
             guard size > 0, size <= 32768, size & (size - 1) == 0 else { throw .invalidQueueSize(size) }
             return .setVringNum(UInt16(size))
         case .setVringBase:
-            let (_, base) = try vringState(request)
+            let base = try vringState(request)
             // The index is 16 bits in a split ring; the upper bits carry packed-ring wrap counters.
             return .setVringBase(UInt16(truncatingIfNeeded: base))
         case .getVringBase:
             _ = try vringState(request)
             return .getVringBase
         case .setVringEnable:
-            let (_, enable) = try vringState(request)
+            let enable = try vringState(request)
             return .setVringEnable(enable != 0)
         case .setVringAddress: return .setVringAddress(try vringAddress())
         case .setVringKick, .setVringCall, .setVringErr:
@@ -148,12 +148,12 @@ public struct VhostUserMessage: Hashable, Sendable {
         return value
     }
 
-    /// `struct vhost_vring_state { u32 index; u32 num; }`, for vring 0.
-    private func vringState(_ request: VhostUserRequest) throws(VhostUserError) -> (UInt32, UInt32) {
+    /// `num` of `struct vhost_vring_state { u32 index; u32 num; }`, for vring 0.
+    private func vringState(_ request: VhostUserRequest) throws(VhostUserError) -> UInt32 {
         guard let index = payload.littleEndian(UInt32.self, at: 0), let value = payload.littleEndian(UInt32.self, at: 4)
         else { throw .payloadTooShort(request: request, size: payload.count, needed: 8) }
         guard index == 0 else { throw .noSuchQueue(request: request, index: index) }
-        return (index, value)
+        return value
     }
 
     /// `struct vhost_vring_addr { u32 index, flags; u64 desc, used, avail, log; }`.

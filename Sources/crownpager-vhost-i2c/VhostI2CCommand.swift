@@ -10,15 +10,20 @@ struct VhostI2CCommand: ParsableCommand {
         commandName: "crownpager-vhost-i2c",
         abstract: "Answers a VM's virtio-i2c adapter with the SSD1306 emulator, as a vhost-user back-end.",
         discussion: """
-            Listens on --socket for QEMU's vhost-user-i2c device:
+            Listens on --socket for QEMU's vhost-user-i2c device, which QEMU gives with:
+
               -object memory-backend-memfd,id=mem,size=1G,share=on -numa node,memdev=mem
-              -chardev socket,id=vi2c,path=SOCKET -device vhost-user-i2c-pci,chardev=vi2c,event_idx=off
-            The guest's /dev/i2c-N is then a full I2C adapter; the emulated panel answers at --address and
-            every other address NACKs. The glass is written to --glass as PBM (atomically) when QEMU
-            disconnects and on SIGUSR2; SIGUSR1 toggles an absent panel (every message NACKed) and back.
-            SIGINT or SIGTERM writes the glass and ends the run. Exit status: 0 after QEMU disconnects,
-            64 for a wrong command line, 73 when the socket cannot be made, 74 when the glass cannot be
-            written, 76 when the front-end breaks the protocol's framing. A test tool: not in the .deb.
+              -chardev socket,id=vi2c,path=SOCKET
+              -device vhost-user-i2c-pci,chardev=vi2c,event_idx=off
+
+            The guest's /dev/i2c-N is then a full I2C adapter: the emulated panel answers at --address, \
+            every other address NACKs. The glass is written to --glass as PBM (atomically) when QEMU \
+            disconnects and on SIGUSR2. SIGUSR1 makes the panel absent (every message NACKed) until the \
+            next SIGUSR1. SIGINT or SIGTERM writes the glass and ends the run.
+
+            Exit status: 0 after QEMU disconnects, 64 for a wrong command line, 73 when the socket cannot \
+            be made, 74 when the glass cannot be written, 76 when the front-end breaks vhost-user's \
+            framing. A test tool of CrownPager, not in its .deb.
             """)
 
     @Option(help: ArgumentHelp("The Unix socket to listen on (QEMU connects to it).", valueName: "path"))
@@ -28,8 +33,10 @@ struct VhostI2CCommand: ParsableCommand {
     var address = "0x3c"
 
     @Option(
-        help: ArgumentHelp("The panel: \(SSD1306Panel.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
-    var panel = SSD1306Panel.ssd1306_128x64.name
+        help: ArgumentHelp(
+            "The panel: ssd1306-128x64, \(SSD1306Panel.all.dropFirst().map(\.name).joined(separator: ", ")).",
+            valueName: "name"))
+    var panel = "ssd1306-128x64"
 
     @Option(help: ArgumentHelp("Where the glass goes as a PBM picture.", valueName: "file.pbm"))
     var glass: String
@@ -38,7 +45,7 @@ struct VhostI2CCommand: ParsableCommand {
         guard Self.address(address) != nil else {
             throw ValidationError("--address \(address) is not a 7-bit I2C address (0x03 to 0x77, e.g. 0x3c)")
         }
-        guard SSD1306Panel.all.contains(where: { $0.name == panel }) else {
+        guard SSD1306Panel.named(panel) != nil else {
             throw ValidationError(
                 "--panel \(panel) is not a panel this emulator knows: \(SSD1306Panel.all.map(\.name).joined(separator: ", "))"
             )
@@ -54,7 +61,7 @@ struct VhostI2CCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let address = Self.address(address), let panel = SSD1306Panel.all.first(where: { $0.name == panel })
+        guard let address = Self.address(address), let panel = SSD1306Panel.named(panel)
         else {
             throw ExitCode(64)
         }

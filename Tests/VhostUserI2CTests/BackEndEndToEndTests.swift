@@ -164,3 +164,43 @@ final class FrontEnd {
         #expect(glass == testFrame())
     }
 }
+
+@Suite(.tags(.endToEnd)) struct BackEndCommandLineTests {
+    func run(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        process.executableURL = crownPagerExecutable().deletingLastPathComponent()
+            .appendingPathComponent("crownpager-vhost-i2c")
+        process.arguments = arguments
+        let standardError = Pipe()
+        process.standardError = standardError
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func wrongArgumentsAreUsageErrors() throws {
+        let address = try run(["--socket", "/tmp/unused.sock", "--glass", "/tmp/unused.pbm", "--address", "0x99"])
+        #expect(address.status == 64)
+        #expect(address.standardError.contains("--address 0x99 is not a 7-bit I2C address"))
+        let panel = try run(["--socket", "/tmp/unused.sock", "--glass", "/tmp/unused.pbm", "--panel", "st7735"])
+        #expect(panel.status == 64)
+        #expect(panel.standardError.contains("sh1106-128x64"))
+        #expect(try run(["--glass", "/tmp/unused.pbm"]).status == 64)
+    }
+
+    @Test func aSocketItCannotMakeSaysWhereAndWhy() throws {
+        let scratch = try ScratchDirectory()
+        let missing = try run(["--socket", scratch.path + "/no/such/folder.sock", "--glass", scratch.path + "/g.pbm"])
+        #expect(missing.status == 73)
+        #expect(missing.standardError.contains("bind \(scratch.path)/no/such/folder.sock failed"))
+        #expect(missing.standardError.contains("ENOENT"))
+        let file = scratch.path + "/taken"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data([1])))
+        let taken = try run(["--socket", file, "--glass", scratch.path + "/g.pbm"])
+        #expect(taken.status == 73)
+        #expect(taken.standardError.contains("\(file) exists and is not a socket"))
+        #expect(FileManager.default.contents(atPath: file) == Data([1]))
+    }
+}
