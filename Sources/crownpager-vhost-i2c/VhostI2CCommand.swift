@@ -41,6 +41,9 @@ struct VhostI2CCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where the glass goes as a PBM picture.", valueName: "file.pbm"))
     var glass: String
 
+    @Flag(help: "Log every vhost-user message and each kick's count of requests to standard error.")
+    var verbose = false
+
     func validate() throws {
         guard Self.address(address) != nil else {
             throw ValidationError("--address \(address) is not a 7-bit I2C address (0x03 to 0x77, e.g. 0x3c)")
@@ -70,7 +73,8 @@ struct VhostI2CCommand: ParsableCommand {
             let signals = try TerminationSignals(userSignals: true)
             let listener = try UnixListener(path: socket)
             StandardError.writeLine("crownpager-vhost-i2c: \(panel.name) at \(address) listening on \(socket)")
-            var server = VhostI2CServer(backend: VhostUserI2CBackend(emulator: emulator), glassPath: glass)
+            var server = VhostI2CServer(
+                backend: VhostUserI2CBackend(emulator: emulator), glassPath: glass, isVerbose: verbose)
             try server.run(listener: listener, signals: signals)
         } catch {
             StandardError.writeLine("crownpager-vhost-i2c: \(error)")

@@ -37,15 +37,17 @@ extension Error {
 struct VhostI2CServer {
     var backend: VhostUserI2CBackend
     let glassPath: String
+    let isVerbose: Bool
     private var memory = MappedGuestMemory()
     private var kick: EventCounter?
     private var call: EventCounter?
     /// Whether a broken ring was reported already: one line, not one per kick.
     private var reportedRing = false
 
-    init(backend: VhostUserI2CBackend, glassPath: String) {
+    init(backend: VhostUserI2CBackend, glassPath: String, isVerbose: Bool) {
         self.backend = backend
         self.glassPath = glassPath
+        self.isVerbose = isVerbose
     }
 
     /// Waits for QEMU, serves it until it disconnects (or a SIGINT or SIGTERM), then writes the glass.
@@ -123,6 +125,9 @@ struct VhostI2CServer {
             StandardError.writeLine("crownpager-vhost-i2c: \(error)")
             return true
         }
+        if isVerbose {
+            StandardError.writeLine("crownpager-vhost-i2c: \(command) with \(files.count) file descriptors")
+        }
         switch command {
         case .setMemoryTable(let regions):
             do { memory = try MappedGuestMemory(regions: regions, files: files) } catch {
@@ -158,6 +163,7 @@ struct VhostI2CServer {
     private mutating func serveQueue() {
         do {
             let used = try backend.processQueue(memory)
+            if isVerbose, used > 0 { StandardError.writeLine("crownpager-vhost-i2c: served \(used) requests") }
             if used > 0, backend.wantsInterrupt(memory) { try? call?.signal() }
         } catch {
             if !reportedRing { StandardError.writeLine("crownpager-vhost-i2c: virtqueue: \(error)") }

@@ -9,6 +9,7 @@
 #   Scripts/dev/vm/vhost-smoke.sh --kernel FILE    the bzImage (amd64, CONFIG_I2C_VIRTIO=y, virtio-blk, ext4)
 #   --backend FILE     this crownpager-vhost-i2c instead of building it (swift build -c release)
 #   --crownpager FILE  this crownpager for the render instead of building it
+#   --verbose          the back-end logs every vhost-user message (in backend.log)
 #   --keep             keep the work folder (console log, glass, root image) and say where
 #
 # The guest's root is a copy of $CROWNPAGER_CACHE/base-trixie-amd64 (Scripts/dev/debian-root.sh)
@@ -17,7 +18,7 @@
 # qemu-system-x86 and e2fsprogs.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
-kernel="" backend="" crownpager="" keep=false
+kernel="" backend="" crownpager="" keep=false verbose=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -25,6 +26,7 @@ while [ $# -gt 0 ]; do
     --backend) backend=${2:?--backend needs a file}; shift 2 ;;
     --crownpager) crownpager=${2:?--crownpager needs a file}; shift 2 ;;
     --keep) keep=true; shift ;;
+    --verbose) verbose=(--verbose); shift ;;
     *) echo "vhost-smoke: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -106,10 +108,10 @@ say "DONE"
 # init ending panics the kernel; with panic=-1 and QEMU's -no-reboot, that ends the VM.
 INIT
 chmod 755 "$work/root/vhost-smoke-init"
-mkfs.ext4 -q -F -L vhost-smoke -d "$work/root" "$work/root.img" 1G
+mkfs.ext4 -q -F -L vhost-smoke -d "$work/root" "$work/root.img" 1G >/dev/null
 rm -rf "$work/root"
 
-"$backend" --socket "$work/vi2c.sock" --glass "$work/glass.pbm" 2>"$work/backend.log" &
+"$backend" --socket "$work/vi2c.sock" --glass "$work/glass.pbm" "${verbose[@]}" 2>"$work/backend.log" &
 backend_pid=$!
 for _ in $(seq 100); do [ -S "$work/vi2c.sock" ] && break; sleep 0.1; done
 [ -S "$work/vi2c.sock" ] || { echo "vhost-smoke: the back-end did not listen:" >&2; cat "$work/backend.log" >&2; exit 1; }
