@@ -20,7 +20,8 @@ enum VhostToolError: Error, CustomStringConvertible {
 }
 
 extension Error {
-    /// EX_CANTCREAT for the socket, EX_IOERR for the glass, EX_PROTOCOL for a broken stream, EX_OSERR otherwise.
+    /// EX_CANTCREAT for the socket (making it, or accepting on it), EX_IOERR for the glass,
+    /// EX_PROTOCOL for a broken stream, EX_OSERR for the rest (signalfd, poll).
     var exitStatus: Int32 {
         switch self as? VhostToolError {
         case .socket: return 73
@@ -71,7 +72,14 @@ struct VhostI2CServer {
                 _ = kick.take()
                 serveQueue()
             }
-            if ready[0], try !receiveMessage(connection) { return try writeGlass(ending: "QEMU disconnected") }
+            guard ready[0] else { continue }
+            let isConnected: Bool
+            do { isConnected = try receiveMessage(connection) } catch {
+                // The glass so far is still worth having when the stream broke.
+                if case .protocolFraming = error { try writeGlass(ending: "the vhost-user stream broke") }
+                throw error
+            }
+            if !isConnected { return try writeGlass(ending: "QEMU disconnected") }
         }
     }
 
@@ -115,9 +123,9 @@ struct VhostI2CServer {
             message = VhostUserMessage(header: header, payload: payload, fileDescriptorCount: files.count)
         } catch let error as VhostToolError {
             throw error
-        } catch let error as UnixSocketError {
-            throw .socket(error)
         } catch {
+            // A read that fails midway is QEMU gone (killed mid-message): the run ends as on a close.
+            StandardError.writeLine("crownpager-vhost-i2c: \(error)")
             return false
         }
         let command: VhostUserCommand
@@ -149,7 +157,10 @@ struct VhostI2CServer {
         default: break
         }
         if let reply = backend.respond(to: command) {
-            do { try connection.send(reply) } catch { throw .socket(error) }
+            do { try connection.send(reply) } catch {
+                StandardError.writeLine("crownpager-vhost-i2c: \(error)")
+                return false
+            }
         }
         // Buffers made available before the ring started are served as soon as it runs.
         switch command {

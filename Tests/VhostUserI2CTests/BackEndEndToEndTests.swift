@@ -165,6 +165,22 @@ final class FrontEnd {
     }
 }
 
+extension BackEndEndToEndTests {
+    @Test func aBrokenStreamEndsTheRunWithEXPROTOCOLAndStillWritesTheGlass() throws {
+        let scratch = try ScratchDirectory()
+        let glassPath = scratch.path + "/glass.pbm"
+        let qemu = try FrontEnd(socketPath: scratch.path + "/vhost.sock", glassPath: glassPath)
+        try qemu.startDevice()
+        // A header whose flags carry no version: the stream's framing is lost.
+        try qemu.socket.send([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        let (status, standardError) = qemu.finish()
+        #expect(status == 76, "\(standardError)")
+        #expect(standardError.contains("do not carry version 1"))
+        #expect(standardError.contains("the vhost-user stream broke after 0 messages answered"))
+        #expect(FileManager.default.fileExists(atPath: glassPath))
+    }
+}
+
 @Suite(.tags(.endToEnd)) struct BackEndCommandLineTests {
     func run(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
         let process = Process()
