@@ -1,6 +1,7 @@
 // The kernel's input-event interface (<linux/input.h>) for Swift: the record type, and the
 // function-like ioctl macros and time fields Swift cannot import directly; and prctl(2), which
-// is variadic and so not imported either.
+// is variadic and so not imported either; and eventfd(2) and memfd_create(2), which Glibc's module
+// leaves out, for the vhost-user back-end.
 #ifndef CLINUXINPUT_H
 #define CLINUXINPUT_H
 
