@@ -174,7 +174,7 @@ struct VhostI2CServer {
     private mutating func serveQueue() {
         do {
             let used = try backend.processQueue(memory)
-            if isVerbose, used > 0 { StandardError.writeLine("crownpager-vhost-i2c: served \(used) requests") }
+            if isVerbose, used > 0 { StandardError.writeLine("crownpager-vhost-i2c: kick: \(used) served") }
             if used > 0, backend.wantsInterrupt(memory) { try? call?.signal() }
         } catch {
             if !reportedRing { StandardError.writeLine("crownpager-vhost-i2c: virtqueue: \(error)") }

@@ -105,7 +105,9 @@ while read -r line; do
 done </render.trace
 [ $failed -eq 0 ] && say "PASS replayed $sent transfers of render's trace" || say "FAIL $failed of $((sent + failed)) transfers of the trace failed"
 say "DONE"
-# init ending panics the kernel; with panic=-1 and QEMU's -no-reboot, that ends the VM.
+# init ending panics the kernel; with panic=-1 and QEMU's -no-reboot, that ends the VM. The pause
+# lets the console drain first, or the panic's message lands inside the last lines.
+sleep 1
 INIT
 chmod 755 "$work/root/vhost-smoke-init"
 mkfs.ext4 -q -F -L vhost-smoke -d "$work/root" "$work/root.img" 1G >/dev/null
