@@ -14,8 +14,8 @@
 #
 # The guest's root is a copy of $CROWNPAGER_CACHE/base-trixie-amd64 (Scripts/dev/debian-root.sh)
 # with i2c-tools unpacked from $CROWNPAGER_CACHE/apt-archives-amd64, and a shell script as init:
-# no systemd, so a run took 16 s here under TCG (2 cores, QEMU 7.2, the 6.12 kernel). Needs root (the copy keeps owners),
-# qemu-system-x86 and e2fsprogs.
+# no systemd, so a run took 16 s here under TCG (2 cores, QEMU 7.2, the 6.12 kernel). Needs root
+# (the copy keeps owners), qemu-system-x86 and e2fsprogs.
 set -euo pipefail
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 kernel="" backend="" crownpager="" keep=false verbose=()
