@@ -126,6 +126,13 @@ public struct SSD1306Panel: Hashable, Sendable {
         .ssd1309_128x64, .sh1107_64x128, .sh1107_128x128,
     ]
 
+    /// The panel called `name` in the table, case aside; an SSD1306's name may carry its
+    /// controller too (`ssd1306-128x64` for `128x64`).
+    public static func named(_ name: String) -> SSD1306Panel? {
+        let name = name.lowercased()
+        return all.first { $0.name == name || "ssd1306-" + $0.name == name }
+    }
+
     /// The number of 8-row pages the glass covers.
     public var pageCount: Int { height / 8 }
 
