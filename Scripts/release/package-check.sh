@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Proves the Debian packages in fresh Debian 13 roots (needs root):
-#  1. amd64: install with apt, check the user, groups, unit, conffile and the program; edit the
-#     configuration and add a file of one's own; upgrade to a newer build (the edit and the file
-#     stay); remove (the configuration stays); purge (the conffile goes, the owner's file stays).
+#  1. amd64: publish the packages in a signed apt repository (Scripts/release/apt-repo.sh, a key
+#     made for the check) and install from it with signed-by; check the user, groups, unit,
+#     conffile and the program; edit the configuration and add a file of one's own; publish the
+#     next version and `apt-get upgrade` (the edit and the file stay, a new program, the service
+#     restarted); a repository signed by another key is refused; remove (the configuration stays);
+#     purge (the conffile goes, the owner's file stays).
 #  2. arm64, under qemu-user: install with apt, `crownpager --version`, and `render` of the default
 #     configuration, whose PBM frames and I2C trace must be byte-identical to the amd64 build's.
 #
@@ -40,15 +43,45 @@ done
 root="$CROWNPAGER_CACHE/check-amd64"
 debian_root_copy "$(debian_root_base trixie amd64)" "$root"
 debian_root_enter "$root"
-cp "$amd64_deb" "$root/tmp/crownpager.deb"
-say "amd64: apt install ./$(basename "$amd64_deb")"
-in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends /tmp/crownpager.deb >/dev/null"
+# No systemd runs in a root: a stand-in systemctl records what the maintainer scripts ask of it
+# (through the real deb-systemd-invoke), and /run/systemd/system says systemd is there. Its
+# modprobe keeps the postinst off the host's kernel. The VM check shows the real restart.
+mkdir -p "$root/run/systemd/system"
+cat >"$root/usr/local/sbin/systemctl" <<'EOF_SYSTEMCTL'
+#!/bin/sh
+echo "$*" >>/var/log/systemctl-calls
+case " $* " in *" is-enabled "*)
+  if [ -e /etc/systemd/system/multi-user.target.wants/crownpager.service ]; then echo enabled; else echo disabled; exit 1; fi ;;
+esac
+exit 0
+EOF_SYSTEMCTL
+printf '#!/bin/sh\necho "modprobe $*" >>/var/log/systemctl-calls\n' >"$root/usr/local/sbin/modprobe"
+chmod 0755 "$root/usr/local/sbin/systemctl" "$root/usr/local/sbin/modprobe"
+# apt gives dpkg a PATH of its own (DPkg::Path), without /usr/local.
+echo 'DPkg::Path "/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin";' >"$root/etc/apt/apt.conf.d/99stand-ins"
+asked_systemd() {
+  grep -qx -- "$1" "$root/var/log/systemctl-calls" 2>/dev/null && return 0
+  say "systemctl was not asked '$1' but: $(tr '\n' ';' <"$root/var/log/systemctl-calls" 2>/dev/null)"
+  return 1
+}
+
+# The fleet's road: a signed apt repository (Scripts/release/apt-repo.sh, a key made for the check),
+# on a file share the root sees at /srv/crownpager, the keyring and a signed-by sources line.
+repo="$work/repo"
+sources_line="$(Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$amd64_deb" ${arm64_deb:+"$arm64_deb"} | tail -n 1)"
+debian_root_bind "$repo" "$root/srv/crownpager"
+cp "$repo/crownpager-archive-keyring.gpg" "$root/usr/share/keyrings/"
+echo "$sources_line" >"$root/etc/apt/sources.list.d/crownpager.list"
+say "amd64: apt install crownpager from $sources_line"
+in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends crownpager >/dev/null"
+in_root "$root" "apt-cache policy crownpager" | grep -q "file:/srv/crownpager stable/main amd64" || fail "crownpager did not come from the repository"
 in_root "$root" "crownpager --version" | sed 's/^/  | /'
 in_root "$root" "getent passwd crownpager >/dev/null" || fail "no crownpager user"
 for group in i2c gpio input spi; do
   in_root "$root" "id -nG crownpager | tr ' ' '\n' | grep -qx $group" || fail "crownpager is not in group $group"
 done
 [ -L "$root/etc/systemd/system/multi-user.target.wants/crownpager.service" ] || fail "the service is not enabled"
+asked_systemd "--quiet --system start crownpager.service" || fail "the install did not start the service"
 in_root "$root" "crownpager check /etc/crownpager/crownpager.toml >/dev/null" || fail "the installed configuration does not check"
 in_root "$root" "crownpager ${render[*]} >/dev/null" || fail "render fails on amd64"
 cp -a "$root/tmp/frames" "$work/frames-amd64"
@@ -57,22 +90,30 @@ echo '# edited by the owner' >>"$root/etc/crownpager/crownpager.toml"
 echo 'P1 1 1 1' >"$root/etc/crownpager/logo.pbm"
 edited="$(md5sum <"$root/etc/crownpager/crownpager.toml")"
 
-# The upgrade, over a running pager: the same build under a higher version, so only the version
-# differs. No systemd runs in a root (the postinst's restart is debhelper's usual snippet), so the
-# pager runs by hand, in the terminal mock on a pseudo-terminal (script(1)), as the old program.
-say "amd64: upgrade over a running pager"
+# The next version, published to the same repository: the same build under a higher version (the
+# program's version is stamped in the control file only), so only the version differs.
+version="$(dpkg-deb -f "$amd64_deb" Version)+check1"
+mkdir "$work/upgrade"
+dpkg-deb -R "$amd64_deb" "$work/upgrade/tree"
+sed -i "s/^Version: .*\$/Version: $version/" "$work/upgrade/tree/DEBIAN/control"
+dpkg-deb --root-owner-group --build "$work/upgrade/tree" "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
+Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
+
+# The upgrade, over a running pager: the pager runs by hand, in the terminal mock on a
+# pseudo-terminal (script(1)), as the old program.
+say "amd64: apt-get update && apt-get upgrade to $version over a running pager"
 in_root "$root" "sleep 600 | script -qfc 'crownpager run --mock' /dev/null >/dev/null 2>&1 &"
 pager=""
 for _ in $(seq 1 50); do pager="$(pgrep -f "^crownpager run --mock" | head -n 1)" && [ -n "$pager" ] && break; sleep 0.1; done
 [ -n "$pager" ] || fail "the pager did not start before the upgrade"
-mkdir "$work/upgrade"
-dpkg-deb -R "$amd64_deb" "$work/upgrade/tree"
-sed -i 's/^Version: \(.*\)$/Version: \1+check1/' "$work/upgrade/tree/DEBIAN/control"
-dpkg-deb --root-owner-group --build "$work/upgrade/tree" "$root/tmp/crownpager-upgrade.deb" >/dev/null
-in_root "$root" "DEBIAN_FRONTEND=noninteractive apt-get install $apt_options /tmp/crownpager-upgrade.deb >/dev/null"
-in_root "$root" "dpkg-query -W -f '\${Version}' crownpager | grep -q '+check1'" || fail "the upgrade did not install"
+old_inode="$(stat -c %i "$root/usr/bin/crownpager")"
+rm -f "$root/var/log/systemctl-calls"
+in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get upgrade $apt_options >/dev/null"
+in_root "$root" "dpkg-query -W -f '\${Version}' crownpager" | grep -qx -- "$version" || fail "apt-get upgrade did not install $version"
 [ "$(md5sum <"$root/etc/crownpager/crownpager.toml")" = "$edited" ] || fail "the upgrade changed the edited configuration"
 [ -f "$root/etc/crownpager/logo.pbm" ] || fail "the upgrade removed the owner's file"
+[ "$(stat -c %i "$root/usr/bin/crownpager")" != "$old_inode" ] || fail "the upgrade did not put a new program in place"
+asked_systemd "--quiet --system restart crownpager.service" || fail "the upgrade did not restart the service"
 kill -0 "$pager" || fail "the running pager died in the upgrade"
 readlink "/proc/$pager/exe" | grep -q '(deleted)' || fail "the running pager's program was not replaced by a new file"
 kill -TERM "$pager"
@@ -80,16 +121,35 @@ for _ in $(seq 1 50); do kill -0 "$pager" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pager" 2>/dev/null && fail "the old pager did not stop on SIGTERM after the upgrade"
 pkill -f "^sleep 600" || say "the helper sleep had gone already"
 
+# A repository signed by another key, named with the fleet's keyring: apt must refuse it, and the
+# higher version it offers must not become installable.
+say "amd64: a repository signed by another key is refused"
+mkdir "$work/foreign"
+dpkg-deb -R "$amd64_deb" "$work/foreign/tree"
+sed -i "s/^Version: .*\$/Version: $version+foreign/" "$work/foreign/tree/DEBIAN/control"
+dpkg-deb --root-owner-group --build "$work/foreign/tree" "$work/foreign/crownpager.deb" >/dev/null
+Scripts/release/apt-repo.sh --out "$work/foreign/repo" --key-dir "$work/foreign/key" "$work/foreign/crownpager.deb" >/dev/null
+debian_root_bind "$work/foreign/repo" "$root/srv/foreign"
+sed 's|file:/srv/crownpager|file:/srv/foreign|' <<<"$sources_line" >"$root/etc/apt/sources.list.d/foreign.list"
+if in_root "$root" "apt-get update" >"$work/foreign/update.log" 2>&1; then
+  cat "$work/foreign/update.log" >&2; fail "apt-get update accepted a repository signed by another key"
+fi
+grep -E "NO_PUBKEY|Missing key|is not signed" "$work/foreign/update.log" | sed 's/^/  | /' | head -n 3 >&2
+grep -q "file:/srv/foreign stable InRelease.*is not signed" "$work/foreign/update.log" || { cat "$work/foreign/update.log" >&2; fail "apt did not say the foreign repository is not signed"; }
+in_root "$root" "apt-cache policy crownpager" | grep -q -- "+foreign" && fail "apt offers the version of the foreign repository"
+rm "$root/etc/apt/sources.list.d/foreign.list"
+
 say "amd64: remove, then purge"
 in_root "$root" "DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq crownpager >/dev/null"
 [ ! -e "$root/usr/bin/crownpager" ] || fail "remove left the program"
+asked_systemd "stop crownpager.service" || fail "remove did not stop the service"
 [ "$(md5sum <"$root/etc/crownpager/crownpager.toml")" = "$edited" ] || fail "remove touched the configuration"
 in_root "$root" "DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq crownpager >/dev/null"
 [ ! -e "$root/etc/crownpager/crownpager.toml" ] || fail "purge left the configuration"
 [ -f "$root/etc/crownpager/logo.pbm" ] || fail "purge removed a file the package never installed"
 [ ! -e "$root/etc/systemd/system/multi-user.target.wants/crownpager.service" ] || fail "purge left the service enabled"
 debian_root_leave "$root"
-say "amd64: install, upgrade, remove and purge passed"
+say "amd64: install from a signed repository, upgrade through it, refusal of another key, remove and purge passed"
 
 [ -n "$arm64_deb" ] || exit 0
 
