@@ -77,17 +77,27 @@ gpg_in --list-secret-keys "$key" >/dev/null 2>&1 || { say "no secret key '$key' 
 # The pool: pool/main/c/crownpager/, as Debian's archive lays it out.
 pool="pool/main/c/crownpager"
 mkdir -p "$out/$pool"
+# Every package is checked before any is added: a refusal leaves the repository as it was.
+targets=()
+labels=()
 for deb in "${debs[@]}"; do
   fields="$(dpkg-deb -f "$deb" Version Architecture)"
   version="$(sed -n 's/^Version: //p' <<<"$fields")"
   arch="$(sed -n 's/^Architecture: //p' <<<"$fields")"
   target="$out/$pool/crownpager_${version}_${arch}.deb"
-  if [ -f "$target" ]; then
-    cmp -s "$deb" "$target" || { say "$target exists with other contents: publish a new version instead (Scripts/release/package.sh --version)"; exit 1; }
-    say "crownpager $version ($arch) is there already"
+  if [ -f "$target" ] && ! cmp -s "$deb" "$target"; then
+    say "$target exists with other contents: publish a new version instead (Scripts/release/package.sh --version)"
+    exit 1
+  fi
+  targets+=("$target")
+  labels+=("crownpager $version ($arch)")
+done
+for i in "${!debs[@]}"; do
+  if [ -f "${targets[$i]}" ]; then
+    say "${labels[$i]} is there already"
   else
-    install -m 0644 "$deb" "$target"
-    say "added crownpager $version ($arch)"
+    install -m 0644 "${debs[$i]}" "${targets[$i]}"
+    say "added ${labels[$i]}"
   fi
 done
 

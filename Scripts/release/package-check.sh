@@ -98,6 +98,15 @@ dpkg-deb -R "$amd64_deb" "$work/upgrade/tree"
 sed -i "s/^Version: .*\$/Version: $version/" "$work/upgrade/tree/DEBIAN/control"
 dpkg-deb --root-owner-group --build "$work/upgrade/tree" "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
 Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
+# Another file under a published name is refused, and the repository stays as it was: a Pi that
+# read the index would fail on the file's hash.
+dpkg-deb -Zgzip --root-owner-group --build "$work/upgrade/tree" "$work/upgrade/same-name.deb" >/dev/null
+cp -a "$repo" "$work/upgrade/repo-before"
+if Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" "$work/upgrade/same-name.deb" 2>"$work/upgrade/same-name.log"; then
+  fail "apt-repo.sh published another file as crownpager_${version}_amd64.deb"
+fi
+grep -q "exists with other contents" "$work/upgrade/same-name.log" || { cat "$work/upgrade/same-name.log" >&2; fail "apt-repo.sh refused the file without saying why"; }
+diff -r "$work/upgrade/repo-before" "$repo" >/dev/null || fail "a refused package changed the repository"
 
 # The upgrade, over a running pager: the pager runs by hand, in the terminal mock on a
 # pseudo-terminal (script(1)), as the old program.
@@ -110,6 +119,7 @@ old_inode="$(stat -c %i "$root/usr/bin/crownpager")"
 rm -f "$root/var/log/systemctl-calls"
 in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get upgrade $apt_options >/dev/null"
 in_root "$root" "dpkg-query -W -f '\${Version}' crownpager" | grep -qx -- "$version" || fail "apt-get upgrade did not install $version"
+in_root "$root" "apt-cache policy crownpager" | grep -q "^ *$(dpkg-deb -f "$amd64_deb" Version) " || fail "the repository dropped the older version"
 [ "$(md5sum <"$root/etc/crownpager/crownpager.toml")" = "$edited" ] || fail "the upgrade changed the edited configuration"
 [ -f "$root/etc/crownpager/logo.pbm" ] || fail "the upgrade removed the owner's file"
 [ "$(stat -c %i "$root/usr/bin/crownpager")" != "$old_inode" ] || fail "the upgrade did not put a new program in place"
