@@ -6,7 +6,7 @@
 #     next version and `apt-get upgrade` (the edit and the file stay, a new program, the service
 #     restarted); a repository signed by another key is refused; remove (the configuration stays);
 #     purge (the conffile goes, the owner's file stays).
-#  2. arm64, under qemu-user: install with apt, `crownpager --version`, and `render` of the default
+#  2. arm64, under qemu-user: install from the same repository, `crownpager --version`, and `render` of the default
 #     configuration, whose PBM frames and I2C trace must be byte-identical to the amd64 build's.
 #
 #   sudo Scripts/release/package-check.sh AMD64_DEB [ARM64_DEB]      without ARM64_DEB only part 1 runs
@@ -31,6 +31,9 @@ trap 'debian_root_leave_all; rm -rf "$work" "$CROWNPAGER_CACHE/check-amd64" "$CR
 render=(render --out /tmp/frames --crown "+1,+1,-1,press,+2" --frozen --no-png --trace /tmp/frames/trace.txt)
 in_root() { local dir=$1; shift; debian_root_run "$dir" bash -c "$*"; }
 apt_options="-y -qq -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold"
+# What apt offers of crownpager in a root, read whole before it is searched: a `grep -q` that
+# closed the pipe early would fail the pipeline under pipefail.
+policy() { in_root "$1" "apt-cache policy crownpager"; }
 
 # No Swift on the target: the runtime is inside the program.
 for deb in "$amd64_deb" ${arm64_deb:+"$arm64_deb"}; do
@@ -38,6 +41,18 @@ for deb in "$amd64_deb" ${arm64_deb:+"$arm64_deb"}; do
   say "$(basename "$deb") depends on: $depends"
   if grep -qi swift <<<"$depends"; then fail "$(basename "$deb") depends on Swift"; fi
 done
+
+# The fleet's road: both packages in a signed apt repository (Scripts/release/apt-repo.sh, a key
+# made for the check), which each root sees on a file share at /srv/crownpager, with the keyring
+# and a signed-by sources line.
+repo="$work/repo"
+sources_line="$(Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$amd64_deb" ${arm64_deb:+"$arm64_deb"} | tail -n 1)"
+use_repository() {
+  local dir=$1
+  debian_root_bind "$repo" "$dir/srv/crownpager"
+  cp "$repo/crownpager-archive-keyring.gpg" "$dir/usr/share/keyrings/"
+  echo "$sources_line" >"$dir/etc/apt/sources.list.d/crownpager.list"
+}
 
 # 1. amd64: install, upgrade, remove, purge.
 root="$CROWNPAGER_CACHE/check-amd64"
@@ -65,16 +80,10 @@ asked_systemd() {
   return 1
 }
 
-# The fleet's road: a signed apt repository (Scripts/release/apt-repo.sh, a key made for the check),
-# on a file share the root sees at /srv/crownpager, the keyring and a signed-by sources line.
-repo="$work/repo"
-sources_line="$(Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$amd64_deb" ${arm64_deb:+"$arm64_deb"} | tail -n 1)"
-debian_root_bind "$repo" "$root/srv/crownpager"
-cp "$repo/crownpager-archive-keyring.gpg" "$root/usr/share/keyrings/"
-echo "$sources_line" >"$root/etc/apt/sources.list.d/crownpager.list"
+use_repository "$root"
 say "amd64: apt install crownpager from $sources_line"
 in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends crownpager >/dev/null"
-in_root "$root" "apt-cache policy crownpager" | grep -q "file:/srv/crownpager stable/main amd64" || fail "crownpager did not come from the repository"
+grep -q "file:/srv/crownpager stable/main amd64" <<<"$(policy "$root")" || fail "crownpager did not come from the repository"
 in_root "$root" "crownpager --version" | sed 's/^/  | /'
 in_root "$root" "getent passwd crownpager >/dev/null" || fail "no crownpager user"
 for group in i2c gpio input spi; do
@@ -118,8 +127,8 @@ for _ in $(seq 1 50); do pager="$(pgrep -f "^crownpager run --mock" | head -n 1)
 old_inode="$(stat -c %i "$root/usr/bin/crownpager")"
 rm -f "$root/var/log/systemctl-calls"
 in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get upgrade $apt_options >/dev/null"
-in_root "$root" "dpkg-query -W -f '\${Version}' crownpager" | grep -qx -- "$version" || fail "apt-get upgrade did not install $version"
-in_root "$root" "apt-cache policy crownpager" | grep -q "^ *$(dpkg-deb -f "$amd64_deb" Version) " || fail "the repository dropped the older version"
+[ "$(in_root "$root" "dpkg-query -W -f '\${Version}' crownpager")" = "$version" ] || fail "apt-get upgrade did not install $version"
+grep -q "^ *$(dpkg-deb -f "$amd64_deb" Version) " <<<"$(policy "$root")" || fail "the repository dropped the older version"
 [ "$(md5sum <"$root/etc/crownpager/crownpager.toml")" = "$edited" ] || fail "the upgrade changed the edited configuration"
 [ -f "$root/etc/crownpager/logo.pbm" ] || fail "the upgrade removed the owner's file"
 [ "$(stat -c %i "$root/usr/bin/crownpager")" != "$old_inode" ] || fail "the upgrade did not put a new program in place"
@@ -146,7 +155,7 @@ if in_root "$root" "apt-get update" >"$work/foreign/update.log" 2>&1; then
 fi
 grep -E "NO_PUBKEY|Missing key|is not signed" "$work/foreign/update.log" | sed 's/^/  | /' | head -n 3 >&2
 grep -q "file:/srv/foreign stable InRelease.*is not signed" "$work/foreign/update.log" || { cat "$work/foreign/update.log" >&2; fail "apt did not say the foreign repository is not signed"; }
-in_root "$root" "apt-cache policy crownpager" | grep -q -- "+foreign" && fail "apt offers the version of the foreign repository"
+grep -q -- "+foreign" <<<"$(policy "$root")" && fail "apt offers the version of the foreign repository"
 rm "$root/etc/apt/sources.list.d/foreign.list"
 
 say "amd64: remove, then purge"
@@ -163,13 +172,14 @@ say "amd64: install from a signed repository, upgrade through it, refusal of ano
 
 [ -n "$arm64_deb" ] || exit 0
 
-# 2. arm64 under qemu: install, --version, the same render.
+# 2. arm64 under qemu: install from the repository, --version, the same render.
 root="$CROWNPAGER_CACHE/check-arm64"
 debian_root_copy "$(debian_root_base trixie arm64)" "$root"
 debian_root_enter "$root"
-cp "$arm64_deb" "$root/tmp/crownpager.deb"
-say "arm64: apt install ./$(basename "$arm64_deb") (under qemu)"
-in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends /tmp/crownpager.deb >/dev/null"
+use_repository "$root"
+say "arm64: apt install crownpager from the repository (under qemu)"
+in_root "$root" "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install $apt_options --no-install-recommends crownpager >/dev/null"
+grep -q "file:/srv/crownpager stable/main arm64" <<<"$(policy "$root")" || fail "the arm64 package did not come from the repository"
 in_root "$root" "crownpager --version" | sed 's/^/  | /'
 in_root "$root" "crownpager --version | grep -q 'for aarch64'" || fail "the arm64 program does not say aarch64"
 in_root "$root" "crownpager ${render[*]} >/dev/null" || fail "render fails on arm64"
