@@ -34,6 +34,16 @@ apt_options="-y -qq -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--forc
 # What apt offers of crownpager in a root, read whole before it is searched: a `grep -q` that
 # closed the pipe early would fail the pipeline under pipefail.
 policy() { in_root "$1" "apt-cache policy crownpager"; }
+# The amd64 build under another version, into OUT (the program's version is stamped in the control
+# file only, so only the version differs); further options go to dpkg-deb --build.
+repack() {
+  local version=$1 out=$2 tree
+  shift 2
+  tree="$(mktemp -d -p "$work")"
+  dpkg-deb -R "$amd64_deb" "$tree"
+  sed -i "s/^Version: .*\$/Version: $version/" "$tree/DEBIAN/control"
+  dpkg-deb --root-owner-group "$@" --build "$tree" "$out" >/dev/null
+}
 
 # No Swift on the target: the runtime is inside the program.
 for deb in "$amd64_deb" ${arm64_deb:+"$arm64_deb"}; do
@@ -99,17 +109,14 @@ echo '# edited by the owner' >>"$root/etc/crownpager/crownpager.toml"
 echo 'P1 1 1 1' >"$root/etc/crownpager/logo.pbm"
 edited="$(md5sum <"$root/etc/crownpager/crownpager.toml")"
 
-# The next version, published to the same repository: the same build under a higher version (the
-# program's version is stamped in the control file only), so only the version differs.
+# The next version, published to the same repository: the same build under a higher version.
 version="$(dpkg-deb -f "$amd64_deb" Version)+check1"
 mkdir "$work/upgrade"
-dpkg-deb -R "$amd64_deb" "$work/upgrade/tree"
-sed -i "s/^Version: .*\$/Version: $version/" "$work/upgrade/tree/DEBIAN/control"
-dpkg-deb --root-owner-group --build "$work/upgrade/tree" "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
+repack "$version" "$work/upgrade/crownpager_${version}_amd64.deb"
 Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" --url file:/srv/crownpager "$work/upgrade/crownpager_${version}_amd64.deb" >/dev/null
 # Another file under a published name is refused, and the repository stays as it was: a Pi that
 # read the index would fail on the file's hash.
-dpkg-deb -Zgzip --root-owner-group --build "$work/upgrade/tree" "$work/upgrade/same-name.deb" >/dev/null
+repack "$version" "$work/upgrade/same-name.deb" -Zgzip
 cp -a "$repo" "$work/upgrade/repo-before"
 if Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" "$work/upgrade/same-name.deb" 2>"$work/upgrade/same-name.log"; then
   fail "apt-repo.sh published another file as crownpager_${version}_amd64.deb"
@@ -144,9 +151,7 @@ pkill -f "^sleep 600" || say "the helper sleep had gone already"
 # higher version it offers must not become installable.
 say "amd64: a repository signed by another key is refused"
 mkdir "$work/foreign"
-dpkg-deb -R "$amd64_deb" "$work/foreign/tree"
-sed -i "s/^Version: .*\$/Version: $version+foreign/" "$work/foreign/tree/DEBIAN/control"
-dpkg-deb --root-owner-group --build "$work/foreign/tree" "$work/foreign/crownpager.deb" >/dev/null
+repack "$version+foreign" "$work/foreign/crownpager.deb"
 Scripts/release/apt-repo.sh --out "$work/foreign/repo" --key-dir "$work/foreign/key" "$work/foreign/crownpager.deb" >/dev/null
 debian_root_bind "$work/foreign/repo" "$root/srv/foreign"
 sed 's|file:/srv/crownpager|file:/srv/foreign|' <<<"$sources_line" >"$root/etc/apt/sources.list.d/foreign.list"
