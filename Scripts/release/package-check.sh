@@ -6,8 +6,9 @@
 #     next version and `apt-get upgrade` (the edit and the file stay, a new program, the service
 #     restarted); a repository signed by another key is refused; remove (the configuration stays);
 #     purge (the conffile goes, the owner's file stays).
-#  2. arm64, under qemu-user: install from the same repository, `crownpager --version`, and `render` of the default
-#     configuration, whose PBM frames and I2C trace must be byte-identical to the amd64 build's.
+#  2. arm64, under qemu-user: install from the same repository, `crownpager --version`, and
+#     `render` of the default configuration, whose PBM frames and I2C trace must be byte-identical
+#     to the amd64 build's.
 #
 #   sudo Scripts/release/package-check.sh AMD64_DEB [ARM64_DEB]      without ARM64_DEB only part 1 runs
 #
