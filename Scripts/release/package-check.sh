@@ -26,6 +26,9 @@ debian_root_who=package-check
 say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root: debootstrap and chroot need it"; exit 1; }
 fail() { say "FAILED: $*"; exit 1; }
+# The repository's tools (Scripts/setup.sh --packaging installs them too).
+debian_root_need apt-ftparchive apt-utils || fail "apt-ftparchive is missing and apt-utils did not install"
+debian_root_need gpg gnupg || fail "gpg is missing and gnupg did not install"
 work="$(mktemp -d)"
 trap 'debian_root_leave_all; rm -rf "$work" "$CROWNPAGER_CACHE/check-amd64" "$CROWNPAGER_CACHE/check-arm64"' EXIT
 # The render both architectures must agree on: the default configuration, a few turns, a press.
