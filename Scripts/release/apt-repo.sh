@@ -53,8 +53,12 @@ umask 022
 mkdir -p "$out" && out="$(cd "$out" && pwd)"
 mkdir -p "$key_dir" && key_dir="$(cd "$key_dir" && pwd)" && chmod 700 "$key_dir"
 gpg_in() { gpg --homedir "$key_dir" --batch --yes --quiet --no-tty "$@"; }
-# The agent gpg starts for this home; ours alone, so stop it when done.
-trap 'gpgconf --homedir "$key_dir" --kill gpg-agent 2>/dev/null || true' EXIT
+# The agent gpg starts for this home is stopped when done; one that ran before (a key the owner
+# unlocked in it) is left running.
+agent="$(gpg-connect-agent --homedir "$key_dir" --no-autostart 'GETINFO pid' /bye 2>/dev/null)" || agent=""
+if [ "${agent:0:2}" != "D " ]; then
+  trap 'gpgconf --homedir "$key_dir" --kill gpg-agent 2>/dev/null || true' EXIT
+fi
 
 # The signing key: the one named, the only one, or a new test key.
 secret_keys() { gpg_in --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" && prev == "sec" { print $10 } { prev = $1 }'; }
