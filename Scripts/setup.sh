@@ -5,7 +5,8 @@
 #   Scripts/setup.sh               what building and running the pager needs
 #   Scripts/setup.sh --test        plus what the test suite needs (tmux, procps, systemd-analyze)
 #   Scripts/setup.sh --packaging   plus what Scripts/release/package.sh needs (static C++ runtime, dpkg-deb,
-#                                  lintian, debootstrap and qemu-user-static for arm64)
+#                                  lintian, debootstrap and qemu-user-static for arm64) and
+#                                  Scripts/release/apt-repo.sh (apt-ftparchive, gpg)
 #
 # Every package is named, also those a package only recommends: apt runs with
 # --no-install-recommends, as on a minimal system, so nothing arrives by chance.
@@ -68,8 +69,9 @@ packages+=(unifont)
 [ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
 # For packaging: dpkg-deb builds and lintian checks the .deb, binutils reads the binary's needs,
 # debootstrap, qemu-user-static and binfmt-support make and run the arm64 roots (the static C++
-# runtime follows below, once the compiler is known).
-[ "$want_packaging" -eq 1 ] && packages+=(binutils dpkg-dev lintian debootstrap qemu-user-static binfmt-support file)
+# runtime follows below, once the compiler is known); apt-utils (apt-ftparchive) and gnupg build and
+# sign the apt repository of Scripts/release/apt-repo.sh.
+[ "$want_packaging" -eq 1 ] && packages+=(binutils dpkg-dev lintian debootstrap qemu-user-static binfmt-support file apt-utils gnupg)
 if command -v dpkg-query >/dev/null 2>&1; then
   mapfile -t needed < <(missing_packages "${packages[@]}")
   if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; else say "system packages present"; fi

@@ -47,7 +47,7 @@ import Testing
     @Test func unknownOptionsAreRefusedWithAPointerToHelp() throws {
         for script in [
             "Scripts/setup.sh", "Scripts/test.sh", "Scripts/release/package.sh", "Scripts/install.sh",
-            "Scripts/dev/fresh-root-check.sh",
+            "Scripts/dev/fresh-root-check.sh", "Scripts/release/apt-repo.sh",
         ] {
             let run = try Self.run(script, ["--frobnicate"])
             #expect(run.status == 2, "\(script): \(run.output)")
