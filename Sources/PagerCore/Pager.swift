@@ -65,16 +65,10 @@ public struct Pager<Page: PageContent> {
     public private(set) var glassPosition: Double?
     /// The instant the last frame on the glass was drawn for.
     public private(set) var glassInstant: Timestamp?
-    /// Counts the times the pages' content was replaced: a renderer keeps a page's drawing
-    /// while this stays the same.
-    public private(set) var contentGeneration = 0
-    /// Each page's `duration`, read once when the pages come: the timer asks many times a frame.
-    public private(set) var pageDurations: [PageDuration]
 
     /// A pager showing `currentPage` (clamped to the pages there are).
     public init(pages: [Page], currentPage: Int = 0, configuration: PagerConfiguration = PagerConfiguration()) {
         self.pages = pages
-        self.pageDurations = pages.map { $0.duration }
         self.configuration = configuration
         self.currentPage = pages.isEmpty ? 0 : min(max(currentPage, 0), pages.count - 1)
     }
@@ -127,7 +121,6 @@ public struct Pager<Page: PageContent> {
 
     /// The page index `index` stands for, after wrapping: positions run past the ends during wrapped slides.
     public func normalizedPage(_ index: Int) -> Int {
-        // The count alone: in a frame this runs unspecialized, where `isEmpty` goes through Collection.
         let count = pages.count
         guard count > 0 else { return 0 }
         return ((index % count) + count) % count
@@ -185,18 +178,12 @@ public struct Pager<Page: PageContent> {
     public mutating func replacePage(at index: Int, with page: Page) {
         guard pages.indices.contains(index) else { return }
         pages[index] = page
-        pageDurations[index] = page.duration
-        contentGeneration &+= 1
     }
 
     /// Replaces all pages. With the same number of pages only the content changes (a slide
     /// goes on); otherwise the current page is kept where it still exists and any slide stops.
     public mutating func replacePages(_ newPages: [Page]) {
-        defer {
-            pages = newPages
-            pageDurations = newPages.map { $0.duration }
-            contentGeneration &+= 1
-        }
+        defer { pages = newPages }
         guard newPages.count != pages.count else { return }
         slide = nil
         currentPage = newPages.isEmpty ? 0 : min(currentPage, newPages.count - 1)
