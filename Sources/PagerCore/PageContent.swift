@@ -19,6 +19,11 @@ public protocol PageContent {
     /// How long the page stays before the pager moves on by itself (UIKit's `setDuration(_:forPage:)`).
     var duration: PageDuration { get }
 
+    /// Whether the page draws the same at every instant, its look changing only when the pager's
+    /// pages are replaced: a renderer may then keep its drawing and place it again frame after
+    /// frame (a slide, a scroll) instead of drawing it anew.
+    var drawsAlikeAtEveryInstant: Bool { get }
+
     /// Draws the page as it looks at `instant` into `canvas`, which is `contentHeight(in:)` tall.
     func draw(into canvas: inout Bitmap, at instant: Timestamp)
 
@@ -32,6 +37,8 @@ extension PageContent {
     public func contentHeight(in viewport: Size) -> Int { viewport.height }
     /// No action of its own.
     public var hasPressAction: Bool { false }
+    /// Drawn anew for every frame: the page may change with time.
+    public var drawsAlikeAtEveryInstant: Bool { false }
     /// The pager's page duration applies.
     public var duration: PageDuration { .automatic }
     /// Draws as `draw(into:at:)` does.

@@ -67,8 +67,9 @@ public struct PagerController<Page: PageContent> {
     public var interactionState: InteractionState { interpreter.interactionState }
     /// How long the current page stays before the timer moves on, if it is timed.
     public var currentPageDuration: TimeSpan? {
-        guard pager.pages.indices.contains(currentPage) else { return nil }
-        return duration(of: pager.pages[currentPage])
+        guard pager.pageDurations.indices.contains(currentPage) else { return nil }
+        // From the pager's list, not the page (`Pager.pageDurations` says why).
+        return duration(of: pager.pageDurations[currentPage])
     }
 
     /// How long `page` stays before the timer moves on, if it is timed: its own duration or the pager's.

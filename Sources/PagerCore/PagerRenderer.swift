@@ -174,7 +174,8 @@ public struct PagerRenderer: Hashable, Sendable {
     ///
     /// `scroll` is where the current page's content stands; in a slide the earlier page shows
     /// its end and the later one its top, so tall pages run on into each other. `bounce` shifts
-    /// everything along the paging axis. Each page is drawn into the canvas `scratch` lends, then placed.
+    /// everything along the paging axis. Each page is drawn into a canvas of `scratch` first
+    /// (or found there, drawn before), then placed.
     func drawPages<Page: PageContent>(
         of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
@@ -204,7 +205,8 @@ public struct PagerRenderer: Hashable, Sendable {
     }
 
     /// Draws page `index` of `pager` into `frame`, `scrolled` rows up and `shift` along the
-    /// paging axis, through the canvas `scratch` lends: a page may be taller than the frame.
+    /// paging axis. A page that draws alike at every instant is drawn once into a kept canvas
+    /// and placed from there until the pages are replaced; any other is drawn every time.
     func drawPage<Page: PageContent>(
         _ index: Int, of pager: Pager<Page>, scrolled: Int, shift: Int, at instant: Timestamp,
         into frame: inout Bitmap, scratch: inout RenderScratch, marksMore: Bool = true
@@ -218,9 +220,21 @@ public struct PagerRenderer: Hashable, Sendable {
             indicatorStyle.crownSide.isVertical
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
-        scratch.page.reset(to: canvasSize)
-        page.draw(into: &scratch.page, viewport: content.size, at: instant)
-        frame.blit(scratch.page, at: origin, opaque: true)
+        if page.drawsAlikeAtEveryInstant {
+            let key = RenderScratch.PageDrawing.Key(
+                page: index, generation: pager.contentGeneration, canvas: canvasSize, viewport: content.size)
+            let slot = scratch.drawing(for: key)
+            if !scratch.drawings[slot].isDrawn {
+                scratch.drawings[slot].bitmap.reset(to: canvasSize)
+                page.draw(into: &scratch.drawings[slot].bitmap, viewport: content.size, at: instant)
+                scratch.drawings[slot].isDrawn = true
+            }
+            frame.blit(scratch.drawings[slot].bitmap, at: origin, opaque: true)
+        } else {
+            scratch.page.reset(to: canvasSize)
+            page.draw(into: &scratch.page, viewport: content.size, at: instant)
+            frame.blit(scratch.page, at: origin, opaque: true)
+        }
         if marksMore, let mark = moreMark(pageHeight: height, scrolled: scrolled) {
             frame.drawMoreMark(mark.offsetBy(dx: origin.x - content.x, dy: origin.y - content.y + scrolled))
         }

@@ -232,6 +232,9 @@ public struct ConfiguredPage: PageContent, Hashable, Sendable {
         return max(viewport.height, headerHeight + lines * lineHeight)
     }
 
+    /// A configured page draws from its content alone: readings and the clock come as new pages.
+    public var drawsAlikeAtEveryInstant: Bool { true }
+
     /// Draws the page as if the screen showed it whole.
     public func draw(into canvas: inout Bitmap, at instant: Timestamp) {
         draw(into: &canvas, viewport: canvas.size, at: instant)

@@ -74,20 +74,23 @@ import Testing
         #expect(pager.currentPage == 0)
     }
 
-    @Test func replacingPagesReplacesTheirDurations() {
+    @Test func replacingPagesCountsAGenerationAndListsTheirDurations() {
         var pager = barsPager(3)
+        let first = pager.contentGeneration
         let initial: [PageDuration] = [.automatic, .automatic, .automatic]
-        #expect(pager.pages.map { $0.duration } == initial)
+        #expect(pager.pageDurations == initial)
         pager.replacePage(at: 1, with: BarsPage(index: 1, duration: .never))
         let replaced: [PageDuration] = [.automatic, .never, .automatic]
-        #expect(pager.pages.map { $0.duration } == replaced)
+        #expect(pager.pageDurations == replaced)
         let half = PageDuration.after(.milliseconds(500))
         pager.replacePages([BarsPage(index: 0, duration: half), BarsPage(index: 1)])
         let fewer: [PageDuration] = [half, .automatic]
-        #expect(pager.pages.map { $0.duration } == fewer)
-        // Out of range: nothing replaced.
+        #expect(pager.pageDurations == fewer)
+        // Out of range: nothing replaced, nothing counted.
+        let before = pager.contentGeneration
         pager.replacePage(at: 9, with: BarsPage(index: 9))
-        #expect(pager.pages.map { $0.duration } == fewer)
+        #expect(pager.contentGeneration == before)
+        #expect(before == first + 2)
     }
 
     @Test func propertyCurrentPageAlwaysInRange() {
