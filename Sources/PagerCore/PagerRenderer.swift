@@ -66,8 +66,9 @@ public struct PagerRenderer: Hashable, Sendable {
     }
 
     /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
-    /// picture `render(_:at:)` returns, in the buffers `scratch` lends. A frame loop that passes
-    /// the same frame and scratch every time allocates nothing while their sizes stay the same.
+    /// picture `render(_:at:)` returns, with `scratch` kept from the frame before. A frame loop
+    /// that passes the same frame and scratch every time allocates nothing while their sizes stay
+    /// the same.
     public func render<Page: PageContent>(
         _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
