@@ -70,26 +70,6 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A bus's failure as the app's error: a panel's `I2CError`; the emulator never fails.
-protocol DisplayFailure: Error {
-    /// The failure, as the app reports it.
-    var crownPagerError: CrownPagerError { get }
-}
-
-extension I2CError: DisplayFailure {
-    var crownPagerError: CrownPagerError { .display(self) }
-}
-
-extension SPIDisplayError: DisplayFailure {
-    var crownPagerError: CrownPagerError { .spiDisplay(self) }
-}
-
-extension Never: DisplayFailure {
-    var crownPagerError: CrownPagerError {
-        switch self {}
-    }
-}
-
 /// The program's lines for the operator, on standard error: each at its priority, which the
 /// journal files it by when standard error is the journal (`<3>`, `<4>`, `<6>` before the line),
 /// and their control characters escaped so quoted text cannot drive the terminal.

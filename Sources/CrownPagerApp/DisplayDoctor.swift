@@ -84,8 +84,8 @@ package struct DisplayDoctor {
 
         let chosen = panel ?? Self.defaultPanel(for: guess)
         try drawPattern(
-            on: I2CDisplayInterface(bus: bus, address: found.address), panel: chosen, trace: .i2c(found.address),
-            say: say)
+            on: .i2c(I2CDisplayInterface(bus: bus, address: found.address)), panel: chosen,
+            trace: .i2c(found.address), say: say)
         let configuration = "crownpager run --i2c-bus \(busNumber) --address \(found.address) --panel \(chosen.name)"
         for line in advice(for: chosen, configuration: configuration) { say(line) }
     }
@@ -102,23 +102,19 @@ package struct DisplayDoctor {
                 + "\((panel ?? .ssd1306_128x64).name) unless --panel names another (sh1106-128x64 for a 1.3-inch module, "
                 + "ssd1309-128x64 for a 2.42-inch one, sh1107-64x128 or sh1107-128x128 for an SH1107)")
         let chosen = panel ?? .ssd1306_128x64
-        try drawPattern(on: bus, panel: chosen, trace: .spi, say: say)
+        try drawPattern(on: .spi(bus), panel: chosen, trace: .spi, say: say)
         var configuration = "crownpager run --spi \(spiName(wiring.devicePath)) --dc-line \(wiring.dataCommandLine)"
         configuration += " --reset-line \(wiring.resetLine.map(String.init) ?? "none") --panel \(chosen.name)"
         for line in advice(for: chosen, configuration: configuration) { say(line) }
     }
 
     /// Initialises the panel and draws the test pattern, recording the trace when asked.
-    private func drawPattern<Display: DisplayInterface>(
-        on display: Display, panel chosen: SSD1306Panel, trace format: TraceFile.Format, say: (String) -> Void
-    ) throws(CrownPagerError) where Display.Failure: DisplayFailure {
+    private func drawPattern(
+        on display: RunDisplay, panel chosen: SSD1306Panel, trace format: TraceFile.Format, say: (String) -> Void
+    ) throws(CrownPagerError) {
         var driver = SSD1306Driver(interface: TracingDisplay(display), panel: chosen, settings: settings)
-        do throws(Display.Failure) {
-            try driver.initialize()
-            try driver.writeFrame(DisplayTestPattern.render(chosen))
-        } catch {
-            throw error.crownPagerError
-        }
+        try driver.initialize()
+        try driver.writeFrame(DisplayTestPattern.render(chosen))
         if let tracePath { try TraceFile.write(driver.interface.records, format: format, to: tracePath) }
         say(
             "\u{2713} drew the test pattern for \(chosen.name): a border on the outermost pixels, a filled square "

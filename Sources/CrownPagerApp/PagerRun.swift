@@ -81,8 +81,8 @@ package final class PagerRun {
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             var loop = PagerRunLoop(
-                display: SSD1306Emulator(panel: display.panel, address: display.address), glass: { $0.glass },
-                signals: signals, terminal: terminal)
+                display: .emulator(SSD1306Emulator(panel: display.panel, address: display.address)), signals: signals,
+                terminal: terminal)
             return try run(&loop)
         case .panel(let busPath):
             let bus: LinuxI2CBus
@@ -91,8 +91,8 @@ package final class PagerRun {
             defer { terminal?.restore() }
             announce(busPath, keys: terminal != nil)
             var loop = PagerRunLoop(
-                display: I2CDisplayInterface(bus: bus, address: configuration.display.address), glass: nil,
-                signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
+                display: .i2c(I2CDisplayInterface(bus: bus, address: configuration.display.address)), signals: signals,
+                terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         case .spiPanel(let devicePath):
             let wiring = configuration.display.spiWiring(devicePath: devicePath)
@@ -102,7 +102,7 @@ package final class PagerRun {
             defer { terminal?.restore() }
             announce(wiring.description, keys: terminal != nil)
             var loop = PagerRunLoop(
-                display: bus, glass: nil, signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
+                display: .spi(bus), signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         }
     }
@@ -115,8 +115,7 @@ package final class PagerRun {
             animationInterval: animationInterval)
     }
 
-    private func run<Display: DisplayInterface>(_ loop: inout PagerRunLoop<Display>) throws(CrownPagerError) -> Int32?
-    where Display.Failure: DisplayFailure {
+    private func run(_ loop: inout PagerRunLoop) throws(CrownPagerError) -> Int32? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
         loop.service = ServiceNotifier.fromEnvironment()
@@ -141,7 +140,7 @@ package final class PagerRun {
         }
         let last = engine.handle(.stop(persist: persist || target == .emulator), at: live.monotonicNow())
         OperatorLog.info("crownpager: stopping: \(Self.describe(engine.snapshot.crownTally))")
-        do throws(Display.Failure) { try loop.display.send(last.display) } catch {
+        do throws(CrownPagerError) { try loop.display.send(last.display) } catch {
             OperatorLog.error("crownpager: could not switch the display off: \(error)")
         }
         try appendTrace(loop.display.drainRecords())
@@ -149,16 +148,12 @@ package final class PagerRun {
     }
 
     /// Initialises the panel and shows the first frame; one that does not answer at start is a wiring or address problem: say so and stop.
-    func start<Display: DisplayInterface>(
-        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
-    )
-        throws(CrownPagerError)
-    where Display.Failure: DisplayFailure {
+    func start(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError) {
         if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
         let effects = engine.handle(.start, at: now)
-        do throws(Display.Failure) { try loop.display.send(effects.display) } catch {
+        do throws(CrownPagerError) { try loop.display.send(effects.display) } catch {
             try appendTrace(loop.display.drainRecords())
-            throw error.crownPagerError
+            throw error
         }
         var logged = Effects()
         logged.log = effects.log
@@ -174,11 +169,9 @@ package final class PagerRun {
     /// Input is looked for without waiting before each tick (unless the last sleep already
     /// found it): a detent that came while the bus carried a frame is in the next one, not
     /// queued behind a frame it makes stale.
-    func step<Display: DisplayInterface>(
-        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
-    )
-        throws(CrownPagerError) -> RunTurn
-    where Display.Failure: DisplayFailure {
+    func step(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError)
+        -> RunTurn
+    {
         var turn = RunTurn()
         for (page, result) in commands.collect(at: now) {
             let effects = engine.handle(
@@ -216,9 +209,9 @@ package final class PagerRun {
 
     /// Does what the engine asked, through the `EngineRunner`: sends the display's records, reads
     /// the values, starts and stops commands, prints the log. Returns whether records went out.
-    private func perform<Display: DisplayInterface>(
-        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
-    ) throws(CrownPagerError) -> Bool where Display.Failure: DisplayFailure {
+    private func perform(
+        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp
+    ) throws(CrownPagerError) -> Bool {
         // The loop goes into the shell for the effects and comes back after. The cause is not
         // known here and the Linux shell's sends do not depend on it (the virtual panel's do).
         var shell = RunShell(run: self, loop: loop, pacingHertz: engine.configuration.display.pacingHertz)
@@ -226,8 +219,8 @@ package final class PagerRun {
         let sent = EngineRunner.perform(effects, of: .tick, at: now, engine: &engine, shell: &shell, sampler: &reads)
         loop = shell.loop
         if let error = shell.traceError { throw error }
-        if sent, let glass = loop.glass, let terminal = loop.terminal {
-            loop.mirror.show(glass(loop.display.base), engine: engine, terminal: terminal.terminal, at: now)
+        if sent, let glass = loop.display.base.glass, let terminal = loop.terminal {
+            loop.mirror.show(glass, engine: engine, terminal: terminal.terminal, at: now)
         }
         return sent
     }
@@ -247,10 +240,10 @@ package final class PagerRun {
     }
 
     /// Feeds every input `ready` marks (and the knob when `knobDue`) to the engine; the turn's end when one ends the run.
-    private func takeInput<Display: DisplayInterface>(
-        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>,
+    private func takeInput(
+        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop,
         at now: Timestamp
-    ) throws(CrownPagerError) -> RunTurn? where Display.Failure: DisplayFailure {
+    ) throws(CrownPagerError) -> RunTurn? {
         let end = RunTurn(tookInput: true, ended: true)
         if ready.signal, let signals = loop.signals {
             var resized = false
@@ -262,7 +255,9 @@ package final class PagerRun {
                 }
             }
             // The whole frame again, for the mirror to repaint at the new size.
-            if resized, loop.glass != nil, let terminal = loop.terminal, loop.mirror.sizeChanged(terminal.terminal) {
+            if resized, loop.display.base.glass != nil, let terminal = loop.terminal,
+                loop.mirror.sizeChanged(terminal.terminal)
+            {
                 _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
             }
         }
@@ -362,7 +357,7 @@ package final class PagerRun {
     }
 
     /// Words a log line of the engine; `failure` is the error the bus just gave, if the line is about it.
-    private func report<Failure: Error>(_ line: EngineLog, failure: Failure?) {
+    private func report(_ line: EngineLog, failure: CrownPagerError?) {
         let reason = failure.map { " (\($0))" } ?? ""
         switch line {
         case .displayLost(let retryIn):
@@ -396,11 +391,9 @@ package final class PagerRun {
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.
-    private func reload<Display: DisplayInterface>(
-        _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop<Display>, at now: Timestamp
-    )
+    private func reload(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp)
         throws(CrownPagerError)
-    where Display.Failure: DisplayFailure {
+    {
         guard let path else { return }
         let fresh: Configuration
         let style: PageIndicatorStyle
@@ -417,19 +410,19 @@ package final class PagerRun {
 
 extension PagerRun {
     /// The Linux side of the `EngineRunner`: the display's interface and the trace, the journal, the commands.
-    fileprivate struct RunShell<Display: DisplayInterface>: EngineShell where Display.Failure: DisplayFailure {
+    fileprivate struct RunShell: EngineShell {
         let run: PagerRun
-        var loop: PagerRunLoop<Display>
+        var loop: PagerRunLoop
         /// The bus clock the emulator's writes are modelled at.
         let pacingHertz: Int
         /// What the bus said when the last write failed, for the journal's line about it.
-        var failure: Display.Failure?
+        var failure: CrownPagerError?
         /// A trace that could not be written: the run's error, thrown once the effects are done.
         var traceError: CrownPagerError?
 
         mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
             var took: TimeSpan?
-            do throws(Display.Failure) {
+            do throws(CrownPagerError) {
                 took = try loop.write(records, modelledAt: pacingHertz)
                 failure = nil
             } catch {

@@ -5,13 +5,42 @@ import PagerEngine
 import PagerGraphics
 import SSD1306
 
+/// The panel a run drives: the display seam's three production uses as one enum, so the run
+/// loop is one concrete type and a bus's failure is the app's error where it happens.
+enum RunDisplay: DisplayInterface {
+    /// The emulated panel of the terminal mock.
+    case emulator(SSD1306Emulator)
+    /// A panel on `/dev/i2c-N`.
+    case i2c(I2CDisplayInterface<LinuxI2CBus>)
+    /// A panel on spidev, D/C# (and RES#) on GPIO lines.
+    case spi(SPIDisplayBus)
+
+    /// Sends the record to the panel; a failed write is the app's error, with the bus's errno.
+    mutating func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) throws(CrownPagerError) {
+        switch self {
+        case .emulator(var emulator):
+            emulator.send(kind, bytes)
+            self = .emulator(emulator)
+        case .i2c(var interface):
+            defer { self = .i2c(interface) }
+            do throws(I2CError) { try interface.send(kind, bytes) } catch { throw .display(error) }
+        case .spi(let bus):
+            do throws(SPIDisplayError) { try bus.send(kind, bytes) } catch { throw .spiDisplay(error) }
+        }
+    }
+
+    /// The emulated panel's glass, to draw in the terminal; nil for a real panel.
+    var glass: Bitmap? {
+        guard case .emulator(let emulator) = self else { return nil }
+        return emulator.glass
+    }
+}
+
 /// What `PagerRun`'s shell keeps from one turn to the next, besides the engine: the display's
 /// interface, the signals, the terminal and what the last sleep found.
-struct PagerRunLoop<Display: DisplayInterface> {
-    /// The display's interface (I2C, SPI or the emulator), recording what it accepted for the trace.
-    var display: TracingDisplay<Display>
-    /// The glass of an emulated panel, to draw in the terminal; nil for a real panel.
-    let glass: ((Display) -> Bitmap)?
+struct PagerRunLoop {
+    /// The panel, recording what it accepted for the trace.
+    var display: TracingDisplay<RunDisplay>
     /// SIGINT, SIGTERM and SIGHUP; nil where nothing sends them (the tests end through the knob).
     let signals: TerminationSignals?
     /// The terminal in raw mode, its keys a crown (and the mock's glass drawn there), when standard input is one.
@@ -28,11 +57,10 @@ struct PagerRunLoop<Display: DisplayInterface> {
 
     /// The loop's memory at the start of a run; `stopwatch` times the writes of a real panel.
     init(
-        display: Display, glass: ((Display) -> Bitmap)?, signals: TerminationSignals?,
-        terminal: TerminalCrownSource?, stopwatch: (() -> Timestamp)? = nil
+        display: RunDisplay, signals: TerminationSignals?, terminal: TerminalCrownSource?,
+        stopwatch: (() -> Timestamp)? = nil
     ) {
         self.display = TracingDisplay(display)
-        self.glass = glass
         self.signals = signals
         self.terminal = terminal
         self.stopwatch = stopwatch
@@ -42,7 +70,7 @@ struct PagerRunLoop<Display: DisplayInterface> {
     /// `.written(took:)`: on a real panel the time around the write(2) calls, which block until
     /// the bus has carried the bytes (and include the kernel's own time, as they should: the
     /// pacer paces what a write really costs); on the emulator the bus time at `hertz`.
-    mutating func write(_ records: DisplayBatch, modelledAt hertz: Int) throws(Display.Failure) -> TimeSpan {
+    mutating func write(_ records: DisplayBatch, modelledAt hertz: Int) throws(CrownPagerError) -> TimeSpan {
         guard let stopwatch else {
             try display.send(records)
             return FramePacer.busTime(bytes: records.framedByteCount, transactions: records.count, hertz: hertz)

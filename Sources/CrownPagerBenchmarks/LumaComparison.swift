@@ -87,14 +87,17 @@ private func comparisonShell() -> (VirtualShell, TickingSampler) {
     return (shell, sampler)
 }
 
-/// Times `shell`'s tick at `now` and records it when a frame went out.
+/// Times `shell`'s tick at `now` and records it when a frame went out. A tick that asks for the
+/// clock draws its frame as the reading comes (`reading`, answered within the timing).
 private func timedTick(
-    _ shell: inout VirtualShell, at now: Timestamp, sampler: inout TickingSampler, into figures: inout FrameFigures
+    _ shell: inout VirtualShell, at now: Timestamp, sampler: inout TickingSampler, into figures: inout FrameFigures,
+    reading: ClockReading? = nil
 ) {
     let clock = ContinuousClock()
     let allocationsBefore = crownpager_allocation_count()
     let started = clock.now
-    let effects = shell.engine.handle(.tick, at: now)
+    var effects = shell.engine.handle(.tick, at: now)
+    if effects.readsClock, let reading { effects = shell.engine.handle(.clock(reading), at: now) }
     let elapsed = started.duration(to: clock.now)
     let allocations = crownpager_allocation_count() - allocationsBefore
     let bytes = effects.display.framedByteCount
@@ -158,13 +161,12 @@ private func clockTick(scale: Int) -> FrameFigures {
     var figures = FrameFigures(name: "clock tick")
     var now = Timestamp.milliseconds(9000)
     for _ in 0..<(1000 * scale) {
-        // The next second: a tick asks for the clock and the shell answers, then the tick that draws it.
+        // The next second: its tick asks for the clock, and the frame is drawn as the reading comes.
         now = Timestamp.milliseconds((now.nanoseconds / 1_000_000_000 + 1) * 1000)
         while let wake = shell.engine.nextDeadline, wake < now {
             shell.turn(at: wake, crown: [], sampler: &sampler)
         }
-        shell.turn(at: now, crown: [], sampler: &sampler)
-        timedTick(&shell, at: now, sampler: &sampler, into: &figures)
+        timedTick(&shell, at: now, sampler: &sampler, into: &figures, reading: sampler.clock(at: now))
     }
     return figures
 }

@@ -7,6 +7,10 @@ import PagerGraphics
 /// Crown facts go in through `handle(_:)`; time passes through `advance(to:)`, which reports
 /// what happened by itself (a long press, idle, the plate fading, a timed page moving on);
 /// `nextDeadline(after:)` tells the run loop when to wake. Nothing here reads a clock.
+///
+/// Generic over its pages although production has one page type: `ConfiguredPage` belongs to
+/// PagerEngine, which builds on this target, so this target cannot name it; its own tests page
+/// through pages of their own (bars, counted drawings).
 public struct PagerController<Page: PageContent> {
     /// The pages and which one is current.
     public internal(set) var pager: Pager<Page>
@@ -63,10 +67,8 @@ public struct PagerController<Page: PageContent> {
     public var interactionState: InteractionState { interpreter.interactionState }
     /// How long the current page stays before the timer moves on, if it is timed.
     public var currentPageDuration: TimeSpan? {
-        // Compared with the count rather than `indices`, which unspecialized goes through Collection.
-        guard currentPage >= 0, currentPage < pager.pageDurations.count else { return nil }
-        // From the pager's list: reading the page would copy it (and retain all it holds) where
-        // the page type is not known at compile time.
+        guard pager.pageDurations.indices.contains(currentPage) else { return nil }
+        // From the pager's list, not the page (`Pager.pageDurations` says why).
         return duration(of: pager.pageDurations[currentPage])
     }
 

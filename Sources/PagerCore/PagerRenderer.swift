@@ -67,14 +67,13 @@ public struct PagerRenderer: Hashable, Sendable {
 
     /// Draws the frame for everything `controller` shows at `instant` into `frame`, the same
     /// picture `render(_:at:)` returns, with `scratch` kept from the frame before. A frame loop
-    /// that passes the same frame and scratch every time allocates nothing while their sizes
-    /// and the indicator stay the same.
+    /// that passes the same frame and scratch every time allocates nothing while their sizes stay
+    /// the same.
     public func render<Page: PageContent>(
         _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
     ) {
         frame.reset(to: size)
-        // The pager read in place, not copied: a copy of a generic pager asks the runtime for its type.
         var decoration = IndicatorDecoration(plate: controller.backgroundPlate(at: instant))
         if let overview = controller.overview {
             let titles = controller.pager.pages.map { $0.title }
@@ -105,71 +104,15 @@ public struct PagerRenderer: Hashable, Sendable {
             decoration.capsuleFraction = controller.scroll.fraction(at: instant)
         }
         if displayed == controller.pager.currentPage { decoration.timer = controller.timerLook(at: instant) }
-        let key = IndicatorKey(
-            pages: controller.pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration)
-        drawIndicator(key, into: &frame, scratch: &scratch)
-    }
-
-    /// Draws the indicator for `key`, or copies the strip drawn for it before.
-    ///
-    /// The pages are clipped to `contentRect`, so the strip is dark when the indicator comes.
-    /// A strip is kept once the same indicator is drawn twice running, and only when drawing
-    /// it changes nothing outside the strip (the frame is then the same either way); the least
-    /// recently used of the kept strips gives way.
-    private func drawIndicator(_ key: IndicatorKey, into frame: inout Bitmap, scratch: inout RenderScratch) {
-        let strip = indicatorColumn
-        if scratch.stripSize != size || scratch.stripStyle != indicatorStyle {
-            scratch.strips.removeAll(keepingCapacity: true)
-            scratch.lastIndicator = nil
-            scratch.stripSize = size
-            scratch.stripStyle = indicatorStyle
-        }
-        scratch.stripUses &+= 1
-        if let kept = scratch.strips.firstIndex(where: { $0.key == key }) {
-            scratch.strips[kept].lastUse = scratch.stripUses
-            frame.blit(scratch.strips[kept].bitmap, at: strip.origin, opaque: true)
-            return
-        }
-        func draw(into bitmap: inout Bitmap) {
-            drawIndicator(
-                pages: key.pages, current: key.current, stretch: key.stretch, decoration: key.decoration,
-                into: &bitmap, dots: &scratch.dots)
-        }
-        draw(into: &frame)
-        defer { scratch.lastIndicator = key }
-        guard scratch.lastIndicator == key else { return }
-        // Drawn over a dark and a lit frame: pixels outside the strip must keep either value.
-        scratch.darkCheck.reset(to: size)
-        scratch.litCheck.reset(to: size)
-        scratch.litCheck.fill(true)
-        draw(into: &scratch.darkCheck)
-        draw(into: &scratch.litCheck)
-        scratch.drawnStrip.reset(to: strip.size)
-        scratch.drawnStrip.blit(scratch.darkCheck, at: Point(x: -strip.x, y: -strip.y), opaque: true)
-        scratch.darkCheck.fillRect(strip, ink: .off)
-        scratch.litCheck.fillRect(strip, ink: .on)
-        guard scratch.darkCheck.litPixelCount == 0, scratch.litCheck.litPixelCount == size.width * size.height else {
-            return
-        }
-        // Traded with the storage of the strip that gives way: no allocation once the strips are there.
-        let slot: Int
-        if scratch.strips.count < Self.keptStrips {
-            scratch.strips.append(IndicatorStrip(key: key))
-            slot = scratch.strips.count - 1
-        } else {
-            slot = leastRecentlyUsed(scratch.strips)
-            scratch.strips[slot].key = key
-        }
-        scratch.strips[slot].lastUse = scratch.stripUses
-        swap(&scratch.strips[slot].bitmap, &scratch.drawnStrip)
+        drawIndicator(
+            pages: controller.pager.numberOfPages, current: displayed, stretch: stretch, decoration: decoration,
+            into: &frame, dots: &scratch.dots)
     }
 
     /// How many rows the pages' content stands above where page 0 stands at rest, at `instant`,
     /// when pages move vertically: two frames' values differ by the rows the content moved
     /// between them (a slide, a scroll, a bounce), which a display can move instead of redraw.
     /// Nil when pages move sideways or the page-title list is open.
-    /// Inlinable, so the engine's frame loop has it for its own page type: asked twice a frame.
-    @inlinable
     public func contentPosition<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Int? {
         guard indicatorStyle.crownSide.isVertical, controller.overview == nil, controller.pager.numberOfPages > 0 else {
             return nil
@@ -279,7 +222,7 @@ public struct PagerRenderer: Hashable, Sendable {
             ? Point(x: content.x, y: content.y + shift - scrolled)
             : Point(x: content.x + shift, y: content.y - scrolled)
         if page.drawsAlikeAtEveryInstant {
-            let key = PageDrawing.Key(
+            let key = RenderScratch.PageDrawing.Key(
                 page: index, generation: pager.contentGeneration, canvas: canvasSize, viewport: content.size)
             let slot = scratch.drawing(for: key)
             if !scratch.drawings[slot].isDrawn {

@@ -15,7 +15,7 @@ import SSD1306
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    private(set) var session: PagerSession<ConfiguredPage, DisplayQueue>
+    private(set) var session: PagerSession
     /// The pages and their latest readings.
     private(set) var book: PageBook
     /// When each page is read next.
@@ -98,12 +98,12 @@ package struct DeviceEngine {
     private static func session(
         _ configuration: Configuration, style: PageIndicatorStyle, pages: [ConfiguredPage], currentPage: Int,
         at start: Timestamp
-    ) -> PagerSession<ConfiguredPage, DisplayQueue> {
+    ) -> PagerSession {
         let display = configuration.display
         let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
         return PagerSession(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
-            interface: DisplayQueue(), settings: display.settings, pagerConfiguration: configuration.pagerConfiguration,
+            settings: display.settings, pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
     }
 

@@ -7,23 +7,24 @@ import SSD1306
 /// and the display driver.
 ///
 /// Time is a parameter everywhere, so the terminal loop, the headless renderer and the
-/// tests drive the same session with real or scripted instants.
-package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
+/// tests drive the same session with real or scripted instants. Concrete: the engine's configured
+/// pages are its only pages, and its display is the queue the engine hands the shell as effects.
+package struct PagerSession {
     /// The pager, the crown interpreter and everything they do over time.
-    package var controller: PagerController<Page>
+    package var controller: PagerController<ConfiguredPage>
     /// Draws frames.
     package internal(set) var renderer: PagerRenderer
-    /// The display the frames go to.
-    package var display: SSD1306Driver<Display>
+    /// The display the frames go to: its records queue until the shell takes them.
+    package var display: SSD1306Driver<DisplayQueue>
     /// The last frame sent, to skip sending one that did not change.
-    package var lastFrame: Bitmap? { hasSentFrame ? sentFrame : nil }
-    /// The last frame sent, when `hasSentFrame`; its storage is reused once a newer frame is sent.
+    package var lastFrame: Bitmap? { glass.showsSentFrame ? sentFrame : nil }
+    /// What the glass holds, as far as the session knows.
+    private var glass = Glass.unknown
+    /// The last frame sent, while `glass` shows it; its storage is reused once a newer frame is sent.
     private var sentFrame = Bitmap(width: 0, height: 0)
-    /// Whether `sentFrame` is on the glass (false after a start, a redraw or a failed write).
-    private var hasSentFrame = false
     /// The frame being drawn; it trades storage with `sentFrame` when it goes out.
     private var nextFrame = Bitmap(width: 0, height: 0)
-    /// What the renderer keeps from frame to frame.
+    /// The buffers the renderer draws pages and dots in.
     private var scratch = PagerRenderer.RenderScratch()
     /// Where the last frame sent had the pages' content (`PagerRenderer.contentPosition`).
     package private(set) var lastContentPosition: Int?
@@ -34,25 +35,56 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     package var frameByteBudget: Int?
     /// Whether the last frame showed a slide less far on than asked, to keep within
     /// `frameByteBudget`: the glass is behind, and frames go on until it is there.
-    package private(set) var isBehindSlide = false
+    package var isBehindSlide: Bool { glass == .behindSlide }
     /// Whether the last frame went only in part, its windows beyond `frameByteBudget` left for
     /// the next frame, which should go as soon as the bus is free.
-    package private(set) var isFrameIncomplete = false
-    /// Whether the driver holds the plan of the frame being presented (`keepWithin`).
-    private var isFramePlanned = false
+    package var isFrameIncomplete: Bool { glass == .partial }
     /// The instant the last frame sent was drawn for.
     private var lastSampled: Timestamp?
     /// Whether the RAM rows off the glass still lack the neighbouring pages (`fillOffGlass(at:)`).
-    package private(set) var isOffGlassFillPending = false
+    package var isOffGlassFillPending: Bool { glass == .frame(.needsFill) }
     /// Whether `isOffGlassFillPending` was worked out since the glass or the pages last changed.
-    package private(set) var isOffGlassChecked = false
+    package var isOffGlassChecked: Bool { glass == .frame(.needsFill) || glass == .frame(.filled) }
     /// The neighbouring pages, drawn for the rows off the glass.
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
 
-    /// A session for `pages` on `panel` with `settings`, talking to it through `interface`, with time starting at `start`.
+    /// What the glass holds, as far as the session knows: what the next frame must send, and
+    /// whether frames must go on.
+    private enum Glass: Hashable {
+        /// Not known (after a start, a redraw or a failed write): the next frame goes whole.
+        case unknown
+        /// A frame that went only in part, its windows beyond `frameByteBudget` left over: the
+        /// next frame goes, whatever it draws, as soon as the bus is free.
+        case partial
+        /// `sentFrame`, a slide shown less far on than asked to keep within `frameByteBudget`:
+        /// frames go on until the glass is there.
+        case behindSlide
+        /// `sentFrame`, and what the RAM rows off the glass hold (a panel shorter than 64 rows).
+        case frame(OffGlass)
+
+        /// Whether the glass shows `sentFrame`.
+        var showsSentFrame: Bool {
+            switch self {
+            case .unknown, .partial: return false
+            case .behindSlide, .frame: return true
+            }
+        }
+    }
+
+    /// What the RAM rows off the glass hold against a slide to either neighbouring page.
+    private enum OffGlass: Hashable {
+        /// Not looked at since the glass or the pages last changed.
+        case unchecked
+        /// They lack what a slide brings into view: `fillOffGlass(at:)` writes it.
+        case needsFill
+        /// They hold it, or the panel has no such rows.
+        case filled
+    }
+
+    /// A session for `pages` on `panel` with `settings`, its records queued in `display`, with time starting at `start`.
     package init(
-        pages: [Page], currentPage: Int = 0, panel: SSD1306Panel, interface: Display,
+        pages: [ConfiguredPage], currentPage: Int = 0, panel: SSD1306Panel,
         settings: DisplaySettings = DisplaySettings(), pagerConfiguration: PagerConfiguration = PagerConfiguration(),
         crownConfiguration: CrownConfiguration = CrownConfiguration(),
         indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
@@ -62,36 +94,28 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
             pages: pages, currentPage: currentPage, configuration: pagerConfiguration, crown: crownConfiguration,
             style: indicatorStyle,
             viewport: renderer.contentRect.size, start: start)
-        display = SSD1306Driver(interface: interface, panel: panel, settings: settings)
+        display = SSD1306Driver(interface: DisplayQueue(), panel: panel, settings: settings)
     }
 
     /// The pages and which one is current.
-    package var pager: Pager<Page> { controller.pager }
+    package var pager: Pager<ConfiguredPage> { controller.pager }
 
     /// Guideline warnings about the pages, for the app to show its author.
     package var warnings: [PagerWarning] { controller.warnings }
 
     /// Initialises the panel; call once before presenting.
-    package mutating func start() throws(Display.Failure) {
-        try display.initialize()
-        hasSentFrame = false
+    package mutating func start() {
+        display.initialize()
+        glass = .unknown
         lastContentPosition = nil
-        isOffGlassFillPending = false
-        isOffGlassChecked = false
-        isBehindSlide = false
-        isFrameIncomplete = false
     }
 
     /// Forgets what the glass shows (a failed write, a redraw): the next frame goes out whole, with
     /// the display start line, which a failed write may or may not have moved.
     package mutating func forgetGlass() {
         display.invalidateDisplayStartLine()
-        hasSentFrame = false
+        glass = .unknown
         lastContentPosition = nil
-        isOffGlassFillPending = false
-        isOffGlassChecked = false
-        isBehindSlide = false
-        isFrameIncomplete = false
     }
 
     /// Feeds one crown fact in; returns what it did.
@@ -107,13 +131,10 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     }
 
     /// Replaces the pages' content (refreshed readings).
-    package mutating func replacePages(_ pages: [Page]) {
+    package mutating func replacePages(_ pages: [ConfiguredPage]) {
         controller.replacePages(pages)
         // A neighbour may read differently now: looked at again when the next frame goes.
-        isOffGlassFillPending = false
-        isOffGlassChecked = false
-        isBehindSlide = false
-        isFrameIncomplete = false
+        glass = glass.showsSentFrame ? .frame(.unchecked) : .unknown
     }
 
     /// The frame for `instant`.
@@ -131,7 +152,7 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// the driver is told by how many rows, so it may move the display start line instead of
     /// the picture and send only the rows that come into view.
     @discardableResult
-    package mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) throws(Display.Failure) -> Bool {
+    package mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) -> Bool {
         var sampled = instant
         if let slide = controller.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
@@ -142,15 +163,19 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
         }
         // Drawn into the same two bitmaps frame after frame: no allocation.
         renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
-        guard !hasSentFrame || nextFrame != sentFrame else {
+        guard !glass.showsSentFrame || nextFrame != sentFrame else {
             controller.glassShows(at: sampled)
-            isBehindSlide = false
+            // Behind no more: the glass is where the slide is.
+            if glass == .behindSlide { glass = .frame(.unchecked) }
             checkOffGlassIfNeeded(at: instant)
             return false
         }
-        isBehindSlide = false
-        isFramePlanned = false
-        if let budget = frameByteBudget { sampled = keepWithin(budget, from: instant, asked: sampled) }
+        let asked = sampled
+        var isPlanned = false
+        if let budget = frameByteBudget, let fits = keepWithin(budget, from: instant, asked: asked) {
+            sampled = fits
+            isPlanned = true
+        }
         let position = renderer.contentPosition(controller, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
@@ -159,34 +184,36 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
         // the budget: the rest goes in the next frame. (A slide keeps within it by its offset.)
         var isWhole = true
         if let budget = frameByteBudget, controller.pager.slide?.isStepped == true {
-            isWhole = try display.update(to: nextFrame, movedUpBy: moved, byteBudget: budget)
-        } else if isFramePlanned, try display.writePlannedUpdate() {
+            isWhole = display.update(to: nextFrame, movedUpBy: moved, byteBudget: budget)
+        } else if isPlanned, display.writePlannedUpdate() {
             // Weighed against the budget already: sent as planned.
         } else {
-            try display.update(to: nextFrame, movedUpBy: moved)
+            display.update(to: nextFrame, movedUpBy: moved)
         }
         lastContentPosition = position
         controller.glassShows(at: sampled)
         swap(&sentFrame, &nextFrame)
         // A frame that went in part is sent again, whatever the next one draws.
-        hasSentFrame = isWhole
-        isFrameIncomplete = !isWhole
+        if !isWhole {
+            glass = .partial
+        } else {
+            glass = sampled < asked ? .behindSlide : .frame(.unchecked)
+        }
         lastSampled = sampled
         framesSent += 1
-        isOffGlassChecked = false
-        isOffGlassFillPending = false
         checkOffGlassIfNeeded(at: instant)
         return true
     }
 
     /// The instant to draw a slide's frame for, `asked` or earlier, whose update costs at most
-    /// `budget` bytes, with `nextFrame` drawn for it: the slide a little less far on, fewer rows
-    /// coming into view. The latest that fits, found by halving the span since the last frame;
-    /// the earliest step on when none fits. Past the slide's end as well, while the glass is behind.
-    private mutating func keepWithin(_ budget: Int, from instant: Timestamp, asked: Timestamp) -> Timestamp {
-        guard hasSentFrame, let slide = controller.pager.slide, !slide.isStepped, let lastSampled,
+    /// `budget` bytes, with `nextFrame` drawn for it and its update planned in the driver: the
+    /// slide a little less far on, fewer rows coming into view. The latest that fits, found by
+    /// halving the span since the last frame; the earliest step on when none fits. Past the
+    /// slide's end as well, while the glass is behind. Nil, planning nothing, outside such a slide.
+    private mutating func keepWithin(_ budget: Int, from instant: Timestamp, asked: Timestamp) -> Timestamp? {
+        guard glass.showsSentFrame, let slide = controller.pager.slide, !slide.isStepped, let lastSampled,
             lastSampled < min(asked, slide.end), let last = lastContentPosition
-        else { return asked }
+        else { return nil }
         func cost(at sample: Timestamp) -> Int {
             renderer.render(controller, at: sample, into: &nextFrame, scratch: &scratch)
             let position = renderer.contentPosition(controller, at: sample) ?? last
@@ -194,10 +221,7 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
         }
         // `nextFrame` is drawn for `asked` already.
         let askedPosition = renderer.contentPosition(controller, at: asked) ?? last
-        guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else {
-            isFramePlanned = true
-            return asked
-        }
+        guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else { return asked }
         // Not from before the slide: the glass stood still until it began.
         var fits = max(lastSampled, slide.start)
         var fitsCost = 0
@@ -218,8 +242,6 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
         // slide: the frame goes as asked.
         let chosen = fitsCost > 0 ? fits : asked
         _ = cost(at: chosen)
-        isFramePlanned = true
-        isBehindSlide = chosen < asked
         return chosen
     }
 
@@ -228,31 +250,31 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// since the glass or the pages changed; sets `isOffGlassFillPending` when they do not. A
     /// frame that moves leaves it for later. Nothing goes on the bus.
     package mutating func checkOffGlassIfNeeded(at instant: Timestamp) {
-        guard !isOffGlassChecked, hasSentFrame, !isAnimating(at: instant) else { return }
-        isOffGlassChecked = true
-        isOffGlassFillPending = false
+        guard glass == .frame(.unchecked), !isAnimating(at: instant) else { return }
+        glass = .frame(.filled)
         guard display.panel.height < 64 else { return }
         let hasNext = drawNeighbours(at: instant)
-        isOffGlassFillPending = display.offGlassNeedsFill(
+        let needsFill = display.offGlassNeedsFill(
             next: hasNext.next ? nextPage : nil, previous: hasNext.previous ? previousPage : nil,
             columns: pageColumns)
+        if needsFill { glass = .frame(.needsFill) }
     }
 
     /// Writes one RAM page of the rows off the glass towards the neighbouring pages, so a slide to
     /// either finds the rows it brings into view already there; the glass does not change.
     /// Returns whether it wrote; `isOffGlassFillPending` says whether more remains.
     @discardableResult
-    package mutating func fillOffGlass(at instant: Timestamp) throws(Display.Failure) -> Bool {
-        guard isOffGlassFillPending, hasSentFrame, !isAnimating(at: instant) else {
-            isOffGlassFillPending = false
-            return false
-        }
+    package mutating func fillOffGlass(at instant: Timestamp) -> Bool {
+        guard glass == .frame(.needsFill) else { return false }
+        // Looked at again once the pages stand still and the glass changes.
+        glass = .frame(.filled)
+        guard !isAnimating(at: instant) else { return false }
         let hasNext = drawNeighbours(at: instant)
         let next = hasNext.next ? nextPage : nil
         let previous = hasNext.previous ? previousPage : nil
-        isOffGlassFillPending = false
         guard display.offGlassNeedsFill(next: next, previous: previous, columns: pageColumns) else { return false }
-        isOffGlassFillPending = try display.fillOffGlass(next: next, previous: previous, columns: pageColumns)
+        let more = display.fillOffGlass(next: next, previous: previous, columns: pageColumns)
+        if more { glass = .frame(.needsFill) }
         return true
     }
 
@@ -273,7 +295,7 @@ package struct PagerSession<Page: PageContent, Display: DisplayInterface> {
     /// Whether frames must keep coming at `instant` because a slide, scroll or bounce is under way.
     package func isAnimating(at instant: Timestamp) -> Bool {
         // A slide frame held back by the frame byte budget: frames go on until the glass is there.
-        controller.isAnimating(at: instant) || isBehindSlide || isFrameIncomplete
+        controller.isAnimating(at: instant) || glass == .behindSlide || glass == .partial
     }
 
     /// When to wake next without input: a long press, idle, the plate fading, the timer.

@@ -155,20 +155,7 @@ public struct Bitmap: Hashable, Sendable {
 
     /// The number of lit pixels.
     public var litPixelCount: Int {
-        bytes.withUnsafeBytes { raw in
-            // Eight bytes at a time: a frame loop counts whole frames.
-            var count = 0
-            var offset = 0
-            while offset + 8 <= raw.count {
-                count += raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).nonzeroBitCount
-                offset += 8
-            }
-            while offset < raw.count {
-                count += raw[offset].nonzeroBitCount
-                offset += 1
-            }
-            return count
-        }
+        bytes.reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
     /// Rows past `height` in the last page stay dark so equal pictures compare equal.
@@ -184,27 +171,7 @@ public struct Bitmap: Hashable, Sendable {
 extension Bitmap {
     /// Two bitmaps are equal when they hold the same picture; `clip` is drawing state, not picture.
     public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
-        guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.bytes.count == rhs.bytes.count else {
-            return false
-        }
-        // Eight bytes at a time: a frame loop compares every frame with the last one sent.
-        return lhs.bytes.withUnsafeBytes { left in
-            rhs.bytes.withUnsafeBytes { right in
-                var offset = 0
-                while offset + 8 <= left.count {
-                    guard
-                        left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                            == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    else { return false }
-                    offset += 8
-                }
-                while offset < left.count {
-                    guard left[offset] == right[offset] else { return false }
-                    offset += 1
-                }
-                return true
-            }
-        }
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytes == rhs.bytes
     }
 
     /// Hashes the picture, consistent with `==`.

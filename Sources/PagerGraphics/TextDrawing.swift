@@ -10,11 +10,7 @@ extension Bitmap {
         // One access to the bytes and the glyphs for the whole string, not one a glyph.
         font.columns.withUnsafeBufferPointer { columns in
             withCanvas { canvas in
-                advance = text.withScalars {
-                    canvas.drawText($0, at: origin, font: font, columns: columns, mode: mode)
-                } other: {
-                    canvas.drawText($0, at: origin, font: font, columns: columns, mode: mode)
-                }
+                advance = canvas.drawText(text.unicodeScalars, at: origin, font: font, columns: columns, mode: mode)
             }
         }
         return advance
@@ -67,8 +63,9 @@ extension PageCanvas {
     }
 
     /// `Bitmap.drawText(_:at:font:ink:)` over scalars, with the font's columns at hand.
-    func drawText<Scalars: Sequence<Unicode.Scalar>>(
-        _ scalars: Scalars, at origin: Point, font: BitmapFont, columns: UnsafeBufferPointer<UInt8>, mode: BlitMode
+    func drawText(
+        _ scalars: String.UnicodeScalarView, at origin: Point, font: BitmapFont, columns: UnsafeBufferPointer<UInt8>,
+        mode: BlitMode
     ) -> Int {
         var pen = Point(x: origin.x, y: origin.y + font.ascent)
         var widest = 0

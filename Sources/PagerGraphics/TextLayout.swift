@@ -113,15 +113,11 @@ private struct LineWrapper {
 
     /// Breaks `text` at spaces and newlines; every newline and the end close a line.
     mutating func wrap(_ text: String) {
-        text.withScalars {
-            wrap($0)
-        } other: {
-            wrap($0)
-        }
+        wrap(text.unicodeScalars)
     }
 
     /// Breaks `scalars` at spaces and newlines; every newline and the end close a line.
-    private mutating func wrap<Scalars: Collection<Unicode.Scalar>>(_ scalars: Scalars) {
+    private mutating func wrap(_ scalars: String.UnicodeScalarView) {
         var wordStart = scalars.startIndex
         var wordWidth = 0
         var index = scalars.startIndex
@@ -184,38 +180,5 @@ private struct LineWrapper {
         } else {
             UTF8.encode(scalar) { line.append($0) }
         }
-    }
-}
-
-extension String {
-    /// Calls `ascii` with the scalars read straight from the UTF-8 bytes when they are all ASCII,
-    /// the common case, which then skips UTF-8 decoding and index validation; else `other` with
-    /// the decoded scalars.
-    func withScalars<Result>(
-        _ ascii: (LazyMapCollection<UnsafeBufferPointer<UInt8>, Unicode.Scalar>) -> Result,
-        other: (String.UnicodeScalarView) -> Result
-    ) -> Result {
-        let fast = utf8.withContiguousStorageIfAvailable { bytes -> Result? in
-            guard Self.isASCII(bytes) else { return nil }
-            return ascii(bytes.lazy.map { Unicode.Scalar($0) })
-        }
-        if let fast, let result = fast { return result }
-        return other(unicodeScalars)
-    }
-
-    /// True when no byte has its top bit set, tested 8 bytes at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var seen: UInt64 = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            seen |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            index += 8
-        }
-        while index < bytes.count {
-            seen |= UInt64(base[index])
-            index += 1
-        }
-        return seen & 0x8080_8080_8080_8080 == 0
     }
 }

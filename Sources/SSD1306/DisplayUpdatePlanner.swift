@@ -103,64 +103,24 @@ public enum DisplayUpdatePlanner {
     }
 
     /// Calls `body` with each column span of `page` whose bytes differ, joined across gaps of at
-    /// most `bridging` bytes, left to right, without an array: 8 bytes at a time are compared
-    /// as one word. Stops when `body` returns false; returns false then, true when every span went.
+    /// most `bridging` bytes, left to right, without an array. Stops when `body` returns false;
+    /// returns false then, true when every span went.
     @discardableResult
     static func forEachChangedSpan(
         _ old: Bitmap, _ new: Bitmap, page: Int, bridging: Int, _ body: (Range<Int>) -> Bool
     ) -> Bool {
         guard page >= 0, page < old.pageCount, page < new.pageCount else { return true }
-        let count = min(old.width, new.width)
+        let before = page * old.width
+        let after = page * new.width
         var pending: Range<Int>?
-        var stopped = false
-        /// Takes changed bytes `first` through `last` into the pending span, or sends that span
-        /// and starts another; false when `body` stops.
-        func take(_ first: Int, _ last: Int) -> Bool {
-            if let span = pending, first - span.upperBound <= bridging {
-                pending = span.lowerBound..<(last + 1)
-                return true
+        for x in 0..<min(old.width, new.width) where old.bytes[before + x] != new.bytes[after + x] {
+            if let span = pending, x - span.upperBound <= bridging {
+                pending = span.lowerBound..<(x + 1)
+                continue
             }
             if let span = pending, !body(span) { return false }
-            pending = first..<(last + 1)
-            return true
+            pending = x..<(x + 1)
         }
-        old.bytes.withUnsafeBufferPointer { oldBytes in
-            new.bytes.withUnsafeBufferPointer { newBytes in
-                guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else { return }
-                let before = oldBase + page * old.width
-                let after = newBase + page * new.width
-                var x = 0
-                while x < count {
-                    if x + 8 <= count {
-                        // Byte 0 in the low bits, whatever the machine's byte order.
-                        let differ =
-                            UInt64(littleEndian: UnsafeRawPointer(before + x).loadUnaligned(as: UInt64.self))
-                            ^ UInt64(littleEndian: UnsafeRawPointer(after + x).loadUnaligned(as: UInt64.self))
-                        if differ == 0 {
-                            x += 8
-                            continue
-                        }
-                        // Changed bytes within one word are at most 6 apart, closer than any
-                        // bridging (7 or 10): the word's first and last changed bytes stand for them all.
-                        if bridging >= 6 {
-                            let first = x + differ.trailingZeroBitCount / 8
-                            guard take(first, x + 7 - differ.leadingZeroBitCount / 8) else {
-                                stopped = true
-                                return
-                            }
-                            x += 8
-                            continue
-                        }
-                    }
-                    if before[x] != after[x], !take(x, x) {
-                        stopped = true
-                        return
-                    }
-                    x += 1
-                }
-            }
-        }
-        guard !stopped else { return false }
         if let last = pending { return body(last) }
         return true
     }

@@ -12,6 +12,10 @@ import PagerGraphics
 /// the caller says the picture moved (a slide), `update(to:movedUpBy:)` may move the start line
 /// instead of the picture and write only the rows that come into view and what must stand still.
 /// Any failed write forgets RAM: the next update sends the whole frame.
+///
+/// Generic over the interface, a seam with two production uses: the engine's `DisplayQueue`
+/// (records handed to the shell as effects) and `crownpager doctor display`, which draws its
+/// test pattern straight on the panel (I2C or SPI); the emulator stands behind it in tests.
 public struct SSD1306Driver<Interface: DisplayInterface> {
     /// The transport, public so a test can look at a recording or an emulator behind it.
     public var interface: Interface
@@ -27,11 +31,11 @@ public struct SSD1306Driver<Interface: DisplayInterface> {
     /// The RAM pages whose every glass column `ram` knows, one bit a page.
     var knownPages: UInt16 = 0
     /// The way a frame goes: the plan under today's start line, or the cheaper one once weighed.
-    var plan = Plan()
+    var plan = DisplayPlan()
     /// The plan under a moved start line, weighed against `plan` in a slide.
-    var alternative = Plan()
+    var alternative = DisplayPlan()
     /// The other buffers a frame is planned and written in.
-    var scratch = UpdateScratch()
+    var scratch = DisplayUpdateScratch()
     /// Whether `plan` is the one `plannedCost(of:movedUpBy:)` made last, not yet sent.
     var isPlanCurrent = false
     /// Display On (AFh) waits for RAM to hold the whole picture under the glass: after
@@ -183,12 +187,6 @@ public struct SSD1306Driver<Interface: DisplayInterface> {
         displayStartLine = nil
     }
 
-    /// One way to bring the glass to a picture (`DisplayPlan`): outside the generic driver, so a
-    /// frame's planning asks the runtime for no type.
-    typealias Plan = DisplayPlan
-    /// The buffers besides the plans (`DisplayUpdateScratch`).
-    typealias UpdateScratch = DisplayUpdateScratch
-
     /// Makes `image` a RAM image (`rows` rows of `width` columns) to overwrite: as it is when it
     /// is one, else `spare` or, the first time, a new one.
     static func prepare(_ image: inout Bitmap, width: Int, rows: Int, spare: inout Bitmap?) {
@@ -206,7 +204,7 @@ public struct SSD1306Driver<Interface: DisplayInterface> {
     /// windows that write it, in the plan's own buffers.
     static func plan(
         _ picture: Bitmap, at line: Int, over ram: Bitmap, known: UInt16, panel: SSD1306Panel,
-        into plan: inout Plan, scratch: inout UpdateScratch, costLimit: Int = .max
+        into plan: inout DisplayPlan, scratch: inout DisplayUpdateScratch, costLimit: Int = .max
     ) {
         let width = panel.width
         let rows = panel.controller.ramRows

@@ -39,8 +39,7 @@ import Testing
 
         // The knob while they run: the pager takes every detent at once, whatever the commands do.
         var session = PagerSession(
-            pages: (0..<5).map { ConfiguredPage(title: "p\($0)", body: .text("")) }, panel: .ssd1306_128x64,
-            interface: SSD1306Emulator(panel: .ssd1306_128x64))
+            pages: (0..<5).map { ConfiguredPage(title: "p\($0)", body: .text("")) }, panel: .ssd1306_128x64)
         var detents = 0
         let results = Self.collectAll(runner, pages: 5) {
             detents += 1

@@ -38,8 +38,7 @@ import Testing
         // The glass shows the configured page, as the library draws it.
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         let expected = PagerSession(
-            pages: [ConfiguredPage(title: "Hello", body: .text("from a file"))], panel: .ssd1306_128x64,
-            interface: SSD1306Emulator(panel: .ssd1306_128x64)
+            pages: [ConfiguredPage(title: "Hello", body: .text("from a file"))], panel: .ssd1306_128x64
         ).frame(at: .zero)
         for transfer in try fake.transfers() { emulator.write(transfer.bytes, to: transfer.address) }
         #expect(emulator.glass == expected)

@@ -107,8 +107,8 @@ func replayedRun(_ transfers: [I2CTransfer]) -> (emulator: SSD1306Emulator, show
 }
 
 /// `pages` on `panel` after `detents`, 400 ms apart, settled: what the renderer draws.
-func settledFrame<Page: PageContent>(_ pages: [Page], _ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
-    var session = PagerSession(pages: pages, panel: panel, interface: SSD1306Emulator(panel: panel))
+func settledFrame(_ pages: [ConfiguredPage], _ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
+    var session = PagerSession(pages: pages, panel: panel)
     for (index, detent) in detents.enumerated() {
         session.handle(.rotated(detents: detent, at: .milliseconds(Int64(index) * 400)))
     }

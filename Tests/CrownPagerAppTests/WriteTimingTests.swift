@@ -22,7 +22,7 @@ import Testing
         final class Ticks: @unchecked Sendable { var now = Timestamp.milliseconds(1000) }
         let ticks = Ticks()
         var loop = PagerRunLoop(
-            display: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil,
+            display: .emulator(SSD1306Emulator(panel: .ssd1306_128x64)), signals: nil, terminal: nil,
             stopwatch: {
                 ticks.now = ticks.now + .milliseconds(3)
                 return ticks.now
@@ -35,7 +35,7 @@ import Testing
 
     @Test func theEmulatorsWriteTakesItsModelledBusTime() throws {
         var loop = PagerRunLoop(
-            display: SSD1306Emulator(panel: .ssd1306_128x64), glass: nil, signals: nil, terminal: nil)
+            display: .emulator(SSD1306Emulator(panel: .ssd1306_128x64)), signals: nil, terminal: nil)
         let took = try loop.write(Self.records, modelledAt: 100_000)
         // 1032 bytes of 9 bits and two transactions of 11: 93.1 ms at 100 kHz.
         #expect(took == TimeSpan(nanoseconds: (1032 * 9 + 2 * 11) * 10_000))

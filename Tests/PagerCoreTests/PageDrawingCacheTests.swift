@@ -96,8 +96,8 @@ struct PageDrawingCacheTests {
 
     @Test(arguments: [PageControlBackgroundStyle.automatic, .prominent, .minimal])
     func pagingBackAndForthGivesEveryFrameAsDrawnAfresh(background: PageControlBackgroundStyle) {
-        // Indicators come again (the dot back on a page, the plate shown and gone): kept strips
-        // stand for them, and must draw what drawing afresh draws.
+        // Kept drawings placed again, back and forth, under every indicator (the dot back on a
+        // page, the plate shown and gone): every frame as drawn afresh.
         let counter = DrawCounter()
         var (controller, renderer) = countedController(
             4, alike: true, counter: counter, style: PageIndicatorStyle(backgroundStyle: background))
@@ -123,7 +123,7 @@ struct PageDrawingCacheTests {
         let (controller, renderer) = countedController(5, alike: true, counter: counter)
         var frame = Bitmap(width: 0, height: 0)
         var scratch = PagerRenderer.RenderScratch()
-        // Twice, so the indicator's strip is kept.
+        // Twice, so the pages' drawings are kept.
         renderer.render(controller, at: .ms(0), into: &frame, scratch: &scratch)
         renderer.render(controller, at: .ms(10), into: &frame, scratch: &scratch)
         var larger = renderer

@@ -342,7 +342,7 @@ import Testing
         let width = PagerRenderer(size: panel.size, indicatorStyle: style).contentRect.width
         let session = PagerSession(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: current, panel: panel,
-            interface: SSD1306Emulator(panel: panel), indicatorStyle: style)
+            indicatorStyle: style)
         return session.frame(at: .zero)
     }
 
