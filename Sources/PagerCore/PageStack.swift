@@ -44,14 +44,15 @@ public struct PagerConfiguration: Hashable, Sendable {
     }
 }
 
-/// A flat, ordered list of vertical pages, each one screen high, and which one is current.
+/// A flat, ordered list of vertical pages, each one screen high, and which one is current: the
+/// stack the crown moves through (the first link of stack, navigator, presenter, engine).
 ///
 /// `currentPage` is the page the pager shows or is sliding to (UIKit's meaning). The
 /// slide itself is a `SlideAnimation` in page units; `position(at:)` says where the
 /// pages stand at an instant. During a slide that wraps around, positions may run past
 /// the last page (4.3 of 5 pages shows page 4 and page 0); they are normalised once the
 /// slide settles.
-public struct Pager<Page: PageContent> {
+public struct PageStack<Page: PageContent> {
     /// The pages, first at the top.
     public private(set) var pages: [Page]
     /// The page shown, or being slid to; 0 when there are no pages.
