@@ -68,7 +68,8 @@ package struct DeviceEngine {
         self.wallOffset = wallOffset
         now = start
         book = PageBook(specs: configuration.pages)
-        presenter = Self.presenter(configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
+        presenter = Self.presenter(
+            configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         pacer = FramePacer(busHertz: configuration.display.pacingHertz, animationInterval: animationInterval)
         saver = ScreenSaver(
@@ -118,7 +119,9 @@ package struct DeviceEngine {
     /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
     var shownPages: PageList {
         var pages = PageList()
-        guard book.specs.indices.contains(presenter.pager.currentPage), saver.state(at: now) != .off else { return pages }
+        guard book.specs.indices.contains(presenter.pager.currentPage), saver.state(at: now) != .off else {
+            return pages
+        }
         pages.append(presenter.pager.currentPage)
         return pages
     }

@@ -25,8 +25,7 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
     static let sizes = [Size(width: 128, height: 64), Size(width: 128, height: 32)]
 
     /// The deadlines `advance` meets from `start` up to `end`, advancing to each.
-    static func wakes(_ pager: inout PageNavigator<BarsPage>, from start: Timestamp, to end: Timestamp) -> [Timestamp]
-    {
+    static func wakes(_ pager: inout PageNavigator<BarsPage>, from start: Timestamp, to end: Timestamp) -> [Timestamp] {
         var now = start
         var wakes: [Timestamp] = []
         while let next = pager.nextDeadline(after: now), next <= end {
