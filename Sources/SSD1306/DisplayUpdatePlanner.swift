@@ -27,9 +27,9 @@ public struct DisplayWindow: Hashable, Sendable {
 ///
 /// Any choice is correct, since bytes that did not change are resent with the value they
 /// already hold; the property test checks that the glass equals the frame after any sequence.
-public enum DisplayUpdatePlanner {
+package enum DisplayUpdatePlanner {
     /// Bytes on the wire for one window, address bytes included.
-    public static func cost(of window: DisplayWindow, controller: SSD1306Controller) -> Int {
+    package static func cost(of window: DisplayWindow, controller: SSD1306Controller) -> Int {
         controller.hasHorizontalAddressing
             ? 10 + window.byteCount : window.pages.count * (7 + window.columns.count)
     }
@@ -40,7 +40,7 @@ public enum DisplayUpdatePlanner {
     }
 
     /// The windows that bring RAM from `old` to `new` (same size); empty when nothing changed.
-    public static func windows(from old: Bitmap, to new: Bitmap, controller: SSD1306Controller) -> [DisplayWindow] {
+    package static func windows(from old: Bitmap, to new: Bitmap, controller: SSD1306Controller) -> [DisplayWindow] {
         windows(
             from: old, to: new, controller: controller,
             whole: [DisplayWindow(columns: 0..<new.width, pages: 0..<new.pageCount)])
@@ -48,7 +48,7 @@ public enum DisplayUpdatePlanner {
 
     /// The windows that bring RAM from `old` to `new` (same size), or `whole` when that costs no more;
     /// `whole` must cover every byte that differs (the pages the glass shows).
-    public static func windows(
+    package static func windows(
         from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow]
     ) -> [DisplayWindow] {
         var windows: [DisplayWindow] = []
@@ -62,7 +62,7 @@ public enum DisplayUpdatePlanner {
     /// With a `costLimit`, the search stops once the changed spans alone cost more (every window
     /// covers its spans whole, so no choice can cost less), and `whole` stands in: a plan that
     /// loses to one costing `costLimit` is not worked out in full.
-    public static func windows(
+    package static func windows(
         from old: Bitmap, to new: Bitmap, controller: SSD1306Controller, whole: [DisplayWindow],
         into windows: inout [DisplayWindow], costLimit: Int = .max
     ) {

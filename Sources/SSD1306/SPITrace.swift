@@ -8,16 +8,16 @@
 /// An SPI panel has no address and no control byte, so its trace holds what the wire carries
 /// and the level of D/C# beside it. Bytes may be written in any C base (`0x1f`, `31`, `037`);
 /// `#` starts a comment; blank lines are skipped.
-public enum SPITrace {
+package enum SPITrace {
     /// One record as a line without its newline, e.g. `cmd 0xae 0xd5 0x80`.
-    public static func format(_ record: DisplayBatch.Record) -> String {
+    package static func format(_ record: DisplayBatch.Record) -> String {
         var text = record.kind == .commands ? "cmd" : "data"
         for byte in record.bytes { text += " " + I2CTrace.hex(byte) }
         return text
     }
 
     /// Records as a trace, one line each, every line ending in a newline.
-    public static func format(_ batch: DisplayBatch) -> String {
+    package static func format(_ batch: DisplayBatch) -> String {
         var text = ""
         for record in batch { text += format(record) + "\n" }
         return text
@@ -25,7 +25,7 @@ public enum SPITrace {
 
     /// Whether `text` is an SPI trace: its first line that holds a record starts with `cmd` or
     /// `data` (an I2C trace's starts with a message such as `w3@0x3c`, or `i2ctransfer`).
-    public static func isSPITrace(_ text: String) -> Bool {
+    package static func isSPITrace(_ text: String) -> Bool {
         for line in Array(text.utf8).split(separator: 0x0A) {
             if let spi = startsSPIRecord(line) { return spi }
         }
@@ -34,12 +34,12 @@ public enum SPITrace {
 
     /// Whether `line` holds an SPI record (starts with `cmd` or `data`); nil for a line with no
     /// record (blank, or only a comment), which says nothing of the trace's kind.
-    public static func startsSPIRecord(_ line: ArraySlice<UInt8>) -> Bool? {
+    package static func startsSPIRecord(_ line: ArraySlice<UInt8>) -> Bool? {
         tokens(of: line).first.map { kind(of: $0) != nil }
     }
 
     /// The records a trace describes, in order.
-    public static func parse(_ text: String) throws(I2CTraceError) -> DisplayBatch {
+    package static func parse(_ text: String) throws(I2CTraceError) -> DisplayBatch {
         var batch = DisplayBatch()
         var lineNumber = 0
         for line in Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -51,7 +51,7 @@ public enum SPITrace {
     }
 
     /// The record on `line` (numbered `number` for errors); nil for a blank line or a comment.
-    public static func record(in line: ArraySlice<UInt8>, number: Int) throws(I2CTraceError)
+    package static func record(in line: ArraySlice<UInt8>, number: Int) throws(I2CTraceError)
         -> (kind: DisplayRecordKind, bytes: [UInt8])?
     {
         let tokens = tokens(of: line)

@@ -28,7 +28,7 @@ public struct SSD1306Emulator: I2CBus, DisplayInterface, Sendable {
     /// The address the controller answers, 0x3C or 0x3D.
     public let address: I2CAddress
     /// The command registers.
-    public internal(set) var registers = SSD1306Registers()
+    package internal(set) var registers = SSD1306Registers()
     /// What the emulator noticed, oldest first.
     public private(set) var diagnostics: [Diagnostic] = []
     /// Transactions received so far, to any address.

@@ -15,15 +15,15 @@ import PagerGraphics
 /// The replay feeds timed transactions into an emulator byte by byte: each byte lands when its
 /// ninth clock ends on a bus of `busHertz` (after the start condition and the address byte),
 /// and each glass row is taken at the instant the scan reaches its ROW.
-public struct ScanReplay {
+package struct ScanReplay {
     /// The emulated controller, as the bytes so far have left it.
-    public private(set) var emulator: SSD1306Emulator
+    package private(set) var emulator: SSD1306Emulator
     /// Nanoseconds a row is driven.
-    public let rowPeriod: Int64
+    package let rowPeriod: Int64
     /// The bus clock.
-    public let busHertz: Int
+    package let busHertz: Int
     /// Every complete refresh so far, as the glass showed it, oldest first.
-    public private(set) var refreshes: [Bitmap] = []
+    package private(set) var refreshes: [Bitmap] = []
     /// The glass rows each ROW drives (a ROW may drive none); on an SH1107, the glass columns each line drives.
     private let rowsOfScan: [[Int]]
     /// Whether the scan runs across the glass's columns: an SH1107's COMs are its columns.
@@ -36,7 +36,7 @@ public struct ScanReplay {
 
     /// A replay on `emulator` (its state is the glass before the first transaction) refreshing
     /// `refreshHertz` times a second, the first refresh starting at `phase` nanoseconds.
-    public init(emulator: SSD1306Emulator, refreshHertz: Double, phase: Int64, busHertz: Int) {
+    package init(emulator: SSD1306Emulator, refreshHertz: Double, phase: Int64, busHertz: Int) {
         self.emulator = emulator
         self.busHertz = max(1, busHertz)
         mux = max(1, emulator.registers.multiplexRatio)
@@ -61,7 +61,7 @@ public struct ScanReplay {
 
     /// The nominal refresh rate of `registers` (section 8.3): Fosc taken as 370 kHz at D5h A[7:4]
     /// = 8 and about 4% more or less per step of A[7:4], as the datasheet's Fosc figure runs.
-    public static func nominalRefreshHertz(_ registers: SSD1306Registers) -> Double {
+    package static func nominalRefreshHertz(_ registers: SSD1306Registers) -> Double {
         let step = Double(Int(registers.displayClock >> 4) - 8)
         let oscillator = 370_000 * (1 + 0.04 * step)
         let divide = Double(Int(registers.displayClock & 0x0F) + 1)
@@ -70,11 +70,11 @@ public struct ScanReplay {
     }
 
     /// Nanoseconds one byte takes on the bus, its acknowledge included.
-    public var byteTime: Int64 { 9_000_000_000 / Int64(busHertz) }
+    package var byteTime: Int64 { 9_000_000_000 / Int64(busHertz) }
 
     /// Sends `transfer` starting at `start` nanoseconds; returns when its stop condition ends.
     @discardableResult
-    public mutating func send(_ transfer: I2CTransfer, at start: Int64) -> Int64 {
+    package mutating func send(_ transfer: I2CTransfer, at start: Int64) -> Int64 {
         // Start condition and address byte, then the control byte.
         var landed = start + byteTime / 9 + byteTime + byteTime
         let bytes = transfer.bytes
@@ -102,7 +102,7 @@ public struct ScanReplay {
     }
 
     /// Lets the scan run until `instant` with nothing more on the bus.
-    public mutating func idle(until instant: Int64) { scan(until: instant) }
+    package mutating func idle(until instant: Int64) { scan(until: instant) }
 
     /// Takes every row the scan reaches before `instant`, from the glass as it is.
     private mutating func scan(until instant: Int64) {
