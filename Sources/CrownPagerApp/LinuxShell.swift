@@ -44,9 +44,9 @@ package final class LinuxShell {
     /// Frames while something moves come at most this often.
     package var animationInterval = FramePacer.sixtyHertz
     private let configuration: Configuration
-    private let live = LiveReadings()
-    private let sampler = PageSampling()
-    private let commands = CommandRunner()
+    let live = LiveReadings()
+    let sampler = PageSampling()
+    let commands = CommandRunner()
     /// GNU Unifont, opened when the pages first ask for a glyph misc-fixed lacks.
     package var unicodeFonts = UnicodeFonts()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
@@ -347,39 +347,8 @@ package final class LinuxShell {
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
     }
 
-    /// The run's crown in one line: the detents the knob made and the detents the pager took.
-    static func describe(_ tally: CrownTally) -> String {
-        let woke = tally.detents - tally.detentsApplied
-        let wake = woke > 0 ? " (\(woke) woke the screen)" : ""
-        return
-            "the crown turned \(tally.detents) detents (\(tally.detentsForward) forward, \(tally.detentsBack) back), "
-            + "\(tally.detentsApplied) applied\(wake); \(tally.presses) presses"
-    }
-
-    /// Words a log line of the engine; `failure` is the error the bus just gave, if the line is about it.
-    private func report(_ line: EngineLog, failure: CrownPagerError?) {
-        let reason = failure.map { " (\($0))" } ?? ""
-        switch line {
-        case .displayLost(let retryIn):
-            OperatorLog.error(
-                "crownpager: the display stopped answering\(reason); retrying in \(retryIn.milliseconds) ms")
-        case .displayStillLost:
-            break  // said once when it was lost; the recovery is said when it comes
-        case .displayRecovered(let attempts):
-            OperatorLog.info(
-                "crownpager: the display answers again after \(attempts) failed attempt(s): initialised afresh, whole frame resent"
-            )
-        case .reloaded(let pages):
-            OperatorLog.info("crownpager: reloaded \(path ?? "the configuration"): \(pages) pages")
-        case .reloadNeedsRestart:
-            OperatorLog.warning("crownpager: kept the running configuration: \(CrownPagerError.restartNeeded)")
-        case .warning(let warning):
-            OperatorLog.warning("crownpager: warning: \(warning)")
-        }
-    }
-
     /// Appends the records the panel accepted to the trace, and at `now` (when given) to the recording.
-    private func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
+    func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
         if let now { recorder?.record(records, at: now) }
         try trace?.append(records)
     }
@@ -405,61 +374,5 @@ package final class LinuxShell {
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
-    }
-}
-
-extension LinuxShell {
-    /// The Linux side of the `EngineRunner`: the display's interface and the trace, the journal, the commands.
-    fileprivate struct RunShell: EngineShell {
-        let run: LinuxShell
-        var loop: LinuxShellState
-        /// The bus clock the emulator's writes are modelled at.
-        let pacingHertz: Int
-        /// What the bus said when the last write failed, for the journal's line about it.
-        var failure: CrownPagerError?
-        /// A trace that could not be written: the run's error, thrown once the effects are done.
-        var traceError: CrownPagerError?
-
-        mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
-            var took: TimeSpan?
-            do throws(CrownPagerError) {
-                took = try loop.write(records, modelledAt: pacingHertz)
-                failure = nil
-            } catch {
-                failure = error
-            }
-            do throws(CrownPagerError) {
-                try run.appendTrace(loop.display.drainRecords(), at: now)
-            } catch {
-                traceError = traceError ?? error
-            }
-            return took
-        }
-
-        mutating func log(_ line: EngineLog) { run.report(line, failure: failure) }
-
-        mutating func stopCommands() { run.commands.stopAll() }
-    }
-
-    /// This machine's values for the `EngineRunner`: samples and files at once, commands started
-    /// and answered when they end (`step` collects them).
-    fileprivate struct RunReads: PageSampler {
-        let run: LinuxShell
-
-        func clock(at instant: Timestamp) -> ClockReading { run.live.clock(at: instant) }
-
-        func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
-            switch read.source {
-            case .system(let values): return .sampled(page: read.page, values.map(run.sampler.sample))
-            case .file(let path, _): return .fileRead(page: read.page, run.sampler.file(path))
-            case .command(let command):
-                run.commands.start(command, for: read.page, at: instant)
-                return nil
-            }
-        }
-
-        func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
-            run.unicodeFonts.glyphs(for: scalars, warn: { OperatorLog.warning("crownpager: warning: \($0)") })
-        }
     }
 }
