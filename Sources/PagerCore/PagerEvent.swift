@@ -1,6 +1,6 @@
 import CrownVocabulary
 
-/// What happened to the pager: returned by `PagerController.handle(_:)` and `advance(to:)`,
+/// What happened to the pager: returned by `PageNavigator.handle(_:)` and `advance(to:)`,
 /// so the app can react (haptics, logging, a page's own action) without polling.
 public enum PagerEvent: Hashable, Sendable {
     /// The current page changed: with the slide for a discrete step, at once while scrubbing.

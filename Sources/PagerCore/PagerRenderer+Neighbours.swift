@@ -8,7 +8,7 @@ extension PagerRenderer {
     /// end, as a slide shows them, without the "more" mark. Returns false, drawing nothing, when there is no such page (the
     /// ends without wrapping), the pages move sideways, or the title list is open.
     public func renderNeighbour<Page: PageContent>(
-        _ controller: PagerController<Page>, step: Int, at instant: Timestamp, into frame: inout Bitmap,
+        _ controller: PageNavigator<Page>, step: Int, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
     ) -> Bool {
         let pager = controller.pager

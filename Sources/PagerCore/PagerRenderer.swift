@@ -49,7 +49,7 @@ public struct PagerRenderer: Hashable, Sendable {
     }
 
     /// The frame for `pager` alone at `instant`: plain dots, fixed-height pages.
-    public func render<Page: PageContent>(_ pager: Pager<Page>, at instant: Timestamp) -> Bitmap {
+    public func render<Page: PageContent>(_ pager: PageStack<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
         var scratch = RenderScratch()
         drawPages(of: pager, scroll: nil, bounce: 0, at: instant, into: &frame, scratch: &scratch)
@@ -58,7 +58,7 @@ public struct PagerRenderer: Hashable, Sendable {
     }
 
     /// The frame for everything `controller` shows at `instant`.
-    public func render<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Bitmap {
+    public func render<Page: PageContent>(_ controller: PageNavigator<Page>, at instant: Timestamp) -> Bitmap {
         var frame = Bitmap(size: size)
         var scratch = RenderScratch()
         render(controller, at: instant, into: &frame, scratch: &scratch)
@@ -70,7 +70,7 @@ public struct PagerRenderer: Hashable, Sendable {
     /// that passes the same frame and scratch every time allocates nothing while their sizes stay
     /// the same.
     public func render<Page: PageContent>(
-        _ controller: PagerController<Page>, at instant: Timestamp, into frame: inout Bitmap,
+        _ controller: PageNavigator<Page>, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
     ) {
         frame.reset(to: size)
@@ -113,7 +113,7 @@ public struct PagerRenderer: Hashable, Sendable {
     /// when pages move vertically: two frames' values differ by the rows the content moved
     /// between them (a slide, a scroll, a bounce), which a display can move instead of redraw.
     /// Nil when pages move sideways or the page-title list is open.
-    public func contentPosition<Page: PageContent>(_ controller: PagerController<Page>, at instant: Timestamp) -> Int? {
+    public func contentPosition<Page: PageContent>(_ controller: PageNavigator<Page>, at instant: Timestamp) -> Int? {
         guard indicatorStyle.crownSide.isVertical, controller.overview == nil, controller.pager.numberOfPages > 0 else {
             return nil
         }
@@ -178,7 +178,7 @@ public struct PagerRenderer: Hashable, Sendable {
     /// everything along the paging axis. Each page is drawn into a canvas of `scratch` first
     /// (or found there, drawn before), then placed.
     func drawPages<Page: PageContent>(
-        of pager: Pager<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
+        of pager: PageStack<Page>, scroll: Double?, bounce: Int, at instant: Timestamp, into frame: inout Bitmap,
         scratch: inout RenderScratch
     ) {
         guard pager.numberOfPages > 0 else { return }
@@ -209,7 +209,7 @@ public struct PagerRenderer: Hashable, Sendable {
     /// paging axis. A page that draws alike at every instant is drawn once into a kept canvas
     /// and placed from there until the pages are replaced; any other is drawn every time.
     func drawPage<Page: PageContent>(
-        _ index: Int, of pager: Pager<Page>, scrolled: Int, shift: Int, at instant: Timestamp,
+        _ index: Int, of pager: PageStack<Page>, scrolled: Int, shift: Int, at instant: Timestamp,
         into frame: inout Bitmap, scratch: inout RenderScratch, marksMore: Bool = true
     ) {
         let page = pager.pages[index]

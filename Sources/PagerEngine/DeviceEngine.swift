@@ -15,7 +15,7 @@ import SSD1306
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    private(set) var session: PagerSession
+    private(set) var presenter: PanelPresenter
     /// The pages and their latest readings.
     private(set) var book: PageBook
     /// When each page is read next.
@@ -68,13 +68,13 @@ package struct DeviceEngine {
         self.wallOffset = wallOffset
         now = start
         book = PageBook(specs: configuration.pages)
-        session = Self.session(configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
+        presenter = Self.presenter(configuration, style: style, pages: book.pages(clock: clock), currentPage: 0, at: start)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         pacer = FramePacer(busHertz: configuration.display.pacingHertz, animationInterval: animationInterval)
         saver = ScreenSaver(
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
-        askForGlyphs(in: session.pager.pages)
+        askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
 
@@ -84,24 +84,24 @@ package struct DeviceEngine {
         let font = configuration.display.font?.font
         let needsGlyphs =
             glyphs.map { glyphs in
-                session.pager.pages.contains { page in
+                presenter.pager.pages.contains { page in
                     page.title.unicodeScalars.contains {
                         BitmapFont.fixed6x10.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil
                     }
                 }
             } ?? false
-        session.renderer.overviewFont = font ?? .fixed6x10
-        session.renderer.overviewFallbacks =
+        presenter.renderer.overviewFont = font ?? .fixed6x10
+        presenter.renderer.overviewFallbacks =
             (font == nil ? [] : [.fixed6x10]) + (needsGlyphs ? glyphs.map { [$0] } ?? [] : [])
     }
 
-    private static func session(
+    private static func presenter(
         _ configuration: Configuration, style: PageIndicatorStyle, pages: [ConfiguredPage], currentPage: Int,
         at start: Timestamp
-    ) -> PagerSession {
+    ) -> PanelPresenter {
         let display = configuration.display
         let width = PagerRenderer(size: display.panel.size, indicatorStyle: style).contentRect.width
-        return PagerSession(
+        return PanelPresenter(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: currentPage, panel: display.panel,
             settings: display.settings, pagerConfiguration: configuration.pagerConfiguration,
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
@@ -110,7 +110,7 @@ package struct DeviceEngine {
     /// The pages whose readings matter now: the current one and those a turn shows next.
     var nearbyPages: PageList {
         RefreshSchedule.neighbourhood(
-            of: session.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
+            of: presenter.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
     }
 
     /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
@@ -118,8 +118,8 @@ package struct DeviceEngine {
     /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
     var shownPages: PageList {
         var pages = PageList()
-        guard book.specs.indices.contains(session.pager.currentPage), saver.state(at: now) != .off else { return pages }
-        pages.append(session.pager.currentPage)
+        guard book.specs.indices.contains(presenter.pager.currentPage), saver.state(at: now) != .off else { return pages }
+        pages.append(presenter.pager.currentPage)
         return pages
     }
 
@@ -145,11 +145,11 @@ package struct DeviceEngine {
         if holdsScreen { _ = saver.activity(at: now) }
         switch input {
         case .start:
-            session.start()
+            presenter.start()
             screen = .bright
             pacer.invalidate()
-            effects.display = session.display.interface.take()
-            effects.log = session.warnings.map { .warning($0) }
+            effects.display = presenter.display.interface.take()
+            effects.log = presenter.warnings.map { .warning($0) }
         case .crown(let event):
             pacer.invalidate()
             let swallowed = saver.activity(at: event.timestamp)
@@ -157,7 +157,7 @@ package struct DeviceEngine {
             if swallowed {
                 wakeEventsSwallowed += 1
             } else {
-                session.handle(event)
+                presenter.handle(event)
             }
         case .tick:
             tick(into: &effects)
@@ -192,7 +192,7 @@ package struct DeviceEngine {
             }
         case .displayFailed:
             pacer.writeFailed()
-            session.forgetGlass()
+            presenter.forgetGlass()
             pacer.invalidate()
             let retryAt = health.recordFailure(at: now)
             if let attempts = attemptInFlight {
@@ -209,14 +209,14 @@ package struct DeviceEngine {
             for page in book.specs.indices { refreshPage(page, glyphsChanged: true) }
             updateOverviewFonts()
         case .redraw:
-            session.forgetGlass()
+            presenter.forgetGlass()
             pacer.invalidate()
         case .stop(let persist):
             isStopped = true
             effects.stopsCommands = true
             if !persist, !health.isLost {
-                session.display.shutDown()
-                effects.display = session.display.interface.take()
+                presenter.display.shutDown()
+                effects.display = presenter.display.interface.take()
             }
         }
         if !glyphsPending.isEmpty {
@@ -243,7 +243,7 @@ package struct DeviceEngine {
     /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
     /// and `timer.dims_while_advancing` is off.
     var holdsScreen: Bool {
-        !configuration.timer.dimsWhileAdvancing && session.controller.isAutoAdvancing
+        !configuration.timer.dimsWhileAdvancing && presenter.navigator.isAutoAdvancing
     }
 
     /// What the pacer says at `instant`, with every deadline that is not input.
@@ -252,12 +252,12 @@ package struct DeviceEngine {
         // (the plate fading, a long press, the screen saver) is due now, not skipped.
         let after = min(instant, pacer.lastFrameAt ?? instant)
         // A dark panel shows no dot: the timer wakes it for its pages, not for the dot's steps.
-        let pagerDeadline = session.controller.nextDeadline(after: after, showsIndicator: screen != .off)
+        let pagerDeadline = presenter.navigator.nextDeadline(after: after, showsIndicator: screen != .off)
         // Taken one by one, not from a list: this runs every tick.
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
-            at: instant, animating: screen != .off && session.isAnimating(at: instant),
+            at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
             nextDeadline: deadline)
     }
 
@@ -289,7 +289,7 @@ package struct DeviceEngine {
             guard health.mayAttempt(at: now) else { return }
             // RAM and registers may be gone after a power glitch: all of it again, then the whole frame.
             attemptInFlight = health.failures
-            session.start()
+            presenter.start()
             screen = .bright
         }
         drawFrame(into: &effects)
@@ -306,7 +306,7 @@ package struct DeviceEngine {
     /// Whether the RAM rows off the glass wait to be filled with the neighbouring pages: the
     /// panel lit, answering, and the pages standing still.
     private var fillsOffGlass: Bool {
-        session.isOffGlassFillPending && screen != .off && !health.isLost && attemptInFlight == nil
+        presenter.isOffGlassFillPending && screen != .off && !health.isLost && attemptInFlight == nil
     }
 
     /// With no frame due, one RAM page of the rows off the glass once the bus is free: a slide
@@ -314,10 +314,10 @@ package struct DeviceEngine {
     /// such write at most, and the filling stops once the rows hold the neighbours.
     private mutating func fillOffGlass(into effects: inout Effects) {
         guard screen != .off, !health.isLost, attemptInFlight == nil, now >= pacer.busFreeAt else { return }
-        session.checkOffGlassIfNeeded(at: now)
-        guard session.isOffGlassFillPending else { return }
-        session.fillOffGlass(at: now)
-        let records = session.display.interface.take()
+        presenter.checkOffGlassIfNeeded(at: now)
+        guard presenter.isOffGlassFillPending else { return }
+        presenter.fillOffGlass(at: now)
+        let records = presenter.display.interface.take()
         guard !records.isEmpty else { return }
         pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
         effects.display = records
@@ -325,7 +325,7 @@ package struct DeviceEngine {
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
     private mutating func drawFrame(into effects: inout Effects) {
-        session.advance(to: now)
+        presenter.advance(to: now)
         // A timer that resumed just now lights a dimmed panel in this frame, not the next.
         if holdsScreen { _ = saver.activity(at: now) }
         let wanted = saver.state(at: now)
@@ -334,23 +334,23 @@ package struct DeviceEngine {
             switch wanted {
             case .bright, .dimmed:
                 let percent = wanted == .bright ? display.brightness : display.dimBrightness
-                session.display.setBrightness(DisplayBrightness(percent: percent))
-                if screen == .off { session.display.setDisplayOn(true) }
+                presenter.display.setBrightness(DisplayBrightness(percent: percent))
+                if screen == .off { presenter.display.setDisplayOn(true) }
             case .off:
-                session.display.setDisplayOn(false)
+                presenter.display.setDisplayOn(false)
             }
             screen = wanted
         }
         // A slide is drawn where it stands a frame interval on, when this frame is on the glass.
-        let moving = screen != .off && session.isAnimating(at: now)
-        session.frameByteBudget = pacer.frameByteBudget
-        if screen != .off { session.present(at: now, lookahead: pacer.lookahead(at: now)) }
-        let records = session.display.interface.take()
+        let moving = screen != .off && presenter.isAnimating(at: now)
+        presenter.frameByteBudget = pacer.frameByteBudget
+        if screen != .off { presenter.present(at: now, lookahead: pacer.lookahead(at: now)) }
+        let records = presenter.display.interface.take()
         pacer.frameSent(bytes: records.framedByteCount, transactions: records.count, at: now, moving: moving)
         // Scrubbing that the glass is behind: the next page goes as soon as the bus is free, not a
         // frame interval on, so the pages catch up between detents instead of meeting the next one.
         // So does the rest of a frame the frame byte budget cut short.
-        if screen != .off, session.pager.glassLags(at: now) || session.isFrameIncomplete { pacer.invalidate() }
+        if screen != .off, presenter.pager.glassLags(at: now) || presenter.isFrameIncomplete { pacer.invalidate() }
         // The queue's storage itself when nothing came before it in this tick: no copy.
         if effects.display.isEmpty {
             effects.display = records
@@ -371,13 +371,13 @@ package struct DeviceEngine {
     /// differently now; with `glyphsChanged`, replaced all the same, as pages that draw through
     /// other glyphs are equal all the same.
     private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false) {
-        guard session.pager.pages.indices.contains(index) else { return }
+        guard presenter.pager.pages.indices.contains(index) else { return }
         let page = book.page(index, clock: clock)
-        guard glyphsChanged || page != session.pager.pages[index] else { return }
+        guard glyphsChanged || page != presenter.pager.pages[index] else { return }
         // A page made afresh may bring characters to ask glyphs for (a reading's text).
         askForGlyphs(in: CollectionOfOne(page))
         // Wrapped once here, for every frame until the next reading, rather than in each frame.
-        session.replacePage(at: index, with: page.preparingLines(width: session.renderer.contentRect.width))
+        presenter.replacePage(at: index, with: page.preparingLines(width: presenter.renderer.contentRect.width))
         pacer.invalidate()
     }
 
@@ -392,18 +392,18 @@ package struct DeviceEngine {
             effects.log.append(.reloadNeedsRestart)
             return
         }
-        let current = session.pager.currentPage
+        let current = presenter.pager.currentPage
         configuration = fresh
         style = freshStyle
         book = PageBook(specs: fresh.pages)
         book.glyphs = glyphs
         let pages = book.pages(clock: clock)
         askForGlyphs(in: pages)
-        let replaced = session.controller
-        session = Self.session(
+        let replaced = presenter.navigator
+        presenter = Self.presenter(
             fresh, style: freshStyle, pages: pages, currentPage: pages.indices.contains(current) ? current : 0, at: now)
         // A pause in progress survives the reload on the same page; a running timer starts the page afresh.
-        session.controller.keepPause(of: replaced)
+        presenter.navigator.keepPause(of: replaced)
         schedule = RefreshSchedule(intervals: book.intervals, wallOffset: wallOffset)
         updateOverviewFonts()
         // The bus has not changed: what its writes taught the pacer stays.
@@ -412,11 +412,11 @@ package struct DeviceEngine {
         saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
-        effects.log += session.warnings.map { .warning($0) }
+        effects.log += presenter.warnings.map { .warning($0) }
         if health.isLost { return }  // the recovery initialises it when it answers
-        session.start()
+        presenter.start()
         screen = .bright
-        effects.display = session.display.interface.take()
+        effects.display = presenter.display.interface.take()
     }
 }
 

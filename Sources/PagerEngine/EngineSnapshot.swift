@@ -38,15 +38,15 @@ extension DeviceEngine {
 
     /// What a shell may know of the engine at `instant`.
     package func snapshot(at instant: Timestamp) -> EngineSnapshot {
-        let pager = session.pager
+        let pager = presenter.pager
         let displayed = pager.displayedPage(at: instant)
-        let controller = session.controller
+        let controller = presenter.navigator
         return EngineSnapshot(
             page: pager.currentPage, displayedPage: displayed, pageCount: pager.numberOfPages,
             title: pager.pages.indices.contains(pager.currentPage) ? pager.pages[pager.currentPage].title : "",
             displayedTitle: pager.pages.indices.contains(displayed) ? pager.pages[displayed].title : "",
             interaction: controller.overview != nil ? "list" : controller.interactionState.rawValue,
-            isAnimating: session.isAnimating(at: instant), screen: screen, displayLost: health.isLost,
+            isAnimating: presenter.isAnimating(at: instant), screen: screen, displayLost: health.isLost,
             frameInterval: pacer.frameInterval, learntBusHertz: pacer.busRate.hertz, crownTally: crownTally)
     }
 }

@@ -94,7 +94,7 @@ struct RunCommand: ParsableCommand {
         let automatic = config == nil && hardware.i2cBus == nil && hardware.spi == nil && !mock
         let target = DisplayTarget.choose(
             for: overrides.applied(to: configuration).display, automatic: automatic, board: .current())
-        let run = PagerRun(
+        let run = LinuxShell(
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)
         if let record, let palette = picture.chosenPalette {

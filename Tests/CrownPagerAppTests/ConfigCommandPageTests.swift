@@ -38,7 +38,7 @@ import Testing
         #expect(runner.runningCount == 4)  // the missing program never ran
 
         // The knob while they run: the pager takes every detent at once, whatever the commands do.
-        var session = PagerSession(
+        var session = PanelPresenter(
             pages: (0..<5).map { ConfiguredPage(title: "p\($0)", body: .text("")) }, panel: .ssd1306_128x64)
         var detents = 0
         let results = Self.collectAll(runner, pages: 5) {

@@ -37,7 +37,7 @@ import Testing
 
         // The glass shows the configured page, as the library draws it.
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
-        let expected = PagerSession(
+        let expected = PanelPresenter(
             pages: [ConfiguredPage(title: "Hello", body: .text("from a file"))], panel: .ssd1306_128x64
         ).frame(at: .zero)
         for transfer in try fake.transfers() { emulator.write(transfer.bytes, to: transfer.address) }

@@ -108,7 +108,7 @@ func replayedRun(_ transfers: [I2CTransfer]) -> (emulator: SSD1306Emulator, show
 
 /// `pages` on `panel` after `detents`, 400 ms apart, settled: what the renderer draws.
 func settledFrame(_ pages: [ConfiguredPage], _ panel: SSD1306Panel, after detents: [Int] = []) -> Bitmap {
-    var session = PagerSession(pages: pages, panel: panel)
+    var session = PanelPresenter(pages: pages, panel: panel)
     for (index, detent) in detents.enumerated() {
         session.handle(.rotated(detents: detent, at: .milliseconds(Int64(index) * 400)))
     }

@@ -69,7 +69,7 @@ import Testing
         #expect(transfers.last == [0x00, 0xAF])
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
-        #expect(emulator.glass == shell.engine.session.frame(at: at(900)))
+        #expect(emulator.glass == shell.engine.presenter.frame(at: at(900)))
     }
 
     @Test func aVanishedAdapterIsReopenedWhenItReturnsThenInitialisedAndResentWhole() throws {
@@ -123,7 +123,7 @@ import Testing
         #expect(transfers.last == [0x00, 0xAF])
         var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
         for bytes in transfers { emulator.write(bytes, to: .ssd1306Primary) }
-        #expect(emulator.glass == shell.engine.session.frame(at: at(900)))
+        #expect(emulator.glass == shell.engine.presenter.frame(at: at(900)))
     }
 }
 

@@ -34,7 +34,7 @@ import Testing
         #expect(image.bitmap.width == 56 && image.bitmap.height == 40)
         #expect(configuration.pages[0].title == "crown.png")
         let page = ConfiguredPage(title: configuration.pages[0].title, body: .image(image.bitmap))
-        let session = PagerSession(pages: [page, page], panel: panel)
+        let session = PanelPresenter(pages: [page, page], panel: panel)
         expectGolden(session.frame(at: .zero), named: "config-image-png-\(panel.name)")
     }
 

@@ -32,12 +32,12 @@ import Testing
     static func shell(
         _ script: CrownScript, configuration: Configuration = configuration(), trace: String? = nil,
         signals: TerminationSignals? = nil
-    ) throws -> (PagerRun, DeviceEngine, PagerRunLoop) {
-        let run = PagerRun(configuration: configuration, path: nil, target: .emulator, tracePath: trace)
+    ) throws -> (LinuxShell, DeviceEngine, LinuxShellState) {
+        let run = LinuxShell(configuration: configuration, path: nil, target: .emulator, tracePath: trace)
         run.knob = .script(ScriptCrownSource(script, start: .zero))
         var engine = try run.makeEngine(at: .zero)
         let display = configuration.display
-        var loop = PagerRunLoop(
+        var loop = LinuxShellState(
             display: .emulator(SSD1306Emulator(panel: display.panel, address: display.address)), signals: signals,
             terminal: nil)
         try run.start(&engine, &loop, at: .zero)
@@ -52,7 +52,7 @@ import Testing
         #expect(raise(SIGWINCH) == 0)
         let resized = try run.step(&engine, &loop, at: .milliseconds(100))
         #expect(resized == RunTurn(tookInput: true, drewFrame: true))
-        #expect(engine.session.pager.currentPage == 1)
+        #expect(engine.presenter.pager.currentPage == 1)
         // Taken: nothing is left to wake the loop again.
         #expect(try Readiness.wait(for: [signals.descriptor], timeoutMilliseconds: 0) == [false])
 
@@ -94,7 +94,7 @@ import Testing
         #expect(try run.step(&engine, &loop, at: busFree) == RunTurn(tookInput: true, drewFrame: true))
         #expect(expected.glass != stale.glass)
         #expect(loop.display.base.glass == expected.glass)
-        #expect(engine.session.pager.currentPage == 3)
+        #expect(engine.presenter.pager.currentPage == 3)
     }
 
     @Test func runAndRenderDrawTheSameFramesAndTraceFromOneConfigurationAndScript() throws {

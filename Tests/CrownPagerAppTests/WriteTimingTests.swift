@@ -21,7 +21,7 @@ import Testing
         // A stopwatch that moves 3 ms a reading: the write's time is the span between its two readings.
         final class Ticks: @unchecked Sendable { var now = Timestamp.milliseconds(1000) }
         let ticks = Ticks()
-        var loop = PagerRunLoop(
+        var loop = LinuxShellState(
             display: .emulator(SSD1306Emulator(panel: .ssd1306_128x64)), signals: nil, terminal: nil,
             stopwatch: {
                 ticks.now = ticks.now + .milliseconds(3)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func theEmulatorsWriteTakesItsModelledBusTime() throws {
-        var loop = PagerRunLoop(
+        var loop = LinuxShellState(
             display: .emulator(SSD1306Emulator(panel: .ssd1306_128x64)), signals: nil, terminal: nil)
         let took = try loop.write(Self.records, modelledAt: 100_000)
         // 1032 bytes of 9 bits and two transactions of 11: 93.1 ms at 100 kHz.

@@ -9,7 +9,7 @@ import Testing
         for wraps in [false, true] {
             var (controller, renderer) = barsController(3, configuration: PagerConfiguration(wrapsAround: wraps))
             let events = controller.turn(detents, at: 0)
-            #expect(events.count <= PagerController<BarsPage>.maximumStepsPerGesture)
+            #expect(events.count <= PageNavigator<BarsPage>.maximumStepsPerGesture)
             #expect((0..<3).contains(controller.currentPage))
             _ = renderer.render(controller, at: .ms(100))
             // A second turn the same way piles onto the first: the counts saturate instead of overflowing.

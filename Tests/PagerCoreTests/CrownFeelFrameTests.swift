@@ -11,7 +11,7 @@ import Testing
     static let prominent = PageIndicatorStyle(backgroundStyle: .prominent)
 
     static func controller(_ count: Int, current: Int = 0, crown: CrownConfiguration = CrownConfiguration())
-        -> (PagerController<BarsPage>, PagerRenderer)
+        -> (PageNavigator<BarsPage>, PagerRenderer)
     {
         barsController(count, current: current, size: size, crown: crown, style: prominent)
     }

@@ -28,9 +28,9 @@ private struct CountedPage: PageContent {
 
 private func countedController(
     _ count: Int, alike: Bool, counter: DrawCounter, offset: Int = 0, style: PageIndicatorStyle = PageIndicatorStyle()
-) -> (PagerController<CountedPage>, PagerRenderer) {
+) -> (PageNavigator<CountedPage>, PagerRenderer) {
     let renderer = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: style)
-    let controller = PagerController(
+    let controller = PageNavigator(
         pages: countedPages(count, alike: alike, counter: counter, offset: offset), style: style,
         viewport: renderer.contentRect.size)
     return (controller, renderer)

@@ -28,8 +28,8 @@ struct BarsPage: PageContent {
     }
 }
 
-func barsPager(_ count: Int, current: Int = 0, wraps: Bool = false) -> Pager<BarsPage> {
-    Pager(
+func barsPager(_ count: Int, current: Int = 0, wraps: Bool = false) -> PageStack<BarsPage> {
+    PageStack(
         pages: (0..<count).map { BarsPage(index: $0) }, currentPage: current,
         configuration: PagerConfiguration(wrapsAround: wraps))
 }
@@ -39,16 +39,16 @@ func barsController(
     _ count: Int, current: Int = 0, size: Size = Size(width: 128, height: 64), tall: Set<Int> = [],
     configuration: PagerConfiguration = PagerConfiguration(), crown: CrownConfiguration = CrownConfiguration(),
     style: PageIndicatorStyle = PageIndicatorStyle()
-) -> (PagerController<BarsPage>, PagerRenderer) {
+) -> (PageNavigator<BarsPage>, PagerRenderer) {
     let renderer = PagerRenderer(size: size, indicatorStyle: style)
     let pages = (0..<count).map { BarsPage(index: $0, extraHeight: tall.contains($0) ? size.height : 0) }
-    let controller = PagerController(
+    let controller = PageNavigator(
         pages: pages, currentPage: current, configuration: configuration, crown: crown, style: style,
         viewport: renderer.contentRect.size)
     return (controller, renderer)
 }
 
-extension PagerController {
+extension PageNavigator {
     /// Feeds a detent at `ms` milliseconds.
     @discardableResult
     mutating func turn(_ detents: Int, at ms: Int64) -> [PagerEvent] {

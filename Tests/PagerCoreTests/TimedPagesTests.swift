@@ -8,12 +8,12 @@ import Testing
 private func timedController(
     _ durations: [PageDuration], pageDuration: TimeSpan? = .seconds(1), resume: TimeSpan? = .seconds(10),
     loops: Bool = true, style: PageIndicatorStyle = PageIndicatorStyle(), size: Size = Size(width: 128, height: 64)
-) -> (PagerController<BarsPage>, PagerRenderer) {
+) -> (PageNavigator<BarsPage>, PagerRenderer) {
     let renderer = PagerRenderer(size: size, indicatorStyle: style)
     let configuration = PagerConfiguration(
         pageDuration: pageDuration, timerResumeDelay: resume, resetsToInitialPageAfterEnd: loops)
     let pages = durations.indices.map { BarsPage(index: $0, duration: durations[$0]) }
-    let controller = PagerController(
+    let controller = PageNavigator(
         pages: pages, configuration: configuration, style: style, viewport: renderer.contentRect.size)
     return (controller, renderer)
 }
@@ -25,7 +25,7 @@ private func nanoseconds(_ value: Int64) -> Timestamp { Timestamp(nanoseconds: v
     static let sizes = [Size(width: 128, height: 64), Size(width: 128, height: 32)]
 
     /// The deadlines `advance` meets from `start` up to `end`, advancing to each.
-    static func wakes(_ pager: inout PagerController<BarsPage>, from start: Timestamp, to end: Timestamp) -> [Timestamp]
+    static func wakes(_ pager: inout PageNavigator<BarsPage>, from start: Timestamp, to end: Timestamp) -> [Timestamp]
     {
         var now = start
         var wakes: [Timestamp] = []

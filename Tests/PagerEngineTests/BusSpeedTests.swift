@@ -153,7 +153,7 @@ import Testing
         #expect(slow.frames * 3 < fast.frames * 2, "\(slow.frames) frames at 100 kHz, \(fast.frames) at 400 kHz")
         for run in [fast, slow] {
             #expect(zip(run.positions, run.positions.dropFirst()).allSatisfy { $0 <= $1 }, "\(run.positions)")
-            #expect(run.shell.engine.session.pager.currentPage == Self.slides.count)
+            #expect(run.shell.engine.presenter.pager.currentPage == Self.slides.count)
         }
         // After the first slide has shown what its frames cost, 100 kHz slides step every 2/60 s.
         let later = zip(slow.frameTimes, slow.frameTimes.dropFirst()).filter { $0.0 > .milliseconds(1100) }

@@ -73,7 +73,7 @@ import Testing
             }
         }
         #expect(latencies.count == detents.count)
-        #expect(state.engine.session.pager.currentPage > 30)
+        #expect(state.engine.presenter.pager.currentPage > 30)
         // Worst case: a detent just after a frame went out waits for it, then its own frame is rendered and sent.
         let bound = maximumFrame + render + maximumFrame
         #expect(
@@ -178,9 +178,9 @@ import Testing
         state.handle(.rotated(detents: 1, at: .milliseconds(700_000)))
         let wake = state.drawFrame(at: .milliseconds(700_000))
         #expect(state.engine.screen == .bright && wake.contains { $0.bytes == [0x00, 0xAF] })  // Set Display ON (AFh)
-        #expect(state.engine.session.pager.currentPage == 0 && state.engine.wakeEventsSwallowed == 1)
+        #expect(state.engine.presenter.pager.currentPage == 0 && state.engine.wakeEventsSwallowed == 1)
         state.handle(.rotated(detents: 1, at: .milliseconds(701_000)))
-        #expect(state.engine.session.pager.currentPage == 1)
+        #expect(state.engine.presenter.pager.currentPage == 1)
         // The tally the run's last line reports: the waking detent counted, not applied.
         state.handle(.rotated(detents: -2, at: .milliseconds(702_000)))
         state.handle(.pressed(at: .milliseconds(703_000)))

@@ -36,7 +36,7 @@ import Testing
     @Test(.tags(.golden), arguments: [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32])
     func pagesDrawAtBothHeights(panel: SSD1306Panel) {
         for (name, page) in Self.pages {
-            let session = PagerSession(pages: [page, page], panel: panel)
+            let session = PanelPresenter(pages: [page, page], panel: panel)
             expectGolden(session.frame(at: .zero), named: "\(name)-\(panel.name)")
         }
     }

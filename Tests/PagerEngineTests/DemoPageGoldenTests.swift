@@ -56,7 +56,7 @@ import Testing
             configuration: configuration, style: minimal, clock: SampleReadings.clock, start: .zero)
         _ = engine.handle(.crown(.rotated(detents: 1, at: .zero)), at: .zero)
         let pages = PageBook(specs: configuration.pages)
-        var pager = Pager(pages: pages.pages(clock: SampleReadings.clock))
+        var pager = PageStack(pages: pages.pages(clock: SampleReadings.clock))
         pager.move(by: 1, at: .zero, animated: false)
         let expected = PagerRenderer(size: Size(width: 128, height: 64), indicatorStyle: minimal).render(
             pager, at: .zero)

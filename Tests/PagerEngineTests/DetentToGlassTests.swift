@@ -22,7 +22,7 @@ import Testing
         let slide = Array(run.positions.dropFirst())
         #expect(slide.first.map { $0 > 0 } == true, "\(slide)")
         #expect(zip(slide, slide.dropFirst()).allSatisfy { $0 <= $1 }, "\(slide)")
-        #expect(slide.last == 64 && run.shell.engine.session.pager.currentPage == 1)
+        #expect(slide.last == 64 && run.shell.engine.presenter.pager.currentPage == 1)
         #expect(run.glassMismatches == 0)
     }
 
@@ -32,8 +32,8 @@ import Testing
         let run = Self.run(detents: spin, until: .milliseconds(3000))
         #expect(run.glass.count == 30)
         #expect(run.glass.allSatisfy { $0 <= .milliseconds(10) }, "\(run.glass)")
-        #expect(run.shell.engine.session.pager.currentPage == 30)
+        #expect(run.shell.engine.presenter.pager.currentPage == 30)
         #expect(run.glassMismatches == 0)
-        #expect(run.shell.glass == run.shell.engine.session.frame(at: .milliseconds(3000)))
+        #expect(run.shell.glass == run.shell.engine.presenter.frame(at: .milliseconds(3000)))
     }
 }

@@ -35,18 +35,18 @@ import Testing
 
     @Test func aReloadKeepsTheCurrentPageWhenItStillExists() {
         var engine = Self.engine(detents: 2)
-        #expect(engine.session.pager.currentPage == 2)
+        #expect(engine.presenter.pager.currentPage == 2)
         let effects = engine.handle(
             .reload(Self.configuration(pages: 3), style: PageIndicatorStyle()), at: .milliseconds(11_000))
         #expect(effects.log.contains(.reloaded(pages: 3)) && effects.stopsCommands)
         // Initialised afresh: Display Off (AEh) first.
         #expect(effects.display.first.map { $0.kind == .commands && $0.bytes.starts(with: [0xAE]) } == true)
-        #expect(engine.session.pager.currentPage == 2 && engine.book.specs.count == 3)
+        #expect(engine.presenter.pager.currentPage == 2 && engine.book.specs.count == 3)
 
         let fewer = engine.handle(
             .reload(Self.configuration(pages: 2), style: PageIndicatorStyle()), at: .milliseconds(12_000))
         #expect(fewer.log.contains(.reloaded(pages: 2)))
-        #expect(engine.session.pager.currentPage == 0)
+        #expect(engine.presenter.pager.currentPage == 0)
     }
 
     @Test func aReloadThatChangesThePanelNeedsARestartAndChangesNothing() {
@@ -55,7 +55,7 @@ import Testing
         other.display.panel = .ssd1306_128x32
         let effects = engine.handle(.reload(other, style: PageIndicatorStyle()), at: .milliseconds(11_000))
         #expect(effects.log == [.reloadNeedsRestart] && effects.display.isEmpty)
-        #expect(engine.book.specs.count == 4 && engine.session.pager.currentPage == 1)
+        #expect(engine.book.specs.count == 4 && engine.presenter.pager.currentPage == 1)
     }
 
     @Test func staticPagesLeaveNoDeadline() {

@@ -116,7 +116,7 @@ import Testing
         #expect(sampler.requests == [first, Self.missing([Self.output], besides: Set(first))])
         let glyphs = try #require(shell.engine.glyphs)
         for scalar in Self.missing([Self.title, Self.body, Self.output]) { #expect(glyphs.glyph(for: scalar) != nil) }
-        #expect(shell.engine.session.pager.pages.allSatisfy { $0.drawsWithFallbackGlyphs })
+        #expect(shell.engine.presenter.pager.pages.allSatisfy { $0.drawsWithFallbackGlyphs })
         #expect(!Self.hasReplacementBox(shell.glass, width: 5, height: 15))
         #expect(!Self.hasReplacementBox(shell.glass, width: 5, height: 9))
         expectGolden(shell.glass, named: "fallback-glyphs-korean-128x64")

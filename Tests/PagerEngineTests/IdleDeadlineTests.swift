@@ -89,7 +89,7 @@ import Testing
             now = max(now, next)
             Self.turn(&engine, at: now)
         }
-        #expect(engine.session.pager.currentPage == 1 && engine.shownPages == [1])
+        #expect(engine.presenter.pager.currentPage == 1 && engine.shownPages == [1])
         #expect(engine.nextDeadline.map { ($0.nanoseconds + Self.wallOffset) % 1_000_000_000 } == 0)
     }
 

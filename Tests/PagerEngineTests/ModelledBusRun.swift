@@ -43,9 +43,9 @@ struct ModelledBusRun {
         var next = 0
         while now <= end {
             while next < detents.count, detents[next] <= now {
-                let before = shell.engine.session.pager.currentPage
+                let before = shell.engine.presenter.pager.currentPage
                 shell.feed(.crown(.rotated(detents: 1, at: detents[next])), at: now, sampler: &sampler)
-                if shell.engine.session.pager.currentPage != before { waiting.append(detents[next]) }
+                if shell.engine.presenter.pager.currentPage != before { waiting.append(detents[next]) }
                 next += 1
             }
             let effects = shell.engine.handle(.tick, at: now)
@@ -57,11 +57,11 @@ struct ModelledBusRun {
                 glass += waiting.map { shell.busFreeAt - $0 }
                 waiting = []
                 frameTimes.append(now)
-                positions.append(shell.engine.session.lastContentPosition ?? -1)
+                positions.append(shell.engine.presenter.lastContentPosition ?? -1)
                 // A scrub's frame cut short by the frame byte budget is whole in the next one.
-                if shell.engine.session.isFrameIncomplete {
+                if shell.engine.presenter.isFrameIncomplete {
                     partialFrames += 1
-                } else if shell.glass != shell.engine.session.lastFrame {
+                } else if shell.glass != shell.engine.presenter.lastFrame {
                     glassMismatches += 1
                 }
             }

@@ -35,7 +35,7 @@ import Testing
         #expect(fills.count == 4)
         let largest = fills.map(\.bytes).max() ?? 0
         #expect(largest <= 128 + 8)
-        #expect(!shell.engine.session.isOffGlassFillPending)
+        #expect(!shell.engine.presenter.isOffGlassFillPending)
         // Asleep: nothing on the glass can change, nothing is left to fill.
         #expect(shell.engine.nextDeadline == nil)
     }

@@ -340,7 +340,7 @@ import Testing
         style: PageIndicatorStyle = PageIndicatorStyle()
     ) -> Bitmap {
         let width = PagerRenderer(size: panel.size, indicatorStyle: style).contentRect.width
-        let session = PagerSession(
+        let session = PanelPresenter(
             pages: pages.map { $0.preparingLines(width: width) }, currentPage: current, panel: panel,
             indicatorStyle: style)
         return session.frame(at: .zero)

@@ -19,7 +19,7 @@ import Testing
         configuration.display.busHertz = busHertz
         var sampler = SamplePageSampler()
         var shell = VirtualShell.started(configuration, sampler: &sampler)
-        let extent = Double(shell.engine.session.renderer.contentRect.height)
+        let extent = Double(shell.engine.presenter.renderer.contentRect.height)
         var pages: [Int] = []
         var now = Timestamp.zero
         var next = 0
@@ -30,7 +30,7 @@ import Testing
                 next += 1
             }
             if shell.perform(shell.engine.handle(.tick, at: now), at: now, sampler: &sampler),
-                let position = shell.engine.session.lastContentPosition
+                let position = shell.engine.presenter.lastContentPosition
             {
                 pages.append(Int((Double(position) / extent).rounded()))
             }
@@ -59,8 +59,8 @@ import Testing
             let (pages, shell) = Self.pagesOnTheGlass(turns: turns, busHertz: busHertz)
             let steps = zip(pages, pages.dropFirst()).map { $1 - $0 }
             #expect(steps.allSatisfy { abs($0) <= 1 }, "a frame skipped a page: \(pages)")
-            #expect(pages.first == 0 && pages.last == shell.engine.session.pager.currentPage, "\(pages)")
-            #expect(shell.glass == shell.engine.session.lastFrame)
+            #expect(pages.first == 0 && pages.last == shell.engine.presenter.pager.currentPage, "\(pages)")
+            #expect(shell.glass == shell.engine.presenter.lastFrame)
             // The spin went somewhere: scrubbing moved more pages than it had detents.
             #expect(Set(pages).count > 1)
         }
@@ -70,7 +70,7 @@ import Testing
         // 20 detents 15 ms apart: four pages a detent once it scrubs, one page a frame on the glass.
         let turns = (1...20).map { (Timestamp.milliseconds(100 + Int64($0) * 15), 1) }
         let (pages, shell) = Self.pagesOnTheGlass(turns: turns, busHertz: 400_000)
-        #expect(shell.engine.session.pager.currentPage == 39)
+        #expect(shell.engine.presenter.pager.currentPage == 39)
         #expect(pages.last == 39 && Set(pages) == Set(0...39), "\(pages)")
         let steps: [Int] = zip(pages, pages.dropFirst()).map { (before: Int, after: Int) in after - before }
         #expect(steps.allSatisfy { (step: Int) in step == 0 || step == 1 })

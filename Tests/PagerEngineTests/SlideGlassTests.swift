@@ -38,7 +38,7 @@ private func randomPage(_ index: Int, viewport: Size, using generator: inout See
         let style = PageIndicatorStyle(crownSide: side)
         let viewport = PagerRenderer(size: panel.size, indicatorStyle: style).contentRect.size
         let pages = (0..<7).map { randomPage($0, viewport: viewport, using: &generator) }
-        var session = PagerSession(
+        var session = PanelPresenter(
             pages: pages, panel: panel,
             pagerConfiguration: PagerConfiguration(wrapsAround: Bool.random(using: &generator)),
             indicatorStyle: style)

@@ -62,8 +62,8 @@ private struct NoFiles: FileReading {
         #expect(
             Self.quietWakes(wakes, after: .zero)
                 == [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000].map { .milliseconds($0) })
-        #expect(engine.session.pager.currentPage == 2)
-        #expect(engine.session.framesSent > 3)
+        #expect(engine.presenter.pager.currentPage == 2)
+        #expect(engine.presenter.framesSent > 3)
     }
 
     @Test func eachStepSendsTheDotItChanged() {
@@ -80,12 +80,12 @@ private struct NoFiles: FileReading {
     @Test func aPausedTimerWakesOnlyToResume() {
         var engine = IdleDeadlineTests.started(Self.configuration())
         _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
-        #expect(engine.session.controller.timer.isPaused)
+        #expect(engine.presenter.navigator.timer.isPaused)
         let wakes = Self.run(&engine, until: .milliseconds(10_500))
         // The slide, the plate lingering and fading, the crown going idle: then nothing until the resume.
         let late = wakes.map { $0.0 }.filter { $0 > .milliseconds(2000) }
         #expect(late == [.milliseconds(10_500)])
-        #expect(engine.session.controller.timer.isRunning && engine.session.pager.currentPage == 1)
+        #expect(engine.presenter.navigator.timer.isRunning && engine.presenter.pager.currentPage == 1)
         #expect(engine.nextDeadline == .milliseconds(11_500))
     }
 
@@ -103,7 +103,7 @@ private struct NoFiles: FileReading {
         // A detent while the pages move on is a turn, not the one that wakes a dark panel.
         let turn = Timestamp.milliseconds(20_000) + .milliseconds(100)
         _ = engine.handle(.crown(.rotated(detents: 1, at: turn)), at: turn)
-        #expect(engine.wakeEventsSwallowed == 0 && engine.session.controller.timer.isPaused)
+        #expect(engine.wakeEventsSwallowed == 0 && engine.presenter.navigator.timer.isPaused)
         // Paused, the saver counts from the detent again.
         _ = Self.run(&engine, until: turn + .milliseconds(2500))
         #expect(engine.screen == .dimmed)
@@ -121,14 +121,14 @@ private struct NoFiles: FileReading {
         let dark = Self.run(&engine, until: .milliseconds(9000))
         #expect(
             dark.map { $0.0 }.filter { $0 > .milliseconds(5000) } == [6000, 7000, 8000, 9000].map { .milliseconds($0) })
-        #expect(engine.session.pager.currentPage == 0 && engine.screen == .off)
+        #expect(engine.presenter.pager.currentPage == 0 && engine.screen == .off)
     }
 
     @Test func onceTheLastPageFinishesTheSaverCountsFromTheEnd() {
         var engine = IdleDeadlineTests.started(
             Self.configuration(duration: .seconds(1), loops: false, dimAfter: .seconds(2), offAfter: .seconds(4)))
         let wakes = Self.run(&engine, until: .milliseconds(30000))
-        #expect(engine.session.pager.currentPage == 2 && engine.session.controller.timer.phase == .finished)
+        #expect(engine.presenter.pager.currentPage == 2 && engine.presenter.navigator.timer.phase == .finished)
         #expect(
             Self.quietWakes(wakes, after: .milliseconds(2500)) == [
                 .milliseconds(3000), .milliseconds(5000), .milliseconds(7000),
@@ -157,17 +157,17 @@ private struct NoFiles: FileReading {
     @Test func aReloadKeepsThePageAndStartsItsTimeAfresh() {
         var engine = IdleDeadlineTests.started(Self.configuration(duration: .seconds(1)))
         _ = Self.run(&engine, until: .milliseconds(1500))
-        #expect(engine.session.pager.currentPage == 1)
+        #expect(engine.presenter.pager.currentPage == 1)
         var fresh = Self.configuration(duration: .seconds(2), loops: false)
         fresh.pages[1].duration = .after(.seconds(5))
         _ = engine.handle(.reload(fresh, style: PageIndicatorStyle()), at: .milliseconds(1500))
-        #expect(engine.session.pager.currentPage == 1 && engine.session.controller.timer.isRunning)
-        #expect(engine.session.controller.timer.pageStart == .milliseconds(1500))
-        #expect(engine.session.controller.currentPageDuration == .seconds(5))
+        #expect(engine.presenter.pager.currentPage == 1 && engine.presenter.navigator.timer.isRunning)
+        #expect(engine.presenter.navigator.timer.pageStart == .milliseconds(1500))
+        #expect(engine.presenter.navigator.currentPageDuration == .seconds(5))
         let wakes = Self.run(&engine, until: .milliseconds(30000))
         let quiet = Self.quietWakes(wakes, after: .milliseconds(1500))
         #expect(quiet.contains(.milliseconds(6500)) && quiet.contains(.milliseconds(8500)))
-        #expect(engine.session.pager.currentPage == 2 && engine.session.controller.timer.phase == .finished)
+        #expect(engine.presenter.pager.currentPage == 2 && engine.presenter.navigator.timer.phase == .finished)
         #expect(engine.nextDeadline == nil)
     }
 
@@ -175,19 +175,19 @@ private struct NoFiles: FileReading {
         var engine = IdleDeadlineTests.started(Self.configuration())
         _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
         _ = Self.run(&engine, until: .milliseconds(2000))
-        let page = engine.session.pager.currentPage
-        #expect(engine.session.controller.timer.isPaused)
+        let page = engine.presenter.pager.currentPage
+        #expect(engine.presenter.navigator.timer.isPaused)
         _ = engine.handle(.reload(Self.configuration(), style: PageIndicatorStyle()), at: .milliseconds(2000))
-        let reloaded = engine.session.controller
+        let reloaded = engine.presenter.navigator
         #expect(reloaded.timer.isPaused)
-        #expect(engine.session.pager.currentPage == page)
+        #expect(engine.presenter.pager.currentPage == page)
         // It resumes as it would have without the reload: 10 s after the turn, not after the reload.
         let resume: Timestamp? = reloaded.timerResumeInstant
         #expect(resume == .milliseconds(10_500))
         let look: TimerLook? = reloaded.timerLook(at: .milliseconds(2000))
         #expect(look == .paused)
         _ = Self.run(&engine, until: .milliseconds(10_500))
-        let resumed = engine.session.controller.timer
+        let resumed = engine.presenter.navigator.timer
         #expect(resumed.isRunning && resumed.pageStart == .milliseconds(10_500))
     }
 
@@ -195,12 +195,12 @@ private struct NoFiles: FileReading {
         var engine = IdleDeadlineTests.started(Self.configuration())
         _ = engine.handle(.crown(.rotated(detents: 1, at: .milliseconds(500))), at: .milliseconds(500))
         _ = Self.run(&engine, until: .milliseconds(2000))
-        #expect(engine.session.pager.currentPage == 1 && engine.session.controller.timer.isPaused)
+        #expect(engine.presenter.pager.currentPage == 1 && engine.presenter.navigator.timer.isPaused)
         var fewer = Self.configuration()
         fewer.pages = [Self.page("A")]
         _ = engine.handle(.reload(fewer, style: PageIndicatorStyle()), at: .milliseconds(2000))
-        let reloaded = engine.session.controller
-        #expect(engine.session.pager.currentPage == 0)
+        let reloaded = engine.presenter.navigator
+        #expect(engine.presenter.pager.currentPage == 0)
         #expect(reloaded.timer.isRunning && reloaded.timer.pageStart == .milliseconds(2000))
     }
 
@@ -244,12 +244,12 @@ private struct NoFiles: FileReading {
         var pages: [Int] = []
         for ms in [Int64(499), 501, 2499, 2501, 10_000] {
             _ = Self.run(&engine, until: .milliseconds(ms))
-            pages.append(engine.session.pager.currentPage)
+            pages.append(engine.presenter.pager.currentPage)
         }
         #expect(pages == [0, 1, 1, 2, 2])
         #expect(
-            !engine.session.controller.isAutoAdvancing
-                && engine.session.controller.timerLook(at: .milliseconds(10_000)) == nil)
+            !engine.presenter.navigator.isAutoAdvancing
+                && engine.presenter.navigator.timerLook(at: .milliseconds(10_000)) == nil)
 
         var overridden = RunOverrides()
         overridden.set(Settings.timerDuration, .seconds(7))

@@ -20,7 +20,7 @@ func drivePager(with events: [CrownEvent], wraps: Bool) {
     let pages = (1...3).map { ConfiguredPage(title: "Page \($0)", body: .text("Text of page \($0)")) }
     var configuration = PagerConfiguration()
     configuration.wrapsAround = wraps
-    var controller = PagerController(pages: pages, configuration: configuration, viewport: Size(width: 128, height: 64))
+    var controller = PageNavigator(pages: pages, configuration: configuration, viewport: Size(width: 128, height: 64))
     let renderer = PagerRenderer(size: Size(width: 128, height: 64))
     var rendered = 0
     for event in events.prefix(256) {

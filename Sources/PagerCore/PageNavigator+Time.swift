@@ -1,6 +1,6 @@
 import CrownVocabulary
 
-extension PagerController {
+extension PageNavigator {
     /// Lets time pass to `instant`: reports long presses, idle, the plate fading and timed pages moving on.
     public mutating func advance(to instant: Timestamp) -> [PagerEvent] {
         var events: [PagerEvent] = []

@@ -18,7 +18,7 @@ import SSD1306
 /// log. Then it sleeps in poll(2) until input or the engine's next deadline: an idle pager uses
 /// no CPU. SIGHUP reloads the configuration file (and ends a run without one: its terminal hung
 /// up); q, SIGINT and SIGTERM end it, and the panel is blanked and switched off unless `persist`.
-package final class PagerRun {
+package final class LinuxShell {
     /// The configuration file, reloaded on SIGHUP; nil for a built-in configuration.
     package let path: String?
     /// What the command line lays over the configuration, again after each reload.
@@ -80,7 +80,7 @@ package final class PagerRun {
             let display = configuration.display
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
-            var loop = PagerRunLoop(
+            var loop = LinuxShellState(
                 display: .emulator(SSD1306Emulator(panel: display.panel, address: display.address)), signals: signals,
                 terminal: terminal)
             return try run(&loop)
@@ -90,7 +90,7 @@ package final class PagerRun {
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             announce(busPath, keys: terminal != nil)
-            var loop = PagerRunLoop(
+            var loop = LinuxShellState(
                 display: .i2c(I2CDisplayInterface(bus: bus, address: configuration.display.address)), signals: signals,
                 terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
@@ -101,7 +101,7 @@ package final class PagerRun {
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             announce(wiring.description, keys: terminal != nil)
-            var loop = PagerRunLoop(
+            var loop = LinuxShellState(
                 display: .spi(bus), signals: signals, terminal: terminal, stopwatch: MonotonicClock.now)
             return try run(&loop)
         }
@@ -115,7 +115,7 @@ package final class PagerRun {
             animationInterval: animationInterval)
     }
 
-    private func run(_ loop: inout PagerRunLoop) throws(CrownPagerError) -> Int32? {
+    private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> Int32? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
         loop.service = ServiceNotifier.fromEnvironment()
@@ -148,7 +148,7 @@ package final class PagerRun {
     }
 
     /// Initialises the panel and shows the first frame; one that does not answer at start is a wiring or address problem: say so and stop.
-    func start(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError) {
+    func start(_ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp) throws(CrownPagerError) {
         if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
         let effects = engine.handle(.start, at: now)
         do throws(CrownPagerError) { try loop.display.send(effects.display) } catch {
@@ -169,7 +169,7 @@ package final class PagerRun {
     /// Input is looked for without waiting before each tick (unless the last sleep already
     /// found it): a detent that came while the bus carried a frame is in the next one, not
     /// queued behind a frame it makes stale.
-    func step(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp) throws(CrownPagerError)
+    func step(_ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp) throws(CrownPagerError)
         -> RunTurn
     {
         var turn = RunTurn()
@@ -210,7 +210,7 @@ package final class PagerRun {
     /// Does what the engine asked, through the `EngineRunner`: sends the display's records, reads
     /// the values, starts and stops commands, prints the log. Returns whether records went out.
     private func perform(
-        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp
+        _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
     ) throws(CrownPagerError) -> Bool {
         // The loop goes into the shell for the effects and comes back after. The cause is not
         // known here and the Linux shell's sends do not depend on it (the virtual panel's do).
@@ -241,7 +241,7 @@ package final class PagerRun {
 
     /// Feeds every input `ready` marks (and the knob when `knobDue`) to the engine; the turn's end when one ends the run.
     private func takeInput(
-        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout PagerRunLoop,
+        _ ready: InputReadiness, knobDue: Bool, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState,
         at now: Timestamp
     ) throws(CrownPagerError) -> RunTurn? {
         let end = RunTurn(tookInput: true, ended: true)
@@ -391,7 +391,7 @@ package final class PagerRun {
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.
-    private func reload(_ engine: inout DeviceEngine, _ loop: inout PagerRunLoop, at now: Timestamp)
+    private func reload(_ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp)
         throws(CrownPagerError)
     {
         guard let path else { return }
@@ -408,11 +408,11 @@ package final class PagerRun {
     }
 }
 
-extension PagerRun {
+extension LinuxShell {
     /// The Linux side of the `EngineRunner`: the display's interface and the trace, the journal, the commands.
     fileprivate struct RunShell: EngineShell {
-        let run: PagerRun
-        var loop: PagerRunLoop
+        let run: LinuxShell
+        var loop: LinuxShellState
         /// The bus clock the emulator's writes are modelled at.
         let pacingHertz: Int
         /// What the bus said when the last write failed, for the journal's line about it.
@@ -444,7 +444,7 @@ extension PagerRun {
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started
     /// and answered when they end (`step` collects them).
     fileprivate struct RunReads: PageSampler {
-        let run: PagerRun
+        let run: LinuxShell
 
         func clock(at instant: Timestamp) -> ClockReading { run.live.clock(at: instant) }
 

@@ -11,9 +11,9 @@ import PagerGraphics
 /// Generic over its pages although production has one page type: `ConfiguredPage` belongs to
 /// PagerEngine, which builds on this target, so this target cannot name it; its own tests page
 /// through pages of their own (bars, counted drawings).
-public struct PagerController<Page: PageContent> {
+public struct PageNavigator<Page: PageContent> {
     /// The pages and which one is current.
-    public internal(set) var pager: Pager<Page>
+    public internal(set) var pager: PageStack<Page>
     /// Turns crown facts into gestures.
     public internal(set) var interpreter: CrownInterpreter
     /// The indicator's look; its background style also decides whether scrubbing is allowed.
@@ -50,7 +50,7 @@ public struct PagerController<Page: PageContent> {
             crown.allowsScrubbing = false
             crown.accelerationInterval = nil
         }
-        pager = Pager(pages: pages, currentPage: currentPage, configuration: configuration)
+        pager = PageStack(pages: pages, currentPage: currentPage, configuration: configuration)
         interpreter = CrownInterpreter(configuration: crown)
         self.style = style
         self.viewport = viewport
@@ -68,7 +68,7 @@ public struct PagerController<Page: PageContent> {
     /// How long the current page stays before the timer moves on, if it is timed.
     public var currentPageDuration: TimeSpan? {
         guard pager.pageDurations.indices.contains(currentPage) else { return nil }
-        // From the pager's list, not the page (`Pager.pageDurations` says why).
+        // From the pager's list, not the page (`PageStack.pageDurations` says why).
         return duration(of: pager.pageDurations[currentPage])
     }
 
@@ -150,7 +150,7 @@ public struct PagerController<Page: PageContent> {
     }
 
     /// How long scrubbing stands on each page it passes: one frame at 60 a second. On the glass
-    /// each page stands a frame at least however slowly frames come (`Pager.glassShows(at:)`).
+    /// each page stands a frame at least however slowly frames come (`PageStack.glassShows(at:)`).
     public static var scrubPageInterval: TimeSpan { TimeSpan(nanoseconds: 1_000_000_000 / 60) }
 
     /// Half the slide's duration: how long a nudge takes.

@@ -3,7 +3,7 @@ import PagerCore
 import TestSupport
 import Testing
 
-@Suite struct PagerTests {
+@Suite struct PageStackTests {
     @Test func oneDetentSlidesOnePageAndEndsExactlyOnIt() {
         var pager = barsPager(5)
         let moved = pager.move(by: 1, at: .ms(1000))

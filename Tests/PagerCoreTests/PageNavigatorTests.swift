@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The page control's behaviour over time: transitions, ends, tall pages, presses, timers, the plate.
-@Suite struct PagerControllerTests {
+@Suite struct PageNavigatorTests {
     @Test func discreteStepsSlideAndScrubbingStepsThroughEveryPage() throws {
         var (pager, _) = barsController(40)
         #expect(pager.turn(1, at: 0) == [.pageChanged(to: 1, interaction: .discrete, at: .ms(0))])
@@ -18,7 +18,7 @@ import Testing
         // Scrubbing is a stepped slide, a page each 1/60 s: whole pages only, in order, none
         // skipped (it used to jump at once, with no slide: pages between were never seen).
         let slide = try #require(pager.pager.slide)
-        #expect(slide.isStepped && slide.pageInterval == PagerController<BarsPage>.scrubPageInterval)
+        #expect(slide.isStepped && slide.pageInterval == PageNavigator<BarsPage>.scrubPageInterval)
         let shown = (500...560).map { pager.pager.position(at: .ms(Int64($0))) }
         let wholePages = shown.allSatisfy { (position: Double) in position == position.rounded() }
         #expect(wholePages && shown.contains(3) && shown.last == 4, "\(shown)")
@@ -99,7 +99,7 @@ import Testing
         var (pager, _) = barsController(5, current: 3)
         #expect(pager.press(at: 0) == [.pageChanged(to: 0, interaction: .discrete, at: .ms(50))])
         let pages = [BarsPage(index: 0), BarsPage(index: 1, hasPressAction: true)]
-        var acting = PagerController(pages: pages, currentPage: 1, viewport: Size(width: 120, height: 64))
+        var acting = PageNavigator(pages: pages, currentPage: 1, viewport: Size(width: 120, height: 64))
         #expect(acting.press(at: 0) == [.pageAction(page: 1, at: .ms(50))])
         #expect(acting.currentPage == 1)
     }

@@ -51,7 +51,7 @@ public struct PagerConfiguration: Hashable, Sendable {
 /// pages stand at an instant. During a slide that wraps around, positions may run past
 /// the last page (4.3 of 5 pages shows page 4 and page 0); they are normalised once the
 /// slide settles.
-public struct Pager<Page: PageContent> {
+public struct PageStack<Page: PageContent> {
     /// The pages, first at the top.
     public private(set) var pages: [Page]
     /// The page shown, or being slid to; 0 when there are no pages.

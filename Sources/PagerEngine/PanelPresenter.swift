@@ -9,9 +9,9 @@ import SSD1306
 /// Time is a parameter everywhere, so the terminal loop, the headless renderer and the
 /// tests drive the same session with real or scripted instants. Concrete: the engine's configured
 /// pages are its only pages, and its display is the queue the engine hands the shell as effects.
-package struct PagerSession {
+package struct PanelPresenter {
     /// The pager, the crown interpreter and everything they do over time.
-    package var controller: PagerController<ConfiguredPage>
+    package var navigator: PageNavigator<ConfiguredPage>
     /// Draws frames.
     package internal(set) var renderer: PagerRenderer
     /// The display the frames go to: its records queue until the shell takes them.
@@ -90,7 +90,7 @@ package struct PagerSession {
         indicatorStyle: PageIndicatorStyle = PageIndicatorStyle(), start: Timestamp = .zero
     ) {
         renderer = PagerRenderer(size: Size(width: panel.width, height: panel.height), indicatorStyle: indicatorStyle)
-        controller = PagerController(
+        navigator = PageNavigator(
             pages: pages, currentPage: currentPage, configuration: pagerConfiguration, crown: crownConfiguration,
             style: indicatorStyle,
             viewport: renderer.contentRect.size, start: start)
@@ -98,10 +98,10 @@ package struct PagerSession {
     }
 
     /// The pages and which one is current.
-    package var pager: Pager<ConfiguredPage> { controller.pager }
+    package var pager: PageStack<ConfiguredPage> { navigator.pager }
 
     /// Guideline warnings about the pages, for the app to show its author.
-    package var warnings: [PagerWarning] { controller.warnings }
+    package var warnings: [PagerWarning] { navigator.warnings }
 
     /// Initialises the panel; call once before presenting.
     package mutating func start() {
@@ -121,25 +121,25 @@ package struct PagerSession {
     /// Feeds one crown fact in; returns what it did.
     @discardableResult
     package mutating func handle(_ event: CrownEvent) -> [PagerEvent] {
-        controller.handle(event)
+        navigator.handle(event)
     }
 
     /// Lets time pass: long presses, idle, the plate fading and timed pages take effect.
     @discardableResult
     package mutating func advance(to instant: Timestamp) -> [PagerEvent] {
-        controller.advance(to: instant)
+        navigator.advance(to: instant)
     }
 
     /// Replaces the content of the page at `index` (its refreshed reading), the others kept as they are.
     package mutating func replacePage(at index: Int, with page: ConfiguredPage) {
-        controller.replacePage(at: index, with: page)
+        navigator.replacePage(at: index, with: page)
         // A neighbour may read differently now: looked at again when the next frame goes.
         glass = glass.showsSentFrame ? .frame(.unchecked) : .unknown
     }
 
     /// The frame for `instant`.
     package func frame(at instant: Timestamp) -> Bitmap {
-        renderer.render(controller, at: instant)
+        renderer.render(navigator, at: instant)
     }
 
     /// Sends the frame for `instant` unless it equals the last one sent; returns whether it sent.
@@ -154,17 +154,17 @@ package struct PagerSession {
     @discardableResult
     package mutating func present(at instant: Timestamp, lookahead: TimeSpan = .zero) -> Bool {
         var sampled = instant
-        if let slide = controller.pager.slide, !slide.isDone(at: instant) {
+        if let slide = navigator.pager.slide, !slide.isDone(at: instant) {
             sampled = max(instant, min(instant + lookahead, slide.end))
         }
         // A glass behind scrubbing already shows the instant it was drawn for: the next page comes later.
-        if let shown = controller.pager.glassInstant, sampled <= shown, controller.pager.glassLags(at: sampled) {
+        if let shown = navigator.pager.glassInstant, sampled <= shown, navigator.pager.glassLags(at: sampled) {
             sampled = shown + TimeSpan(nanoseconds: 1)
         }
         // Drawn into the same two bitmaps frame after frame: no allocation.
-        renderer.render(controller, at: sampled, into: &nextFrame, scratch: &scratch)
+        renderer.render(navigator, at: sampled, into: &nextFrame, scratch: &scratch)
         guard !glass.showsSentFrame || nextFrame != sentFrame else {
-            controller.glassShows(at: sampled)
+            navigator.glassShows(at: sampled)
             // Behind no more: the glass is where the slide is.
             if glass == .behindSlide { glass = .frame(.unchecked) }
             checkOffGlassIfNeeded(at: instant)
@@ -176,14 +176,14 @@ package struct PagerSession {
             sampled = fits
             isPlanned = true
         }
-        let position = renderer.contentPosition(controller, at: sampled)
+        let position = renderer.contentPosition(navigator, at: sampled)
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
         // Only what changed goes on the bus. Scrubbing, whose frames jump whole pages, no more than
         // the budget: the rest goes in the next frame. (A slide keeps within it by its offset.)
         var isWhole = true
-        if let budget = frameByteBudget, controller.pager.slide?.isStepped == true {
+        if let budget = frameByteBudget, navigator.pager.slide?.isStepped == true {
             isWhole = display.update(to: nextFrame, movedUpBy: moved, byteBudget: budget)
         } else if isPlanned, display.writePlannedUpdate() {
             // Weighed against the budget already: sent as planned.
@@ -191,7 +191,7 @@ package struct PagerSession {
             display.update(to: nextFrame, movedUpBy: moved)
         }
         lastContentPosition = position
-        controller.glassShows(at: sampled)
+        navigator.glassShows(at: sampled)
         swap(&sentFrame, &nextFrame)
         // A frame that went in part is sent again, whatever the next one draws.
         if !isWhole {
@@ -211,16 +211,16 @@ package struct PagerSession {
     /// halving the span since the last frame; the earliest step on when none fits. Past the
     /// slide's end as well, while the glass is behind. Nil, planning nothing, outside such a slide.
     private mutating func keepWithin(_ budget: Int, from instant: Timestamp, asked: Timestamp) -> Timestamp? {
-        guard glass.showsSentFrame, let slide = controller.pager.slide, !slide.isStepped, let lastSampled,
+        guard glass.showsSentFrame, let slide = navigator.pager.slide, !slide.isStepped, let lastSampled,
             lastSampled < min(asked, slide.end), let last = lastContentPosition
         else { return nil }
         func cost(at sample: Timestamp) -> Int {
-            renderer.render(controller, at: sample, into: &nextFrame, scratch: &scratch)
-            let position = renderer.contentPosition(controller, at: sample) ?? last
+            renderer.render(navigator, at: sample, into: &nextFrame, scratch: &scratch)
+            let position = renderer.contentPosition(navigator, at: sample) ?? last
             return display.plannedCost(of: nextFrame, movedUpBy: position - last)
         }
         // `nextFrame` is drawn for `asked` already.
-        let askedPosition = renderer.contentPosition(controller, at: asked) ?? last
+        let askedPosition = renderer.contentPosition(navigator, at: asked) ?? last
         guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else { return asked }
         // Not from before the slide: the glass stood still until it began.
         var fits = max(lastSampled, slide.start)
@@ -286,20 +286,20 @@ package struct PagerSession {
 
     /// Draws the pages above and below the current one as a slide brings them in; says which exist.
     private mutating func drawNeighbours(at instant: Timestamp) -> (next: Bool, previous: Bool) {
-        let next = renderer.renderNeighbour(controller, step: 1, at: instant, into: &nextPage, scratch: &scratch)
+        let next = renderer.renderNeighbour(navigator, step: 1, at: instant, into: &nextPage, scratch: &scratch)
         let previous = renderer.renderNeighbour(
-            controller, step: -1, at: instant, into: &previousPage, scratch: &scratch)
+            navigator, step: -1, at: instant, into: &previousPage, scratch: &scratch)
         return (next, previous)
     }
 
     /// Whether frames must keep coming at `instant` because a slide, scroll or bounce is under way.
     package func isAnimating(at instant: Timestamp) -> Bool {
         // A slide frame held back by the frame byte budget: frames go on until the glass is there.
-        controller.isAnimating(at: instant) || glass == .behindSlide || glass == .partial
+        navigator.isAnimating(at: instant) || glass == .behindSlide || glass == .partial
     }
 
     /// When to wake next without input: a long press, idle, the plate fading, the timer.
     package func nextDeadline(after instant: Timestamp) -> Timestamp? {
-        controller.nextDeadline(after: instant)
+        navigator.nextDeadline(after: instant)
     }
 }

@@ -36,9 +36,9 @@ enum RunDisplay: DisplayInterface {
     }
 }
 
-/// What `PagerRun`'s shell keeps from one turn to the next, besides the engine: the display's
+/// What `LinuxShell`'s shell keeps from one turn to the next, besides the engine: the display's
 /// interface, the signals, the terminal and what the last sleep found.
-struct PagerRunLoop {
+struct LinuxShellState {
     /// The panel, recording what it accepted for the trace.
     var display: TracingDisplay<RunDisplay>
     /// SIGINT, SIGTERM and SIGHUP; nil where nothing sends them (the tests end through the knob).

@@ -1,6 +1,6 @@
 import CrownVocabulary
 
-extension PagerController {
+extension PageNavigator {
     /// True while timed pages move on by themselves: the timer runs on a timed current page and
     /// the title list is closed (the screen saver leaves such a panel alone, unless told otherwise).
     public var isAutoAdvancing: Bool {
@@ -47,7 +47,7 @@ extension PagerController {
     /// Takes over a pause from `old`, the controller a reload replaces, when both show the same
     /// page and this one has timed pages: the timer stays paused and resumes as it would have,
     /// `timerResumeDelay` after the turn or press that paused it. Otherwise this timer is kept.
-    public mutating func keepPause<OldPage>(of old: PagerController<OldPage>) {
+    public mutating func keepPause<OldPage>(of old: PageNavigator<OldPage>) {
         guard old.timer.isPaused, old.currentPage == currentPage, hasTimedPages else { return }
         timer.pause()
         lastInteraction = old.lastInteraction
