@@ -170,9 +170,22 @@ public struct PageNavigator<Page: PageContent> {
             overview = nil
             warnings = PagerWarning.check(pages: pages, images: style.images)
             scroll = pageScroll(for: pager.currentPage, atEnd: false)
-        } else if pageScroll(for: currentPage, atEnd: true).maximum != scroll.maximum {
-            scroll = PageScroll(offset: scroll.offset, maximum: pageScroll(for: currentPage, atEnd: true).maximum)
+        } else {
+            updateScrollMaximum()
         }
+    }
+
+    /// Replaces the content of the page at `index` (a refreshed reading), the other pages kept as
+    /// they are; ignored out of range.
+    public mutating func replacePage(at index: Int, with page: Page) {
+        pager.replacePage(at: index, with: page)
+        updateScrollMaximum()
+    }
+
+    /// Keeps the scroll's offset and takes the current page's height as it reads now.
+    private mutating func updateScrollMaximum() {
+        let maximum = pageScroll(for: currentPage, atEnd: true).maximum
+        if maximum != scroll.maximum { scroll = PageScroll(offset: scroll.offset, maximum: maximum) }
     }
 
     /// The most page-detents one gesture steps through (a crown script's largest turn).

@@ -1,41 +1,55 @@
 import PagerSettings
 
 extension ClockFormat {
+    /// The days `%A` writes, Sunday first, as `ClockReading.weekday` counts them.
+    private static let dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    /// The months `%B` writes, January first.
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
 
     /// The reading in this format.
     package func format(_ reading: ClockReading) -> String {
-        let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        let months = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September",
-            "October", "November", "December",
-        ]
-        let day = days.indices.contains(reading.weekday) ? days[reading.weekday] : "?"
-        let month = months.indices.contains(reading.month - 1) ? months[reading.month - 1] : "?"
+        let day = Self.dayNames.indices.contains(reading.weekday) ? Self.dayNames[reading.weekday] : "?"
+        let month = Self.monthNames.indices.contains(reading.month - 1) ? Self.monthNames[reading.month - 1] : "?"
+        // Appended in place: no string made for each directive.
         var out = ""
-        var characters = pattern.makeIterator()
-        while let character = characters.next() {
-            guard character == "%", let directive = characters.next() else {
-                out.append(character)
+        var afterPercent = false
+        for character in pattern {
+            guard afterPercent else {
+                if character == "%" { afterPercent = true } else { out.append(character) }
                 continue
             }
-            switch directive {
-            case "H": out += twoDigits(reading.hour)
-            case "I": out += twoDigits((reading.hour + 11) % 12 + 1)
-            case "M": out += twoDigits(reading.minute)
-            case "S": out += twoDigits(reading.second)
+            afterPercent = false
+            switch character {
+            case "H": appendTwoDigits(reading.hour, to: &out)
+            case "I": appendTwoDigits((reading.hour + 11) % 12 + 1, to: &out)
+            case "M": appendTwoDigits(reading.minute, to: &out)
+            case "S": appendTwoDigits(reading.second, to: &out)
             case "p": out += reading.hour < 12 ? "AM" : "PM"
-            case "d": out += twoDigits(reading.day)
-            case "e": out += reading.day < 10 ? " \(reading.day)" : "\(reading.day)"
-            case "m": out += twoDigits(reading.month)
-            case "y": out += twoDigits(reading.year % 100)
+            case "d": appendTwoDigits(reading.day, to: &out)
+            case "e":
+                if reading.day < 10 { out += " " }
+                out += String(reading.day)
+            case "m": appendTwoDigits(reading.month, to: &out)
+            case "y": appendTwoDigits(reading.year % 100, to: &out)
             case "Y": out += String(reading.year)
-            case "a": out += String(day.prefix(3))
+            case "a": out.append(contentsOf: day.prefix(3))
             case "A": out += day
-            case "b": out += String(month.prefix(3))
+            case "b": out.append(contentsOf: month.prefix(3))
             case "B": out += month
-            default: out.append(directive)
+            default: out.append(character)
             }
         }
+        // A "%" that ends the pattern is written as itself.
+        if afterPercent { out += "%" }
         return out
+    }
+
+    /// `value` in at least two digits, a leading zero before 0 to 9, as `twoDigits` writes it.
+    private func appendTwoDigits(_ value: Int, to out: inout String) {
+        if value >= 0 && value < 10 { out += "0" }
+        out += String(value)
     }
 }

@@ -170,7 +170,8 @@ package struct DeviceEngine {
             }
             if reading != clock {
                 clock = reading
-                refreshPages()
+                // Only the clock pages read it: the others stay as they are, their lines wrapped.
+                for page in book.specs.indices where book.specs[page].isClock { refreshPage(page) }
             }
             valueArrived(into: &effects)
         case .sampled(let page, let samples):
@@ -208,7 +209,7 @@ package struct DeviceEngine {
         case .glyphs(let font):
             glyphs = font
             book.glyphs = font
-            refreshPages(glyphsChanged: true)
+            for page in book.specs.indices { refreshPage(page, glyphsChanged: true) }
             updateOverviewFonts()
         case .redraw:
             presenter.forgetGlass()
@@ -366,25 +367,20 @@ package struct DeviceEngine {
         schedule.finished(page, at: now)
         guard book.readings[page] != reading else { return }
         book.readings[page] = reading
-        refreshPages()
+        refreshPage(page)
     }
 
-    /// The pages made again from the book; with `glyphsChanged`, every page, as pages that draw
-    /// through other glyphs are equal all the same.
-    private mutating func refreshPages(glyphsChanged: Bool = false) {
-        let pages = book.pages(clock: clock)
-        let shown = presenter.pager.pages
-        guard glyphsChanged || pages != shown else { return }
-        // Wrapped once here, for every frame until the next reading, rather than in each frame;
-        // a page that did not change keeps its lines.
-        let width = presenter.renderer.contentRect.width
+    /// The page at `index` made again from the book, in place of the one shown when it reads
+    /// differently now; with `glyphsChanged`, replaced all the same, as pages that draw through
+    /// other glyphs are equal all the same.
+    private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false) {
+        guard presenter.pager.pages.indices.contains(index) else { return }
+        let page = book.page(index, clock: clock)
+        guard glyphsChanged || page != presenter.pager.pages[index] else { return }
         // A page made afresh may bring characters to ask glyphs for (a reading's text).
-        let fresh = pages.indices.map { index in
-            if !glyphsChanged, shown.indices.contains(index), shown[index] == pages[index] { return shown[index] }
-            askForGlyphs(in: CollectionOfOne(pages[index]))
-            return pages[index].preparingLines(width: width)
-        }
-        presenter.replacePages(fresh)
+        askForGlyphs(in: CollectionOfOne(page))
+        // Wrapped once here, for every frame until the next reading, rather than in each frame.
+        presenter.replacePage(at: index, with: page.preparingLines(width: presenter.renderer.contentRect.width))
         pacer.invalidate()
     }
 

@@ -24,11 +24,18 @@ package struct PageBook: Sendable {
     package var readings: [PageReading]
     /// Glyphs for characters misc-fixed lacks, from the shell (`EngineInput.glyphs`), handed to every page.
     package var glyphs: BitmapFont?
+    /// Each clock page's time format without its seconds (`ClockFormat.withoutSeconds`): a
+    /// property of the configuration, worked out once rather than with every reading.
+    private let timesWithoutSeconds: [ClockFormat?]
 
     /// A book of `specs`, nothing read yet.
     package init(specs: [PageSpec]) {
         self.specs = specs
         readings = specs.map { _ in .pending }
+        timesWithoutSeconds = specs.map { spec in
+            if case .clock(let time, _) = spec.kind { return time.withoutSeconds }
+            return nil
+        }
     }
 
     /// How often each page changes: clocks by the second or the minute, values by their refresh; nil for fixed pages.
@@ -78,7 +85,7 @@ package struct PageBook: Sendable {
                 title: spec.title,
                 body: .clock(
                     time: time.format(clock), date: full,
-                    shorterTimes: time.withoutSeconds.map { [$0.format(clock)] } ?? [],
+                    shorterTimes: timesWithoutSeconds[index].map { [$0.format(clock)] } ?? [],
                     // The shorter forms are English: a date with words of its own (Korean
                     // month names) keeps them, giving the time a smaller face instead.
                     shorterDates: full.isEmpty || !full.unicodeScalars.allSatisfy({ $0.isASCII }) ? [] : shorterDates))

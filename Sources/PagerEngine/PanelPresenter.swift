@@ -130,9 +130,9 @@ package struct PanelPresenter {
         navigator.advance(to: instant)
     }
 
-    /// Replaces the pages' content (refreshed readings).
-    package mutating func replacePages(_ pages: [ConfiguredPage]) {
-        navigator.replacePages(pages)
+    /// Replaces the content of the page at `index` (its refreshed reading), the others kept as they are.
+    package mutating func replacePage(at index: Int, with page: ConfiguredPage) {
+        navigator.replacePage(at: index, with: page)
         // A neighbour may read differently now: looked at again when the next frame goes.
         glass = glass.showsSentFrame ? .frame(.unchecked) : .unknown
     }
