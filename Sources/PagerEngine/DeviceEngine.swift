@@ -108,37 +108,6 @@ package struct DeviceEngine {
             crownConfiguration: configuration.crown.crownConfiguration, indicatorStyle: style, start: start)
     }
 
-    /// The pages whose readings matter now: the current one and those a turn shows next.
-    var nearbyPages: PageList {
-        RefreshSchedule.neighbourhood(
-            of: presenter.pager.currentPage, count: book.specs.count, wraps: configuration.crown.wrap)
-    }
-
-    /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
-    /// while the screen saver has the panel off. A neighbour is read when the engine is awake
-    /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
-    var shownPages: PageList {
-        var pages = PageList()
-        guard book.specs.indices.contains(presenter.pager.currentPage), saver.state(at: now) != .off else {
-            return pages
-        }
-        pages.append(presenter.pager.currentPage)
-        return pages
-    }
-
-    /// When the shell must `tick` next although no input comes; nil: only input wakes the engine.
-    package var nextDeadline: Timestamp? {
-        guard !isStopped else { return nil }
-        switch decision(at: now) {
-        case .drawFrame:
-            return health.isLost ? health.nextAttempt.map { max($0, now) } : now
-        case .wait(let until):
-            // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
-            let fill = fillsOffGlass ? max(now, pacer.busFreeAt) : nil
-            return Timestamp.earliest(Timestamp.earliest(until, fill), health.nextAttempt)
-        }
-    }
-
     /// Feeds `input`, which happened at `instant`; returns what the shell must do.
     package mutating func handle(_ input: EngineInput, at instant: Timestamp) -> Effects {
         var effects = Effects()
@@ -169,9 +138,12 @@ package struct DeviceEngine {
                 schedule.finished(page, at: now)
             }
             if reading != clock {
+                let shownClock = clock
                 clock = reading
                 // Only the clock pages read it: the others stay as they are, their lines wrapped.
-                for page in book.specs.indices where book.specs[page].isClock { refreshPage(page) }
+                for page in book.specs.indices where book.specs[page].isClock {
+                    refreshPage(page, shownClock: shownClock)
+                }
             }
             valueArrived(into: &effects)
         case .sampled(let page, let samples):
@@ -243,27 +215,6 @@ package struct DeviceEngine {
         }
     }
 
-    /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
-    /// and `timer.dims_while_advancing` is off.
-    var holdsScreen: Bool {
-        !configuration.timer.dimsWhileAdvancing && presenter.navigator.isAutoAdvancing
-    }
-
-    /// What the pacer says at `instant`, with every deadline that is not input.
-    private func decision(at instant: Timestamp) -> FramePacer.Decision {
-        // Deadlines after the last frame, not after now: one that passed while the shell slept
-        // (the plate fading, a long press, the screen saver) is due now, not skipped.
-        let after = min(instant, pacer.lastFrameAt ?? instant)
-        // A dark panel shows no dot: the timer wakes it for its pages, not for the dot's steps.
-        let pagerDeadline = presenter.navigator.nextDeadline(after: after, showsIndicator: screen != .off)
-        // Taken one by one, not from a list: this runs every tick.
-        var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
-        if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
-        return pacer.decide(
-            at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
-            nextDeadline: deadline)
-    }
-
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
     private mutating func tick(into effects: inout Effects) {
         // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
@@ -308,7 +259,7 @@ package struct DeviceEngine {
 
     /// Whether the RAM rows off the glass wait to be filled with the neighbouring pages: the
     /// panel lit, answering, and the pages standing still.
-    private var fillsOffGlass: Bool {
+    var fillsOffGlass: Bool {
         presenter.isOffGlassFillPending && screen != .off && !health.isLost && attemptInFlight == nil
     }
 
@@ -373,9 +324,10 @@ package struct DeviceEngine {
     /// The page at `index` made again from the book, in place of the one shown when it reads
     /// differently now; with `glyphsChanged`, replaced all the same, as pages that draw through
     /// other glyphs are equal all the same.
-    private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false) {
+    /// A clock page shown as read at `shownClock` keeps its date lines when the day is the same.
+    private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
         guard presenter.pager.pages.indices.contains(index) else { return }
-        let page = book.page(index, clock: clock)
+        let page = book.page(index, clock: clock, shown: presenter.pager.pages[index], shownClock: shownClock)
         guard glyphsChanged || page != presenter.pager.pages[index] else { return }
         // A page made afresh may bring characters to ask glyphs for (a reading's text).
         askForGlyphs(in: CollectionOfOne(page))
@@ -420,21 +372,5 @@ package struct DeviceEngine {
         presenter.start()
         screen = .bright
         effects.display = presenter.display.interface.take()
-    }
-}
-
-extension PageSpec {
-    /// Whether the page is a clock, refreshed from the local time.
-    var isClock: Bool {
-        if case .clock = kind { return true }
-        return false
-    }
-}
-
-extension PageRead.Source {
-    /// Whether the shell answers at once (a sample, a file) rather than when a command ends.
-    package var isImmediate: Bool {
-        if case .command = self { return false }
-        return true
     }
 }

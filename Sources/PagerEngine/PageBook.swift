@@ -57,16 +57,24 @@ package struct PageBook: Sendable {
         specs.indices.map { page($0, clock: clock) }
     }
 
-    /// One page as it stands, with the book's glyphs.
-    package func page(_ index: Int, clock: ClockReading) -> ConfiguredPage {
-        var page = bare(index, clock: clock)
+    /// One page as it stands, with the book's glyphs. A clock page whose date reads the same on
+    /// `shown` (made at `shownClock`, the same day) takes its date lines from it: only its time is
+    /// formatted again. Without that a clock tick costs about 115,000 instructions instead of
+    /// about 101,000, under the 50x against luma.oled it must hold
+    /// (`Scripts/bench/bench-vs-luma.sh --instructions`, 2026-11-27).
+    package func page(
+        _ index: Int, clock: ClockReading, shown: ConfiguredPage? = nil, shownClock: ClockReading? = nil
+    ) -> ConfiguredPage {
+        var page = bare(index, clock: clock, shown: shown, shownClock: shownClock)
         page.duration = specs[index].duration
         page.font = specs[index].font?.font
         if let glyphs { page.fallbackGlyphs = glyphs }
         return page
     }
 
-    private func bare(_ index: Int, clock: ClockReading) -> ConfiguredPage {
+    private func bare(
+        _ index: Int, clock: ClockReading, shown: ConfiguredPage?, shownClock: ClockReading?
+    ) -> ConfiguredPage {
         let spec = specs[index]
         let reading = readings.indices.contains(index) ? readings[index] : .pending
         switch spec.kind {
@@ -75,6 +83,16 @@ package struct PageBook: Sendable {
         case .image(let image):
             return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
         case .clock(let time, let date):
+            let times = (time: time.format(clock), shorter: timesWithoutSeconds[index].map { [$0.format(clock)] } ?? [])
+            if let shown, let shownClock, shownClock.isSameDay(as: clock), !date.readsTimeOfDay,
+                case .clock(_, let shownDate, _, let shownShorterDates) = shown.body
+            {
+                return ConfiguredPage(
+                    title: spec.title,
+                    body: .clock(
+                        time: times.time, date: shownDate, shorterTimes: times.shorter, shorterDates: shownShorterDates)
+                )
+            }
             let full = date.format(clock)
             var shorterDates: [String] = []
             for format in ClockFormat.shorterDates {
@@ -84,8 +102,7 @@ package struct PageBook: Sendable {
             return ConfiguredPage(
                 title: spec.title,
                 body: .clock(
-                    time: time.format(clock), date: full,
-                    shorterTimes: timesWithoutSeconds[index].map { [$0.format(clock)] } ?? [],
+                    time: times.time, date: full, shorterTimes: times.shorter,
                     // The shorter forms are English: a date with words of its own (Korean
                     // month names) keeps them, giving the time a smaller face instead.
                     shorterDates: full.isEmpty || !full.unicodeScalars.allSatisfy({ $0.isASCII }) ? [] : shorterDates))

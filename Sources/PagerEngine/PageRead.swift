@@ -143,3 +143,19 @@ extension PageSpec {
 func lastLines(_ text: String, _ count: Int) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: true).suffix(max(0, count)).joined(separator: "\n")
 }
+
+extension PageSpec {
+    /// Whether the page is a clock, refreshed from the local time.
+    var isClock: Bool {
+        if case .clock = kind { return true }
+        return false
+    }
+}
+
+extension PageRead.Source {
+    /// Whether the shell answers at once (a sample, a file) rather than when a command ends.
+    package var isImmediate: Bool {
+        if case .command = self { return false }
+        return true
+    }
+}

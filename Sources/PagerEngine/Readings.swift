@@ -9,6 +9,11 @@ package struct ClockReading: Hashable, Sendable {
     /// 0 is Sunday, as in C's `tm_wday`.
     package var weekday: Int
 
+    /// Whether `other` falls on the same day: every date a clock page shows reads the same.
+    package func isSameDay(as other: ClockReading) -> Bool {
+        year == other.year && month == other.month && day == other.day && weekday == other.weekday
+    }
+
     /// Creates a reading; fields out of range are drawn as they are, never trusted for indexing.
     package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
         self.year = year

@@ -27,6 +27,11 @@ package struct ClockFormat: Hashable, Sendable {
     /// directive would print as itself, so nothing can fail.
     static func builtIn(_ pattern: String) -> ClockFormat { ClockFormat(pattern: pattern) }
 
+    /// Whether the text reads the time of day (`%H %I %M %S %p`), not the date alone.
+    package var readsTimeOfDay: Bool {
+        zip(pattern, pattern.dropFirst()).contains { $0 == "%" && "HIMSp".contains($1) }
+    }
+
     /// Whether the text changes every second (`%S`), so the page refreshes each second rather than each minute.
     package var showsSeconds: Bool {
         // Two characters in a row rather than contains("%S"), which Embedded Swift's standard library lacks.
