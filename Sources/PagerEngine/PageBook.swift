@@ -83,15 +83,23 @@ package struct PageBook: Sendable {
         case .image(let image):
             return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
         case .clock(let time, let date):
-            let times = (time: time.format(clock), shorter: timesWithoutSeconds[index].map { [$0.format(clock)] } ?? [])
-            if let shown, let shownClock, shownClock.isSameDay(as: clock), !date.readsTimeOfDay,
-                case .clock(_, let shownDate, _, let shownShorterDates) = shown.body
+            var times = (time: time.format(clock), shorter: [String]())
+            if let shown, let shownClock, shownClock.isSameDay(as: clock),
+                case .clock(_, let shownDate, let shownShorterTimes, let shownShorterDates) = shown.body
             {
-                return ConfiguredPage(
-                    title: spec.title,
-                    body: .clock(
-                        time: times.time, date: shownDate, shorterTimes: times.shorter, shorterDates: shownShorterDates)
-                )
+                // The time without its seconds reads the same within the minute.
+                let sameMinute = shownClock.hour == clock.hour && shownClock.minute == clock.minute
+                times.shorter =
+                    sameMinute ? shownShorterTimes : timesWithoutSeconds[index].map { [$0.format(clock)] } ?? []
+                if !date.readsTimeOfDay {
+                    return ConfiguredPage(
+                        title: spec.title,
+                        body: .clock(
+                            time: times.time, date: shownDate, shorterTimes: times.shorter,
+                            shorterDates: shownShorterDates))
+                }
+            } else {
+                times.shorter = timesWithoutSeconds[index].map { [$0.format(clock)] } ?? []
             }
             let full = date.format(clock)
             var shorterDates: [String] = []
