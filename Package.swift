@@ -12,6 +12,7 @@
 //   PagerEngine      what the device does: configuration, pages,    (the pure targets but MockDisplay:
 //                    pacing, screen saver, recovery, crown scripts   no Glibc, no Foundation)
 //   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
+//   VhostUserI2C     vhost-user and virtio-i2c for a VM's panel     (SSD1306: standard library only)
 //   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
 import PackageDescription
@@ -25,6 +26,8 @@ let package = Package(
     products: [
         .executable(name: "crownpager", targets: ["crownpager"]),
         .executable(name: "crownpager-bench", targets: ["CrownPagerBenchmarks"]),
+        // A test tool for VMs, not shipped: the panel on a guest's real /dev/i2c-N (Testing.md).
+        .executable(name: "crownpager-vhost-i2c", targets: ["crownpager-vhost-i2c"]),
         .library(name: "CrownVocabulary", targets: ["CrownVocabulary"]),
         .library(name: "PagerGraphics", targets: ["PagerGraphics"]),
         .library(name: "PagerCore", targets: ["PagerCore"]),
@@ -46,6 +49,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(name: "SSD1306", dependencies: ["PagerGraphics"]),
         .target(name: "CrownInput", dependencies: ["CrownVocabulary"]),
+        // The device end of a guest's virtio-i2c adapter: vhost-user messages, the split virtqueue
+        // and I2C requests answered by the emulator. Standard library only; sockets and mappings
+        // are LinuxHardware's.
+        .target(name: "VhostUserI2C", dependencies: ["SSD1306"]),
         .target(name: "MockDisplay", dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306"]),
         // A TOML 1.0 reader and checked configuration tables: standard library only.
         .target(name: "PagerConfig"),
@@ -87,6 +94,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "crownpager-vhost-i2c",
+            dependencies: [
+                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxHardware",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Counts heap allocations for crownpager-bench by defining malloc and its kin (weakly) in the
         // program; only the benchmark links it, so no other program's allocator is touched.
         .target(name: "CAllocationCounter"),
@@ -116,6 +130,11 @@ let package = Package(
         .testTarget(
             name: "LinuxHardwareTests",
             dependencies: ["LinuxHardware", "CrownVocabulary", "SSD1306", "PagerGraphics", "TestSupport", "FakeKernel"]),
+        .testTarget(
+            name: "VhostUserI2CTests",
+            dependencies: [
+                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxHardware", "TestSupport", "crownpager-vhost-i2c",
+            ]),
         .testTarget(
             name: "PagerEngineTests", dependencies: ["PagerEngine", "CrownVocabulary", "TestSupport"],
             exclude: ["Goldens"]),

@@ -5,8 +5,17 @@
 #define CLINUXINPUT_H
 
 #include <linux/input.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
+
+// memfd_create(2), which Glibc declares only under _GNU_SOURCE: an anonymous file that can be
+// mapped shared, as QEMU's memory-backend-memfd makes for guest RAM (the vhost-user tests).
+static inline int crownpager_memfd_create(const char *name, unsigned int flags) {
+    return (int)syscall(SYS_memfd_create, name, flags);
+}
 
 // EVIOCSCLOCKID: stamp this descriptor's events with another clock (CLOCK_MONOTONIC).
 static inline unsigned long crownpager_eviocsclockid(void) { return EVIOCSCLOCKID; }

@@ -82,7 +82,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Closes the descriptor. EINTR is not retried: Linux has released the number by then,
     /// and another thread may already have been given it.
-    func close() throws(Errno) {
+    public func close() throws(Errno) {
         guard Glibc.close(rawValue) == 0 else { throw .current }
     }
 

@@ -8,16 +8,26 @@ import Glibc
 ///
 /// The signals are blocked in the calling thread while the value lives; create it on the main
 /// thread before any other starts. `deinit` closes the descriptor and unblocks them.
+///
+/// With `userSignals`, SIGUSR1 and SIGUSR2 come through it too, for a tool that takes orders by signal.
 public final class TerminationSignals {
+    /// SIGUSR1's number.
+    public static let userSignal1 = SIGUSR1
+    /// SIGUSR2's number.
+    public static let userSignal2 = SIGUSR2
+
     /// The descriptor that becomes readable when a signal is pending.
     public let descriptor: Int32
     private var previousMask = sigset_t()
 
-    /// Blocks the signals (SIGWINCH too when `windowChanges`) and opens the descriptor.
-    public init(windowChanges: Bool = false) throws(I2CLoopError) {
+    /// Blocks the signals (SIGWINCH too when `windowChanges`, SIGUSR1 and SIGUSR2 when
+    /// `userSignals`) and opens the descriptor.
+    public init(windowChanges: Bool = false, userSignals: Bool = false) throws(I2CLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for number in [SIGINT, SIGTERM, SIGHUP] + (windowChanges ? [SIGWINCH] : []) { sigaddset(&mask, number) }
+        for number in [SIGINT, SIGTERM, SIGHUP] + (windowChanges ? [SIGWINCH] : [])
+            + (userSignals ? [SIGUSR1, SIGUSR2] : [])
+        { sigaddset(&mask, number) }
         guard pthread_sigmask(SIG_BLOCK, &mask, &previousMask) == 0 else {
             throw .system(operation: "pthread_sigmask", errno: Errno(rawValue: Glibc.errno))
         }

@@ -1,0 +1,166 @@
+import Foundation
+import LinuxHardware
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+import VhostUserI2C
+
+/// The guest's RAM as the test (playing QEMU) sees its memfd: one region, mapped here too.
+struct MappedRegionMemory: GuestMemory {
+    let region: MemoryRegion
+    let mapping: SharedMemoryMapping
+
+    func load(_ count: Int, at address: UInt64) -> [UInt8]? {
+        guard let (_, offset) = [region].locate(guestPhysical: address, count: count) else { return nil }
+        return mapping.load(count, at: offset)
+    }
+
+    func store(_ bytes: [UInt8], at address: UInt64) -> Bool {
+        guard let (_, offset) = [region].locate(guestPhysical: address, count: bytes.count) else { return false }
+        return mapping.store(bytes, at: offset)
+    }
+}
+
+/// QEMU's side of a vhost-user-i2c device, in this process: the built `crownpager-vhost-i2c` is the back-end.
+final class FrontEnd {
+    static let region = MemoryRegion(
+        guestPhysicalAddress: 0x10_0000, size: 1 << 20, userAddress: 0x7F12_3400_0000, mmapOffset: 0)
+    let process = Process()
+    let standardError = Pipe()
+    let socket: UnixSocket
+    let memory: MappedRegionMemory
+    let memoryFile: FileDescriptor
+    let kick: EventCounter
+    let call: EventCounter
+    var ring: DriverRing<MappedRegionMemory>
+
+    init(socketPath: String, glassPath: String) throws {
+        process.executableURL = crownPagerExecutable().deletingLastPathComponent()
+            .appendingPathComponent("crownpager-vhost-i2c")
+        process.arguments = ["--socket", socketPath, "--glass", glassPath, "--address", "0x3c"]
+        process.standardError = standardError
+        try process.run()
+        // The program binds its socket soon after it starts: connect until it is there, for at most 10 s.
+        let deadline = Date().addingTimeInterval(10)
+        var connected: UnixSocket?
+        while connected == nil {
+            do { connected = try UnixSocket(connectingTo: socketPath) } catch {
+                guard Date() < deadline, process.isRunning else { throw error }
+                _ = try Readiness.wait(for: [], timeoutMilliseconds: 5)
+            }
+        }
+        socket = try #require(connected)
+        memoryFile = try SharedMemoryMapping.makeMemoryFile(named: "guest-ram", size: Int(Self.region.size))
+        memory = MappedRegionMemory(
+            region: Self.region, mapping: try SharedMemoryMapping(mapping: memoryFile, length: Int(Self.region.size)))
+        kick = try EventCounter()
+        call = try EventCounter()
+        ring = DriverRing(memory: memory, size: 4, base: Self.region.guestPhysicalAddress)
+    }
+
+    deinit {
+        kick.close()
+        call.close()
+        _ = try? memoryFile.close()
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Sends request `request` with `payload` (and `descriptors`); with `reply`, reads the reply's payload.
+    @discardableResult
+    func send(_ request: UInt32, _ payload: [UInt8] = [], descriptors: [FileDescriptor] = [], reply: Bool = false)
+        throws -> [UInt8]
+    {
+        let header = VhostUserHeader(request: request, flags: 1, payloadSize: UInt32(payload.count))
+        try socket.send(header.bytes + payload, descriptors: descriptors)
+        guard reply else { return [] }
+        let head = try #require(try socket.receive(VhostUserHeader.size))
+        let replyHeader = try VhostUserHeader(decoding: head.bytes)
+        #expect(replyHeader.request == request)
+        #expect(replyHeader.flags == 5)
+        return try #require(try socket.receive(Int(replyHeader.payloadSize))).bytes
+    }
+
+    /// The start-up and probe sequence QEMU 7.2 sends (docs/design/vm-rig.md).
+    func startDevice() throws {
+        #expect(try send(1, reply: true) == .le(VhostUserI2CBackend.offeredFeatures))
+        #expect(try send(15, reply: true) == .le(UInt64(0)))
+        try send(16, .le(UInt64(0)))
+        try send(3)
+        try send(2, .le(VhostUserI2CBackend.offeredFeatures))
+        let region = Self.region
+        try send(
+            5,
+            .le(UInt32(1)) + .le(UInt32(0)) + .le(region.guestPhysicalAddress) + .le(region.size)
+                + .le(region.userAddress) + .le(region.mmapOffset), descriptors: [memoryFile])
+        try send(8, .le(UInt32(0)) + .le(UInt32(ring.size)))
+        try send(10, .le(UInt32(0)) + .le(UInt32(0)))
+        let toUser = region.userAddress - region.guestPhysicalAddress
+        try send(
+            9,
+            .le(UInt32(0)) + .le(UInt32(0)) + .le(ring.descriptorTable + toUser) + .le(ring.usedRing + toUser)
+                + .le(ring.availableRing + toUser) + .le(UInt64(0)))
+        try send(12, .le(UInt64(0)), descriptors: [kick.descriptor])
+        try send(13, .le(UInt64(0)), descriptors: [call.descriptor])
+        try send(18, .le(UInt32(0)) + .le(UInt32(1)))
+    }
+
+    /// Queues one message as Linux's driver does (indirect), kicks, and waits for the interrupt; returns its status.
+    func transfer(to address: UInt8, write data: [UInt8]) throws -> UInt8? {
+        let before = ring.usedIndex
+        let placed = ring.addMessage(to: address, write: data, indirect: true)
+        try kick.signal()
+        let deadline = Date().addingTimeInterval(10)
+        while ring.usedIndex == before, Date() < deadline {
+            _ = try Readiness.wait(for: [call.descriptor.rawValue], timeoutMilliseconds: 1000)
+            _ = call.take()
+        }
+        return ring.usedIndex == before ? nil : ring.byte(at: placed.status)
+    }
+
+    /// Waits (at most 10 s) for the program to end; its status and what it wrote to standard error.
+    func finish() -> (status: Int32, standardError: String) {
+        let text = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
+
+@Suite(.tags(.endToEnd), .serialized) struct BackEndEndToEndTests {
+    @Test func aFrameOverTheSocketLandsInTheGlass() throws {
+        let scratch = try ScratchDirectory()
+        let glassPath = scratch.path + "/glass.pbm"
+        let qemu = try FrontEnd(socketPath: scratch.path + "/vhost.sock", glassPath: glassPath)
+        try qemu.startDevice()
+        var reference = SSD1306Emulator()
+        for transfer in initializationAndFrame(testFrame()) {
+            #expect(try qemu.transfer(to: 0x3C, write: transfer.bytes) == 0)
+            reference.write(transfer.bytes, to: transfer.address)
+        }
+        // SIGUSR2 writes the glass while the run goes on.
+        kill(qemu.process.processIdentifier, SIGUSR2)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: glassPath), Date() < deadline {
+            _ = try Readiness.wait(for: [], timeoutMilliseconds: 5)
+        }
+        #expect(try PBM.decode(Array(try Data(contentsOf: URL(fileURLWithPath: glassPath)))) == testFrame())
+        // Another address NACKs; an absent panel (SIGUSR1) NACKs until the next SIGUSR1.
+        #expect(try qemu.transfer(to: 0x3D, write: [0x00, 0xA7]) == 1)
+        kill(qemu.process.processIdentifier, SIGUSR1)
+        #expect(try qemu.transfer(to: 0x3C, write: [0x00, 0xA7]) == 1)
+        kill(qemu.process.processIdentifier, SIGUSR1)
+        #expect(try qemu.transfer(to: 0x3C, write: [0x00, 0xA6]) == 0)
+        // GET_VRING_BASE: where the ring stopped.
+        #expect(
+            try qemu.send(11, .le(UInt32(0)) + .le(UInt32(0)), reply: true) == .le(UInt32(0))
+                + .le(UInt32(qemu.ring.availableIndex)))
+        // QEMU going away ends the run: the glass is written, the status is 0.
+        qemu.socket.shutdown()
+        let (status, standardError) = qemu.finish()
+        #expect(status == 0, "\(standardError)")
+        #expect(standardError.contains("QEMU disconnected after"))
+        let glass = try PBM.decode(Array(try Data(contentsOf: URL(fileURLWithPath: glassPath))))
+        #expect(glass == reference.glass)
+        #expect(glass == testFrame())
+    }
+}
