@@ -8,6 +8,8 @@
 #   --arch amd64|arm64|all                       only the custom kernel of one architecture (default all)
 #   --no-stock                                   leave out the stock-kernel VM
 #   --break-glass                                compare the glass with a reference one pixel off (the check must FAIL)
+#   --debs DIR                                   install DIR/crownpager_<version>_ARCH.deb (built from this tree, as
+#                                                .ci/run does) instead of building them into the cache
 #   --keep                                       keep the run's folder (console logs, journals, glasses)
 #
 # Prints a PASS or FAIL line per scenario, the boot times, and `N passed, M failed`; exits 1 when
@@ -21,6 +23,7 @@ arches=(amd64 arm64)
 stock=1
 break_glass=0
 keep=0
+debs=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch)
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
     --no-stock) stock=0; shift ;;
     --break-glass) break_glass=1; shift ;;
     --keep) keep=1; shift ;;
+    --debs) debs="$(realpath "${2:?--debs needs a folder}")"; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "vm-check: unknown option '$1' (try --help)" >&2; exit 64 ;;
   esac
@@ -61,11 +65,18 @@ timings=()
 
 # --- what the VMs need, cached -----------------------------------------------------------------
 
-# The package for ARCH, built from this tree: cached by HEAD and the uncommitted changes to what
-# goes into it.
+# The package for ARCH, built from this tree: cached by what goes into it (the committed trees of
+# Sources, Hardware, Scripts/release and the manifest, and their uncommitted changes).
 package_for() {
   local arch=$1 key dir extra=()
-  key="$(git rev-parse HEAD)-$(git diff HEAD -- Sources Hardware Scripts/release Package.swift Package.resolved | sha256sum | cut -c1-8)"
+  if [ -n "$debs" ]; then
+    dir="$debs/crownpager_$(Scripts/release/package.sh --print-version)_$arch.deb"
+    [ -f "$dir" ] || { say "no $dir"; return 1; }
+    echo "$dir"
+    return 0
+  fi
+  key="$( { git rev-parse HEAD:Sources HEAD:Hardware HEAD:Scripts/release HEAD:Package.swift HEAD:Package.resolved
+    git diff HEAD -- Sources Hardware Scripts/release Package.swift Package.resolved; } | sha256sum | cut -c1-16)"
   dir="$CROWNPAGER_CACHE/vm-debs/$key"
   if ! ls "$dir"/crownpager_*_"$arch".deb >/dev/null 2>&1; then
     [ "$arch" = amd64 ] || extra=(--arch "$arch")

@@ -101,6 +101,8 @@ EOF
 }
 
 setup() {
+  # The nodes that exist at boot with their groups (udev's rules) before the service opens them.
+  udevadm settle --timeout=60
   case "$mode" in
     custom)
       gpio_sim_add || say "could not make the gpio-sim chip"
@@ -167,7 +169,8 @@ service_confined() {
 holds() { local pid; pid="$(main_pid)"; [ "$pid" != 0 ] && ls -l "/proc/$pid/fd" 2>/dev/null | grep -q -- "-> $1\$"; }
 
 # A uinput knob (python3-evdev): REL_X and KEY_ENTER, as the rotary-encoder overlay makes.
-# uinput_start NAME creates it and prints its node; uinput_turn N sends N detents; uinput_stop.
+# uinput_start NAME creates it (its node in $uinput_node); uinput_turn N sends N detents; uinput_stop.
+# Not in a subshell: the python process and the fifo's write end belong to this shell.
 uinput_start() {
   mkfifo /run/vmcheck-uinput
   python3 -c '
@@ -182,8 +185,10 @@ for line in open("/run/vmcheck-uinput"):
 device.close()
 ' "$1" >/run/vmcheck-uinput.path &
   uinput_pid=$!
-  exec {uinput_fd}>/run/vmcheck-uinput
-  wait_for 20 test -s /run/vmcheck-uinput.path && udevadm settle --timeout=30 && cat /run/vmcheck-uinput.path
+  # Read-write: opening never blocks, even when python failed before opening its end.
+  exec {uinput_fd}<>/run/vmcheck-uinput
+  wait_for 20 test -s /run/vmcheck-uinput.path && udevadm settle --timeout=30
+  uinput_node="$(cat /run/vmcheck-uinput.path)"
 }
 uinput_turn() { echo "$1" >&"$uinput_fd"; }
 uinput_stop() { exec {uinput_fd}>&-; wait "$uinput_pid"; rm -f /run/vmcheck-uinput /run/vmcheck-uinput.path; }
@@ -235,7 +240,8 @@ custom_scenarios() {
   check "detents applied" '$(last_tally)' journal_has "$want"
 
   # 6. The evdev knob through uinput.
-  node="$(uinput_start "vmcheck knob")"
+  uinput_start "vmcheck knob"
+  node=$uinput_node
   write_config "${bus#i2c-}" evdev "$node"
   systemctl start crownpager.service
   wait_for 30 holds "$node"
@@ -297,7 +303,8 @@ stock_scenarios() {
     test "$(journal_count 'Operation not permitted')" = 0
   systemctl stop crownpager.service
   # 3. The uinput knob, read by the doctor (no panel here).
-  node="$(uinput_start "vmcheck knob")"
+  uinput_start "vmcheck knob"
+  node=$uinput_node
   crownpager doctor crown --evdev "$node" --count 3 --duration 30 --lines >"$out/doctor-evdev.txt" 2>&1 &
   local doctor_pid=$!
   wait_for 20 fuser -s "$node"

@@ -6,40 +6,53 @@
 #
 #   Scripts/dev/vm/image.sh ARCH DEB KERNELDIR      ARCH amd64 or arm64, DEB the package for it,
 #                                                   KERNELDIR what Scripts/dev/vm/kernel.sh printed
+#   Scripts/dev/vm/image.sh ARCH --base             only the cached root of the guest's Debian packages
 #
 # The folder holds root.img (ext4, made with mkfs.ext4 -d: no loop mounts) and, on amd64, vmlinuz
 # and initrd.img of the stock kernel. Cached under $CROWNPAGER_CACHE as vm-image-ARCH-KEY, KEY a
 # hash of the package, the kernel, this script and the units; older images of ARCH are removed.
 set -euo pipefail
 case "${1:-}" in -h|--help|"") awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-arch=$1 deb="$(realpath "$2")" kernel="$(realpath "$3")"
+arch=$1
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../debian-root.sh"
 debian_root_who=vm-image
 trap debian_root_leave_all EXIT
+
+# The guest's Debian packages, in a root of their own (vm-base-trixie-ARCH): a new crownpager
+# package reuses it. On amd64 Debian's stock kernel too (its initrd loads i2c-stub and uinput).
+packages="systemd systemd-sysv udev kmod i2c-tools gpiod python3-evdev procps psmisc"
+[ "$arch" = amd64 ] && packages+=" linux-image-amd64 initramfs-tools"
+vm_base="$CROWNPAGER_CACHE/vm-base-trixie-$arch"
+if [ ! -f "$vm_base/.complete" ] || [ "$(cat "$vm_base/.complete")" != "$packages" ]; then
+  base="$(debian_root_base trixie "$arch")"
+  debian_root_say "making $vm_base: $packages"
+  debian_root_copy "$base" "$vm_base"
+  debian_root_enter "$vm_base"
+  debian_root_run "$vm_base" bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends $packages >/root/apt.log 2>&1" || { tail -n 20 "$vm_base/root/apt.log" >&2; exit 1; }
+  debian_root_leave "$vm_base"
+  echo "$packages" >"$vm_base/.complete"
+fi
+[ "${2:-}" = --base ] && exit 0
+
+deb="$(realpath "$2")" kernel="$(realpath "$3")"
 [ -f "$deb" ] || { debian_root_say "no package at $deb"; exit 66; }
 [ -f "$kernel/.complete" ] || { debian_root_say "no built kernel at $kernel"; exit 66; }
-
 key="$( { sha256sum "$deb" | cut -d' ' -f1; basename "$kernel"; cat "$0" "$here"/vmcheck-*.service; } | sha256sum | cut -c1-12)"
 out="$CROWNPAGER_CACHE/vm-image-$arch-$key"
 if [ -f "$out/.complete" ]; then printf '%s\n' "$out"; exit 0; fi
 started=$SECONDS
-base="$(debian_root_base trixie "$arch")"
 root="$CROWNPAGER_CACHE/vm-root-$arch"
-debian_root_copy "$base" "$root"
+debian_root_copy "$vm_base" "$root"
 debian_root_enter "$root"
-extra=""
-[ "$arch" = amd64 ] && extra="linux-image-amd64 initramfs-tools"
-debian_root_say "making the $arch image (key $key): systemd, udev, the guest's tools${extra:+, $extra}"
-debian_root_run "$root" bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-  --no-install-recommends systemd systemd-sysv udev kmod i2c-tools gpiod python3-evdev procps psmisc $extra >/root/apt.log 2>&1" \
-  || { tail -n 20 "$root/root/apt.log" >&2; exit 1; }
+debian_root_say "making the $arch image (key $key)"
 
 # The package, as an owner installs it. The one place that says where it comes from: the
 # signed repository of Scripts/release/apt-repo.sh takes this function's place.
 install_package() {
   cp "$deb" "$root/root/"
-  debian_root_run "$root" bash -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$(basename "$deb") >>/root/apt.log 2>&1" \
+  debian_root_run "$root" bash -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$(basename "$deb") >/root/apt.log 2>&1" \
     || { tail -n 20 "$root/root/apt.log" >&2; return 1; }
   rm -f "$root/root/$(basename "$deb")"
 }
