@@ -118,7 +118,8 @@ accel_for() {
 serve_requests() {
   local console=$1 dir=$2 handled=0 requests request i inode
   while kill -0 "$qemu_pid" 2>/dev/null; do
-    mapfile -t requests < <(grep -a -oE '@@vmcheck-host [a-z]+( [a-z0-9-]+)? @@' "$console" || [ $? -eq 1 ])
+    requests=()
+    [ -f "$console" ] && mapfile -t requests < <(grep -a -oE '@@vmcheck-host [a-z]+( [a-z0-9-]+)? @@' "$console" || [ $? -eq 1 ])
     for ((i = handled; i < ${#requests[@]}; i++)); do
       request="${requests[i]#@@vmcheck-host }" request="${request% @@}"
       case "$request" in
@@ -146,7 +147,7 @@ vm_run() {
   mkdir -p "$dir/disk/out"
   cp Scripts/dev/vm/guest.sh "$dir/disk/guest.sh"
   echo "$mode" >"$dir/disk/mode"
-  mkfs.ext4 -q -F -L vmcheck -d "$dir/disk" "$dir/run.img" 64M
+  mkfs.ext4 -q -F -L vmcheck -d "$dir/disk" "$dir/run.img" 64M >"$dir/mkfs.log"
   case "$arch" in
     amd64) qemu=qemu-system-x86_64 machine="-M pc" console=ttyS0 kernel="$kernel_dir/bzImage" ;;
     arm64) qemu=qemu-system-aarch64 machine="-M virt" console=ttyAMA0 kernel="$kernel_dir/Image" ;;
@@ -157,10 +158,11 @@ vm_run() {
     kernel="$image_dir/vmlinuz"
     extra+=(-initrd "$image_dir/initrd.img")
   elif [ -n "$backend" ]; then
-    "$backend" --socket "$dir/i2c.sock" --address 0x3c --panel ssd1306-128x64 --glass "$dir/glass.pbm" \
+    "$backend" --socket "$dir/i2c.sock" --address 0x3c --panel 128x64 --glass "$dir/glass.pbm" \
       >"$dir/backend.log" 2>&1 &
     backend_pid=$!
     for _ in $(seq 50); do [ -S "$dir/i2c.sock" ] && break; sleep 0.1; done
+    [ -S "$dir/i2c.sock" ] || fail "[$arch] panel: crownpager-vhost-i2c made no socket: $(tail -n 3 "$dir/backend.log" | tr '\n' ' ')"
     extra+=(-object memory-backend-memfd,id=mem,size=1G,share=on -numa node,memdev=mem
       -chardev "socket,id=vi2c,path=$dir/i2c.sock" -device vhost-user-i2c-pci,chardev=vi2c,event_idx=off)
   else
@@ -177,12 +179,18 @@ vm_run() {
   serve_requests "$dir/console.log" "$dir"
   wait "$qemu_pid" || say "QEMU ended with status $? ($(tail -n 2 "$dir/qemu.log" | tr '\n' ' '))"
   qemu_pid=""
-  if [ -n "$backend_pid" ]; then wait "$backend_pid" || say "the back-end ended with status $?"; backend_pid=""; fi
+  if [ -n "$backend_pid" ]; then
+    # It ends by itself once QEMU has disconnected; one that does not is stopped (and says so).
+    for _ in $(seq 50); do kill -0 "$backend_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -0 "$backend_pid" 2>/dev/null && { say "the back-end outlived QEMU: stopping it"; kill -TERM "$backend_pid"; }
+    wait "$backend_pid" || say "the back-end ended with status $? ($(tail -n 1 "$dir/backend.log"))"
+    backend_pid=""
+  fi
   local seconds=$((SECONDS - began))
   debugfs -R "rdump /out $dir" "$dir/run.img" >"$dir/debugfs.log" 2>&1 || say "debugfs could not read the run's disk: $(tail -n 1 "$dir/debugfs.log")"
   if [ ! -f "$dir/out/results" ]; then
     fail "[$arch $mode] the guest wrote no results in $seconds s; the console's end:"
-    tail -n 25 "$dir/console.log" >&2
+    if [ -f "$dir/console.log" ]; then tail -n 25 "$dir/console.log" >&2; else tail -n 3 "$dir/qemu.log" >&2; fi
     keep=1
     return
   fi
@@ -190,8 +198,8 @@ vm_run() {
     case "$verdict" in PASS) pass "[$arch $mode] $text" ;; *) fail "[$arch $mode] $text" ;; esac
   done <"$dir/out/results"
   [ "$mode" = custom ] && compare_glasses "$arch" "$dir"
-  boot="$(sed -n 's/.*Startup finished in \(.*\)$/\1/p' "$dir/out/boot.txt" | head -n 1)"
-  timings+=("$arch $mode: multi-user.target at $(cut -d. -f1 <"$dir/out/uptime-at-run") s of guest uptime (${boot:-?}); the whole VM $seconds s")
+  boot="$(awk '{ printf "userspace from %.1f s, multi-user.target at %.1f s", $1 / 1e6, $2 / 1e6 }' "$dir/out/boot-times")"
+  timings+=("$arch $mode kernel: $boot after the kernel started; the whole VM $seconds s")
 }
 
 # The emulator's glass after the turns and after the NACK's recovery is render's.

@@ -69,7 +69,7 @@ mkdir -p "$root/vmcheck"
 printf '/dev/vda / ext4 defaults 0 1\n/dev/vdb /vmcheck ext4 defaults,nofail,x-systemd.device-timeout=120s 0 2\n' >"$root/etc/fstab"
 echo vmcheck >"$root/etc/hostname"
 # Nobody logs in: no getty on the console, whose output is the host's log.
-debian_root_run "$root" systemctl mask serial-getty@.service getty@.service >/dev/null 2>&1
+debian_root_run "$root" systemctl mask serial-getty@.service getty@.service getty-static.service >/dev/null 2>&1
 debian_root_leave "$root"
 
 rm -rf "$out.tmp" && mkdir -p "$out.tmp"
@@ -78,10 +78,10 @@ if [ "$arch" = amd64 ]; then
   cp "$(ls "$root"/boot/initrd.img-* | sort -V | tail -n 1)" "$out.tmp/initrd.img"
 fi
 rm -f "$root/root/apt.log" "$root/etc/resolv.conf"
-mkfs.ext4 -q -F -L vmroot -d "$root" "$out.tmp/root.img" 3G
+mkfs.ext4 -q -F -L vmroot -d "$root" "$out.tmp/root.img" 3G >&2
 rm -rf "$root"
 touch "$out.tmp/.complete"
-for old in "$CROWNPAGER_CACHE"/vm-image-"$arch"-*; do [ "$old" = "$out" ] || rm -rf "$old"; done
 mv "$out.tmp" "$out"
+for old in "$CROWNPAGER_CACHE"/vm-image-"$arch"-*; do [ "$old" = "$out" ] || rm -rf "$old"; done
 debian_root_say "made the $arch image in $((SECONDS - started)) s: $out"
 printf '%s\n' "$out"

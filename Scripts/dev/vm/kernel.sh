@@ -59,7 +59,7 @@ debian_root_run "$builder" bash -c '
   # A line the configuration dropped (a dependency missing) would boot a kernel without it: say so.
   lost=$(grep -hE "^CONFIG_[A-Z0-9_]+=[ym]$" /build/kernel.fragment /build/kernel-$arch.fragment | grep -vxFf .config || true)
   if [ -n "$lost" ]; then echo "vm-kernel: olddefconfig dropped these fragment lines:" >&2; echo "$lost" >&2; exit 1; fi
-  nice -n 10 make "$@" -j2 "$target" modules >build.log 2>&1 || { tail -n 30 build.log >&2; exit 1; }
+  nice -n 5 make "$@" -j2 "$target" modules >build.log 2>&1 || { tail -n 30 build.log >&2; exit 1; }
   rm -rf /build/$arch-modules
   make "$@" modules_install INSTALL_MOD_PATH=/build/$arch-modules >/dev/null
 ' bash "$arch" "$target" $make_args
