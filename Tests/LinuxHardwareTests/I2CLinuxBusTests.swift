@@ -121,7 +121,7 @@ final class FakeI2CMachine {
         } catch {
             #expect(error.kind == .plainTransfersUnsupported)
             #expect(error.description.hasPrefix("could not write to 0x3c on /dev/i2c-1: "))
-            for hint in ["lacks plain I2C transfers (I2C_FUNC_I2C)", "SMBus", "i2cdetect -F 1", "i2cdetect -l"] {
+            for hint in ["lacks plain I2C transfers (I2C_FUNC_I2C", "SMBus-only", "i2cdetect -F 1", "i2cdetect -l"] {
                 #expect(error.description.contains(hint), "\(hint)")
             }
             #expect(!error.description.contains("check the wiring"))

@@ -233,11 +233,18 @@ custom_scenarios() {
   sleep 3
   glass turns
 
-  # 3. NACK: the back-end stops answering; the service retries, then the panel is back whole.
+  # 3. NACK: the back-end stops answering; a detent makes the service write (an idle pager sends
+  # nothing), it reports the NACK and retries; back, the panel is initialised afresh, and a detent
+  # back shows page 4 again.
   host absent
-  check "NACK" 'the service reports the panel stopped answering' wait_for 30 journal_has "the display stopped answering"
+  detent forward
+  check "NACK" '$(journalctl -t crownpager -o cat --no-pager | grep -m 1 "stopped answering" | cut -c1-150)' \
+    wait_for 30 journal_has "the display stopped answering"
   host present
-  check "recovery" 'the panel answers again and the service is still up' wait_for 30 journal_has "the display answers again"
+  check "recovery" '$(journalctl -t crownpager -o cat --no-pager | grep -m 1 "answers again")' \
+    wait_for 30 journal_has "the display answers again"
+  detent back
+  check "after recovery" 'a detent back: $(prop StatusText)' wait_for 20 status_has "page 4 of 6"
   sleep 3
   glass recovered
 
@@ -251,7 +258,8 @@ custom_scenarios() {
 
   # 5. Every detent made is applied: the tally the service logs as it stops.
   systemctl stop crownpager.service
-  local want="the crown turned $((detents_forward + 1)) detents ($detents_forward forward, 1 back), $((detents_forward + 1)) applied"
+  # 3 forward, one forward and one back around the NACK, one back after the chip came back.
+  local want="the crown turned $((detents_forward + 3)) detents ($((detents_forward + 1)) forward, 2 back), $((detents_forward + 3)) applied"
   check "detents applied" '$(last_tally)' journal_has "$want"
 
   # 6. The evdev knob through uinput.
