@@ -27,14 +27,14 @@ debs=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch)
-      case "${2:-}" in amd64 | arm64) arches=("$2") ;; all) ;; *) echo "vm-check: --arch takes amd64, arm64 or all" >&2; exit 64 ;; esac
+      case "${2:-}" in amd64 | arm64) arches=("$2") ;; all) ;; *) echo "vm-check: --arch takes amd64, arm64 or all" >&2; exit 2 ;; esac
       shift 2 ;;
     --no-stock) stock=0; shift ;;
     --break-glass) break_glass=1; shift ;;
     --keep) keep=1; shift ;;
     --debs) debs="$(realpath "${2:?--debs needs a folder}")"; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "vm-check: unknown option '$1' (try --help)" >&2; exit 64 ;;
+    *) echo "vm-check: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 debian_root_who=vm-check
