@@ -69,5 +69,7 @@ mv "$out.tmp/.config" "$out.tmp/config"
 cp -a "$builder/build/$arch-modules/lib/modules" "$out.tmp/modules"
 touch "$out.tmp/.complete"
 rm -rf "$out" && mv "$out.tmp" "$out"
+# The build tree (a gigabyte or two) is not kept: a changed fragment builds from a fresh source tree.
+rm -rf "$builder/build/$arch" "$builder/build/$arch-modules"
 debian_root_say "built the $arch kernel in $((SECONDS - started)) s: $out"
 printf '%s\n' "$out"
