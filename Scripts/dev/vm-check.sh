@@ -226,9 +226,10 @@ compare_glasses() {
 # --- the VMs -----------------------------------------------------------------------------------
 
 for arch in "${arches[@]}"; do
-  kernel_dir="$(Scripts/dev/vm/kernel.sh "$arch")"
-  deb="$(package_for "$arch")"
-  image_dir="$(Scripts/dev/vm/image.sh "$arch" "$deb" "$kernel_dir")"
+  # What cannot be made is a FAIL of its own; the other architecture still runs.
+  kernel_dir="$(Scripts/dev/vm/kernel.sh "$arch")" || { fail "[$arch] no custom kernel (Scripts/dev/vm/kernel.sh $arch)"; continue; }
+  deb="$(package_for "$arch")" || { fail "[$arch] no package (Scripts/release/package.sh)"; continue; }
+  image_dir="$(Scripts/dev/vm/image.sh "$arch" "$deb" "$kernel_dir")" || { fail "[$arch] no image (Scripts/dev/vm/image.sh)"; continue; }
   vm_run "$arch" custom "$kernel_dir" "$image_dir"
   if [ "$arch" = amd64 ] && [ "$stock" -eq 1 ]; then vm_run amd64 stock "$kernel_dir" "$image_dir"; fi
 done

@@ -61,6 +61,7 @@ install_package
 # The custom kernel's modules (i2c-stub), and the units that run the check.
 release="$(ls "$kernel/modules")"
 rm -rf "$root/usr/lib/modules/$release"
+mkdir -p "$root/usr/lib/modules"
 cp -a "$kernel/modules/$release" "$root/usr/lib/modules/"
 debian_root_run "$root" depmod -a "$release"
 install -m 0644 "$here"/vmcheck-*.service "$root/etc/systemd/system/"
