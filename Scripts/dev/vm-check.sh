@@ -65,7 +65,7 @@ timings=()
 
 # --- what the VMs need, cached -----------------------------------------------------------------
 
-# The package for ARCH, built from this tree: cached by what goes into it (the committed trees of
+# The package for ARCH, built from this tree: cached by what goes into it (the committed files of
 # Sources, Hardware, Scripts/release and the manifest, and their uncommitted changes).
 package_for() {
   local arch=$1 key dir extra=()
@@ -75,8 +75,9 @@ package_for() {
     echo "$dir"
     return 0
   fi
-  key="$( { git rev-parse HEAD:Sources HEAD:Hardware HEAD:Scripts/release HEAD:Package.swift HEAD:Package.resolved
-    git diff HEAD -- Sources Hardware Scripts/release Package.swift Package.resolved; } | sha256sum | cut -c1-16)"
+  # The documentation catalogues (*.docc) are not in the package: an edit there builds nothing.
+  key="$( { git ls-tree -r HEAD Sources Hardware Scripts/release Package.swift Package.resolved | grep -v '\.docc/'
+    git diff HEAD -- Sources Hardware Scripts/release Package.swift Package.resolved ':!*.docc/*'; } | sha256sum | cut -c1-16)"
   dir="$CROWNPAGER_CACHE/vm-debs/$key"
   if ! ls "$dir"/crownpager_*_"$arch".deb >/dev/null 2>&1; then
     [ "$arch" = amd64 ] || extra=(--arch "$arch")
