@@ -28,6 +28,9 @@ package struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
         case noAcknowledge
         /// The transfer failed on the wire (EIO, ETIMEDOUT, EAGAIN): noise, a loose wire, clock.
         case bus
+        /// The adapter cannot do plain I2C transfers (EOPNOTSUPP on a write): an SMBus-only one,
+        /// without I2C_FUNC_I2C, such as i2c-stub or a PC's SMBus controller.
+        case plainTransfersUnsupported
         /// Anything else.
         case other
     }
@@ -93,6 +96,7 @@ package struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
         case EACCES, EPERM: return .permissionDenied
         case ENXIO, EREMOTEIO: return .noAcknowledge
         case EIO, ETIMEDOUT, EAGAIN: return .bus
+        case EOPNOTSUPP where operation == .write: return .plainTransfersUnsupported
         default: return .other
         }
     }
@@ -130,6 +134,10 @@ package struct I2CError: Error, Hashable, Sendable, CustomStringConvertible {
         case .bus:
             return reason + ". The transfer failed on the wire: check for a loose wire or missing pull-ups, or "
                 + "lower the bus speed (dtparam=i2c_arm_baudrate=100000)."
+        case .plainTransfersUnsupported:
+            return reason + ". \(path) is an SMBus-only adapter: it lacks plain I2C transfers (I2C_FUNC_I2C; "
+                + "'i2cdetect -F \(bus)' says \"I2C no\"), which a frame of the display needs. Put the display on a "
+                + "full I2C bus (on a Raspberry Pi /dev/i2c-1, 'dtparam=i2c_arm=on'); 'i2cdetect -l' lists the adapters."
         case .other:
             return reason
         }

@@ -107,6 +107,27 @@ final class FakeI2CMachine {
         #expect(machine.transfers() == [[0x00, 0xAE]])
     }
 
+    /// An SMBus-only adapter (i2c-stub, some PC SMBus controllers) fails a plain I2C transfer with
+    /// EOPNOTSUPP: the adapter, not the wiring, is the problem, and I2C_FUNC_I2C is what it lacks.
+    @Test(arguments: [I2CWriteMethod.rdwr, .write])
+    func anSMBusOnlyAdapterSaysItLacksPlainI2CTransfers(method: I2CWriteMethod) throws {
+        let machine = try FakeI2CMachine()
+        defer { withExtendedLifetime(machine) {} }
+        fake_i2c_set_nack(1, 0x3C, EOPNOTSUPP)
+        let bus = try LinuxI2CBus.open(path: "/dev/i2c-1", writeMethod: method)
+        do throws(I2CError) {
+            try bus.write([0x00, 0xAF], to: .ssd1306Primary)
+            Issue.record("a write on an adapter without I2C transfers succeeded")
+        } catch {
+            #expect(error.kind == .plainTransfersUnsupported)
+            #expect(error.description.hasPrefix("could not write to 0x3c on /dev/i2c-1: "))
+            for hint in ["lacks plain I2C transfers (I2C_FUNC_I2C", "SMBus-only", "i2cdetect -F 1", "i2cdetect -l"] {
+                #expect(error.description.contains(hint), "\(hint)")
+            }
+            #expect(!error.description.contains("check the wiring"))
+        }
+    }
+
     @Test func anEmptyAddressIsEREMOTEIOAsOnAPi() throws {
         let machine = try FakeI2CMachine(devices: [])
         defer { withExtendedLifetime(machine) {} }
