@@ -50,11 +50,22 @@ debian_root_say "making the $arch image (key $key)"
 
 # The package, as an owner installs it. The one place that says where it comes from: the
 # signed repository of Scripts/release/apt-repo.sh takes this function's place.
+# As a fleet's Pi does: from a signed repository (Scripts/release/apt-repo.sh, a test key kept in
+# the cache), on a file share at /srv/crownpager, its key in /usr/share/keyrings (signed-by=).
 install_package() {
-  cp "$deb" "$root/root/"
-  debian_root_run "$root" bash -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ./$(basename "$deb") >/root/apt.log 2>&1" \
+  local repo="$root/srv/crownpager" keys="$CROWNPAGER_CACHE/vm-repo-key"
+  mkdir -p "$keys" && chmod 700 "$keys"
+  Scripts/release/apt-repo.sh --out "$repo" --key-dir "$keys" --url file:/srv/crownpager "$deb" >"$root/root/sources.list" \
+    || return 1
+  install -D -m 0644 "$repo/crownpager-archive-keyring.gpg" "$root/usr/share/keyrings/crownpager-archive-keyring.gpg"
+  tail -n 1 "$root/root/sources.list" >"$root/etc/apt/sources.list.d/crownpager.list"
+  # Only this repository is read (the guests have no network); the Debian lists stay.
+  debian_root_run "$root" bash -c "apt-get update -qq -o Dir::Etc::sourcelist=sources.list.d/crownpager.list \
+    -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 >/root/apt.log 2>&1 \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq crownpager >>/root/apt.log 2>&1 \
+    && apt-cache policy crownpager | grep -q 'file:/srv/crownpager'" \
     || { tail -n 20 "$root/root/apt.log" >&2; return 1; }
-  rm -f "$root/root/$(basename "$deb")"
+  rm -f "$root/root/sources.list"
 }
 install_package
 
