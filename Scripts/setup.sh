@@ -3,8 +3,8 @@
 # Safe to run again and again. It says what it does before it does it.
 #
 #   Scripts/setup.sh               what building and running the pager needs
-#   Scripts/setup.sh --test        plus what the test suite needs (tmux, procps, systemd-analyze) and
-#                                  the VM check (qemu-system-x86, qemu-system-arm, e2fsprogs)
+#   Scripts/setup.sh --test        plus what the test suite needs (tmux, procps, systemd-analyze)
+#   Scripts/setup.sh --vm          plus what the VM check needs (qemu-system-x86, qemu-system-arm, e2fsprogs)
 #   Scripts/setup.sh --packaging   plus what Scripts/release/package.sh needs (static C++ runtime, dpkg-deb,
 #                                  lintian, debootstrap and qemu-user-static for arm64) and
 #                                  Scripts/release/apt-repo.sh (apt-ftparchive, gpg)
@@ -15,10 +15,12 @@ set -euo pipefail
 
 want_test=0
 want_packaging=0
+want_vm=0
 for arg in "$@"; do
   case "$arg" in
     --test) want_test=1 ;;
     --packaging) want_packaging=1 ;;
+    --vm) want_vm=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
@@ -71,7 +73,7 @@ packages+=(unifont)
 # For the VM check (Scripts/dev/vm-check.sh): QEMU for amd64 and arm64 guests, and e2fsprogs
 # (mkfs.ext4 -d makes the disks, debugfs reads the results back). The kernels are built in a
 # cached Debian 13 root (Scripts/dev/vm/kernel.sh), not with this machine's packages.
-[ "$want_test" -eq 1 ] && packages+=(qemu-system-x86 qemu-system-arm e2fsprogs)
+[ "$want_vm" -eq 1 ] && packages+=(qemu-system-x86 qemu-system-arm e2fsprogs)
 # For packaging: dpkg-deb builds and lintian checks the .deb, binutils reads the binary's needs,
 # debootstrap, qemu-user-static and binfmt-support make and run the arm64 roots (the static C++
 # runtime follows below, once the compiler is known); apt-utils (apt-ftparchive) and gnupg build and

@@ -53,10 +53,11 @@ cleanup() {
   if [ "$keep" -eq 1 ]; then say "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
-for tool in qemu-system-x86_64 debugfs mkfs.ext4; do
-  command -v "$tool" >/dev/null || { say "no $tool: run Scripts/setup.sh --test"; exit 69; }
+# QEMU and the ext4 tools, through the project's own setup (it installs only what is missing).
+Scripts/setup.sh --vm >&2
+for tool in qemu-system-x86_64 qemu-system-aarch64 debugfs mkfs.ext4; do
+  command -v "$tool" >/dev/null || { say "no $tool after Scripts/setup.sh --vm"; exit 69; }
 done
-[[ " ${arches[*]} " == *" arm64 "* ]] && { command -v qemu-system-aarch64 >/dev/null || { say "no qemu-system-aarch64: run Scripts/setup.sh --test"; exit 69; }; }
 
 passed=0 failed=0
 pass() { printf 'vm-check: PASS %s\n' "$*"; passed=$((passed + 1)); }
