@@ -59,8 +59,8 @@ package struct PageBook: Sendable {
 
     /// One page as it stands, with the book's glyphs. A clock page whose date reads the same on
     /// `shown` (made at `shownClock`, the same day) takes its date lines from it: only its time is
-    /// formatted again. Without that a clock tick costs about 115,000 instructions instead of
-    /// about 101,000, under the 50x against luma.oled it must hold
+    /// formatted again. Without that a clock tick costs 105,317 instructions instead of
+    /// 94,123, under the 50x against luma.oled it must hold
     /// (`Scripts/bench/bench-vs-luma.sh --instructions`, 2026-11-27).
     package func page(
         _ index: Int, clock: ClockReading, shown: ConfiguredPage? = nil, shownClock: ClockReading? = nil
