@@ -81,10 +81,10 @@ struct PageCanvas {
 
     /// Combines `source` with its top-left at `origin`, clipped, a page row at a time.
     ///
-    /// Kept hand-tuned (8 columns a word, a loop specialised by ink) because without it a frame
-    /// costs more than 50,000 instructions: a slide frame about 95,600 instead of 74,120 and a
-    /// clock tick about 111,000 instead of 94,123 (`Scripts/bench/bench-vs-luma.sh --instructions`,
-    /// 2026-11-27), and the clock tick then misses the 50x it must hold against luma.oled.
+    /// Kept hand-tuned (8 columns a word, a loop specialised by ink) because without it the clock
+    /// tick misses the 50x against luma.oled it must hold: about 111,000 instructions instead of
+    /// 94,123 (43x), and a slide frame about 95,600 instead of 74,120
+    /// (`Scripts/bench/bench-vs-luma.sh --instructions`, 2026-11-27).
     ///
     /// A destination page takes its rows from at most two source pages, shifted by the same amount
     /// in every column, so whole bytes (and 8 columns at once as a word) are combined under one
