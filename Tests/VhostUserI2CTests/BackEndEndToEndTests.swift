@@ -89,17 +89,20 @@ final class FrontEnd {
         try send(3)
         try send(2, .le(VhostUserI2CBackend.offeredFeatures))
         let region = Self.region
-        try send(
-            5,
-            .le(UInt32(1)) + .le(UInt32(0)) + .le(region.guestPhysicalAddress) + .le(region.size)
-                + .le(region.userAddress) + .le(region.mmapOffset), descriptors: [memoryFile])
+        // Built in parts, not one long sum of `.le` calls: Swift 6.0.3's type checker gives up on that.
+        let memoryTable: [[UInt8]] = [
+            .le(UInt32(1)), .le(UInt32(0)), .le(region.guestPhysicalAddress), .le(region.size),
+            .le(region.userAddress), .le(region.mmapOffset),
+        ]
+        try send(5, Array(memoryTable.joined()), descriptors: [memoryFile])
         try send(8, .le(UInt32(0)) + .le(UInt32(ring.size)))
         try send(10, .le(UInt32(0)) + .le(UInt32(0)))
         let toUser = region.userAddress - region.guestPhysicalAddress
-        try send(
-            9,
-            .le(UInt32(0)) + .le(UInt32(0)) + .le(ring.descriptorTable + toUser) + .le(ring.usedRing + toUser)
-                + .le(ring.availableRing + toUser) + .le(UInt64(0)))
+        let ringAddresses: [[UInt8]] = [
+            .le(UInt32(0)), .le(UInt32(0)), .le(ring.descriptorTable + toUser), .le(ring.usedRing + toUser),
+            .le(ring.availableRing + toUser), .le(UInt64(0)),
+        ]
+        try send(9, Array(ringAddresses.joined()))
         try send(12, .le(UInt64(0)), descriptors: [kick.descriptor])
         try send(13, .le(UInt64(0)), descriptors: [call.descriptor])
         try send(18, .le(UInt32(0)) + .le(UInt32(1)))
