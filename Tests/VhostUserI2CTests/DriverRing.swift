@@ -97,7 +97,8 @@ struct DriverRing<Memory: GuestMemory> {
         indirect: Bool = false
     ) -> (status: UInt64, readData: UInt64) {
         let flags: UInt32 = (failNext ? 1 : 0) | (readLength > 0 ? 2 : 0)
-        let header = allocate([UInt8].le(UInt16(address) << 1) + [0, 0] + .le(flags))
+        let headerParts: [[UInt8]] = [.le(UInt16(address) << 1), [0, 0], .le(flags)]
+        let header = allocate(Array(headerParts.joined()))
         var buffers: [(address: UInt64, length: UInt32, writable: Bool)] = [(header, 8, false)]
         var readData: UInt64 = 0
         if !data.isEmpty { buffers.append((allocate(data), UInt32(data.count), false)) }

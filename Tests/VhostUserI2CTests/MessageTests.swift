@@ -11,10 +11,11 @@ import VhostUserI2C
     @Test func theFeaturesOfferedAreTheOnesQEMUAndLinuxNeed() throws {
         var backend = VhostUserI2CBackend(emulator: .init())
         let reply = backend.respond(to: try message(1, []).command())
-        #expect(reply == [1, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0] + [0x01, 0, 0, 0x40, 0x01, 0, 0, 0])
-        #expect(
-            backend.respond(to: .getProtocolFeatures) == [15, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0]
-                + [UInt8](repeating: 0, count: 8))
+        // Whole literals with their type, not sums: Swift 6.0.3's type checker spends minutes on those.
+        let features: [UInt8] = [1, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0, 0x01, 0, 0, 0x40, 0x01, 0, 0, 0]
+        #expect(reply == features)
+        let protocolFeatures: [UInt8] = [15, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        #expect(backend.respond(to: .getProtocolFeatures) == protocolFeatures)
         #expect(backend.respond(to: .setOwner) == nil)
     }
 
@@ -37,9 +38,12 @@ import VhostUserI2C
     }
 
     @Test func theMemoryTableDecodesOneRegionPerDescriptor() throws {
-        let region: [UInt8] =
-            .le(UInt64(0x10_0000)) + .le(UInt64(0x4000)) + .le(UInt64(0x7F00_0000_0000)) + .le(UInt64(0x1000))
-        let payload: [UInt8] = .le(UInt32(2)) + [0, 0, 0, 0] + region + region
+        let regionParts: [[UInt8]] = [
+            .le(UInt64(0x10_0000)), .le(UInt64(0x4000)), .le(UInt64(0x7F00_0000_0000)), .le(UInt64(0x1000)),
+        ]
+        let region = Array(regionParts.joined())
+        let payloadParts: [[UInt8]] = [.le(UInt32(2)), [0, 0, 0, 0], region, region]
+        let payload = Array(payloadParts.joined())
         #expect(
             try message(5, payload, descriptors: 2).command()
                 == .setMemoryTable(
@@ -53,8 +57,10 @@ import VhostUserI2C
         #expect(throws: VhostUserError.payloadTooShort(request: .setMemoryTable, size: 40, needed: 72)) {
             try message(5, Array(payload.prefix(40)), descriptors: 2).command()
         }
-        let wrapping: [UInt8] =
-            .le(UInt32(1)) + [0, 0, 0, 0] + .le(UInt64.max) + .le(UInt64(2)) + .le(UInt64(0)) + .le(UInt64(0))
+        let wrappingParts: [[UInt8]] = [
+            .le(UInt32(1)), [0, 0, 0, 0], .le(UInt64.max), .le(UInt64(2)), .le(UInt64(0)), .le(UInt64(0)),
+        ]
+        let wrapping = Array(wrappingParts.joined())
         #expect(throws: VhostUserError.invalidRegion(index: 0)) { try message(5, wrapping, descriptors: 1).command() }
     }
 
@@ -72,8 +78,10 @@ import VhostUserI2C
         #expect(throws: VhostUserError.payloadTooShort(request: .setVringBase, size: 4, needed: 8)) {
             try message(10, .le(UInt32(0))).command()
         }
-        let address: [UInt8] =
-            .le(UInt32(0)) + .le(UInt32(0)) + .le(UInt64(1)) + .le(UInt64(2)) + .le(UInt64(3)) + .le(UInt64(0))
+        let addressParts: [[UInt8]] = [
+            .le(UInt32(0)), .le(UInt32(0)), .le(UInt64(1)), .le(UInt64(2)), .le(UInt64(3)), .le(UInt64(0)),
+        ]
+        let address = Array(addressParts.joined())
         #expect(
             try message(9, address).command()
                 == .setVringAddress(VringAddress(descriptorTable: 1, usedRing: 2, availableRing: 3)))

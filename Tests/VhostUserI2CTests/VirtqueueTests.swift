@@ -130,7 +130,8 @@ struct Rig {
         rig.ring.addMessage(to: 0x3C, write: [0x00, 0xAE])
         #expect(try rig.kick() == 2)
         let reply = rig.backend.respond(to: .getVringBase)
-        #expect(reply == [11, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0] + [0, 0, 0, 0, 2, 0, 0, 0])
+        let expected: [UInt8] = [11, 0, 0, 0, 5, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]
+        #expect(reply == expected)
         rig.ring.addMessage(to: 0x3C, write: [0x00, 0xAF])
         #expect(try rig.kick() == 0)
         // A restart from that base serves what came meanwhile.
