@@ -83,23 +83,27 @@ package struct PageBook: Sendable {
         case .image(let image):
             return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
         case .clock(let time, let date):
-            var times = (time: time.format(clock), shorter: [String]())
+            // What the shown page, made the same day, already reads: its date lines, and its time
+            // without seconds within the minute.
+            var sameDay: (date: String, shorterTimes: [String], shorterDates: [String], sameMinute: Bool)?
             if let shown, let shownClock, shownClock.isSameDay(as: clock),
                 case .clock(_, let shownDate, let shownShorterTimes, let shownShorterDates) = shown.body
             {
-                // The time without its seconds reads the same within the minute.
                 let sameMinute = shownClock.hour == clock.hour && shownClock.minute == clock.minute
-                times.shorter =
-                    sameMinute ? shownShorterTimes : timesWithoutSeconds[index].map { [$0.format(clock)] } ?? []
-                if !date.readsTimeOfDay {
-                    return ConfiguredPage(
-                        title: spec.title,
-                        body: .clock(
-                            time: times.time, date: shownDate, shorterTimes: times.shorter,
-                            shorterDates: shownShorterDates))
-                }
+                sameDay = (shownDate, shownShorterTimes, shownShorterDates, sameMinute)
+            }
+            let shorterTimes: [String]
+            if let sameDay, sameDay.sameMinute {
+                shorterTimes = sameDay.shorterTimes
             } else {
-                times.shorter = timesWithoutSeconds[index].map { [$0.format(clock)] } ?? []
+                shorterTimes = timesWithoutSeconds[index].map { [$0.format(clock)] } ?? []
+            }
+            if let sameDay, !date.readsTimeOfDay {
+                return ConfiguredPage(
+                    title: spec.title,
+                    body: .clock(
+                        time: time.format(clock), date: sameDay.date, shorterTimes: shorterTimes,
+                        shorterDates: sameDay.shorterDates))
             }
             let full = date.format(clock)
             var shorterDates: [String] = []
@@ -110,7 +114,7 @@ package struct PageBook: Sendable {
             return ConfiguredPage(
                 title: spec.title,
                 body: .clock(
-                    time: times.time, date: full, shorterTimes: times.shorter,
+                    time: time.format(clock), date: full, shorterTimes: shorterTimes,
                     // The shorter forms are English: a date with words of its own (Korean
                     // month names) keeps them, giving the time a smaller face instead.
                     shorterDates: full.isEmpty || !full.unicodeScalars.allSatisfy({ $0.isASCII }) ? [] : shorterDates))
