@@ -193,6 +193,9 @@ package struct DeviceEngine {
                 presenter.display.shutDown()
                 effects.display = presenter.display.interface.take()
             }
+        case .notify:
+            // The overlay that shows notifications lands with issue 24's notification work.
+            break
         }
         if !glyphsPending.isEmpty {
             effects.glyphsWanted = glyphsPending

@@ -37,6 +37,8 @@ package enum EngineInput: Sendable {
     case redraw
     /// The run ends: blank the panel and switch it off, unless `persist`.
     case stop(persist: Bool)
+    /// A notification to show by its priority (`crownpager notify`).
+    case notify(PagerNotification)
 }
 
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
