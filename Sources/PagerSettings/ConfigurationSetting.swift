@@ -83,6 +83,47 @@ package struct ConfigurationSetting: Hashable, Sendable {
     package static func overridden(byFlag flag: String) -> ConfigurationSetting? {
         all.first { $0.flag?.name == flag }
     }
+
+    /// What its flag's value is called in the help: `<low|medium|high>`, `<n>`, `<time>`; nil for
+    /// a flag that takes none.
+    package var flagValueName: String? {
+        guard let flag, flag.setsValue == nil else { return nil }
+        switch type {
+        case .integer, .integerChoice: return "n"
+        case .number: return "number"
+        case .choice(let choices): return choices.joined(separator: "|")
+        case .duration: return "time"
+        case .boolean: return "true|false"
+        case .string, .strings, .special: return "value"
+        }
+    }
+
+    /// The flags `run` and `render` read from the table alone, with their help, as `--help` lists
+    /// them: a line with the flag and its value, then the help, indented and wrapped within 64
+    /// columns, which both `--help` and the indented discussion of crownpager(1) leave as they are.
+    package static var tableFlagsHelp: String {
+        all.compactMap { setting -> String? in
+            guard let flag = setting.flag, !flag.isDeclared else { return nil }
+            let value = setting.flagValueName.map { " <\($0)>" } ?? ""
+            return (["  \(flag.name)\(value)"] + indented(setting.flagHelp, by: 6, width: 64)).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` columns, each indented by `indent` spaces.
+    private static func indented(_ text: String, by indent: Int, width: Int) -> [String] {
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = margin
+        for word in text.split(separator: " ") {
+            if line.count > indent, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = margin
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        lines.append(line)
+        return lines
+    }
 }
 
 /// A command-line flag that overrides a setting.
@@ -93,12 +134,17 @@ package struct SettingFlag: Hashable, Sendable {
     package let setsValue: String?
     /// What the flag takes, where the command line differs from the file; nil: as the file.
     package let takes: String?
+    /// Whether commands declare the flag themselves, for what they do with it besides overriding the
+    /// file: the doctor's GPIO lines and bus, an image loaded from the working directory. Every
+    /// other flag is read by `run` and `render` from this table alone (`RunOverrides.set(flags:)`).
+    package let isDeclared: Bool
 
     /// A flag that takes a value, or sets `setsValue` when given alone.
-    package init(_ name: String, sets setsValue: String? = nil, takes: String? = nil) {
+    package init(_ name: String, sets setsValue: String? = nil, takes: String? = nil, declared: Bool = false) {
         self.name = name
         self.setsValue = setsValue
         self.takes = takes
+        self.isDeclared = declared
     }
 }
 

@@ -34,12 +34,44 @@ package struct RunOverrides: Sendable {
         settings.append(SettingOverride(setting, value))
     }
 
-    /// Overrides `setting` with its flag's `argument` when one was given, read by the setting's rule.
-    package mutating func set<Value>(_ setting: Setting<Value>, flagArgument argument: String?)
-        throws(SettingArgumentError)
-    {
-        guard let argument else { return }
-        set(setting, try setting.parse(flagArgument: argument))
+    /// Overrides the settings `arguments` name by their flags in the table (`--sensitivity low`,
+    /// `--max-dots=5`, `--wrap`), in order: what `run` and `render` leave to the table. A flag that
+    /// sets a value alone (`--wrap`) takes none.
+    package mutating func set(flags arguments: [String]) throws(SettingFlagError) {
+        var next = 0
+        while next < arguments.count {
+            let argument = arguments[next]
+            next += 1
+            let (name, attached) = Self.split(argument)
+            guard name.hasPrefix("--"),
+                let row = Settings.rows.first(where: { $0.description.flag?.name == name }),
+                let flag = row.description.flag
+            else { throw .unknown(argument) }
+            let value: String
+            if let setsValue = flag.setsValue {
+                guard attached == nil else { throw .unknown(argument) }
+                value = setsValue
+            } else if let attached {
+                value = attached
+            } else {
+                guard next < arguments.count else { throw .missingValue(flag: name) }
+                value = arguments[next]
+                next += 1
+            }
+            do {
+                let override = try row.override(value)
+                settings.removeAll { $0.key == override.key }
+                settings.append(override)
+            } catch {
+                throw .refused(error)
+            }
+        }
+    }
+
+    /// `--flag=value` as the flag and its value; a lone flag with no value.
+    private static func split(_ argument: String) -> (name: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
     /// `configuration` with every flag given laid over it.

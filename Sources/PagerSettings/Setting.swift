@@ -172,10 +172,15 @@ package struct Setting<Value: Sendable>: Sendable {
         let type = description.type
         let read = codec.read
         let set = self.set
-        return SettingRow(description: description) {
-            (table: inout ConfigTable, configuration: inout Configuration) throws(ConfigError) in
-            if let value = try read(&table, name, type) { set(&configuration, value) }
-        }
+        let setting = self
+        return SettingRow(
+            description: description,
+            read: { (table: inout ConfigTable, configuration: inout Configuration) throws(ConfigError) in
+                if let value = try read(&table, name, type) { set(&configuration, value) }
+            },
+            override: { (argument: String) throws(SettingArgumentError) -> SettingOverride in
+                SettingOverride(setting, try setting.parse(flagArgument: argument))
+            })
     }
 }
 
@@ -185,6 +190,8 @@ struct SettingRow: Sendable {
     let description: ConfigurationSetting
     /// Reads its key from its table into a configuration, if the table has it.
     let read: @Sendable (inout ConfigTable, inout Configuration) throws(ConfigError) -> Void
+    /// Its flag's argument as an override, read by the setting's rule.
+    let override: @Sendable (String) throws(SettingArgumentError) -> SettingOverride
 }
 
 /// A setting's value from the command line, laid over a configuration (`RunOverrides`).
@@ -199,6 +206,26 @@ package struct SettingOverride: Sendable {
         key = setting.key
         let set = setting.set
         apply = { set(&$0, value) }
+    }
+}
+
+/// A command-line argument the settings table cannot read: an unknown flag, a flag without its
+/// value, or a value its setting refuses.
+package enum SettingFlagError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No setting has this flag (or a word that is no flag at all).
+    case unknown(String)
+    /// The flag came last, without the value it takes.
+    case missingValue(flag: String)
+    /// The setting refuses the value.
+    case refused(SettingArgumentError)
+
+    package var description: String {
+        switch self {
+        case .unknown(let argument) where argument.hasPrefix("-"): return "unknown option '\(argument)'"
+        case .unknown(let argument): return "unexpected argument '\(argument)'"
+        case .missingValue(let flag): return "missing value for '\(flag)'"
+        case .refused(let error): return error.description
+        }
     }
 }
 

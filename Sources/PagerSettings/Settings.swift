@@ -32,17 +32,18 @@ package enum DisplayBus: Hashable, Sendable {
 /// The settings table: every setting of `crownpager.toml` outside its pages, one typed row each.
 ///
 /// Adding a setting is a row here (and its place in `rows`); the field it sets takes its default
-/// from the row, and the parser, the default file, the references and the manual follow. A
-/// setting with a flag also has its `@Option` in the command line (ArgumentParser declares
-/// options as properties), read by the row's rule through `RunOverrides.set(_:flagArgument:)`:
-/// the range, the words of a refusal and the help come from the row.
+/// from the row, and the parser, the default file, the references and the manual follow. So does
+/// its flag: `run` and `render` read every flag of the table that no command declares itself
+/// (`RunOverrides.set(flags:)`), and list them in `--help`. The few a command declares
+/// (`SettingFlag.isDeclared`: the panel's bus and lines, which the doctor reads too, and an image
+/// loaded from the working directory) take the row's help and rule all the same.
 package enum Settings {
     /// `[display]`: the panel and how it is driven.
     package static let displayPanel = Setting<SSD1306Panel>(
         "display.panel", .choice(SSD1306Panel.all.map { $0.name } + ["ssd1306-128x64", "ssd1306-128x32"]),
         SettingCodec<String>.string.map(
             { name in SSD1306Panel.all.first { $0.name == name || "ssd1306-" + $0.name == name } }, { $0.name }),
-        default: SSD1306Panel.ssd1306_128x64, flag: SettingFlag("--panel"), reloadable: false,
+        default: SSD1306Panel.ssd1306_128x64, flag: SettingFlag("--panel", declared: true), reloadable: false,
         "The panel's controller and size: an SSD1306 of 128x64, 128x32, 96x16, 72x40 or 64x48, the 1.3\" "
             + "sh1106-128x64, the 2.42\" ssd1309-128x64, or an SH1107's sh1107-64x128 or sh1107-128x128"
     ) { $0.display.panel = $1 }
@@ -52,7 +53,8 @@ package enum Settings {
         busCodec, default: DisplayBus.i2c(1),
         flag: SettingFlag(
             "--i2c-bus",
-            takes: "a bus number from 0 to 1023; --spi 0.0 drives a panel on SPI, --mock draws in the terminal"),
+            takes: "a bus number from 0 to 1023; --spi 0.0 drives a panel on SPI, --mock draws in the terminal",
+            declared: true),
         reloadable: false,
         "The bus of the panel: 1 is /dev/i2c-1 (pins 3 and 5); \"spi0.0\" is SPI0 with CE0 (pin 24), with DC and "
             + "RES on dc_line and reset_line; \"mock\" draws in the terminal instead"
@@ -67,7 +69,7 @@ package enum Settings {
     }
     package static let displayAddress = Setting<I2CAddress>(
         "display.address", .special(described: I2CAddress.rule), addressCodec, default: I2CAddress.ssd1306Primary,
-        flag: SettingFlag("--address"), reloadable: false,
+        flag: SettingFlag("--address", declared: true), reloadable: false,
         "The display's I2C address: 0x3c on most modules, 0x3d when strapped"
     ) { $0.display.address = $1 }
     package static let displayRotation = Setting<DisplayRotation>(
@@ -107,12 +109,12 @@ package enum Settings {
         "The GPIO chip of an SPI panel's DC and RES lines"
     ) { $0.display.gpioChip = $1 }
     package static let displayDataCommandLine = Setting<Int>(
-        "display.dc_line", .integer(0...511), .integer, default: 24, flag: SettingFlag("--dc-line"),
+        "display.dc_line", .integer(0...511), .integer, default: 24, flag: SettingFlag("--dc-line", declared: true),
         reloadable: false, "The line of an SPI panel's DC (data/command): GPIO24 is pin 18"
     ) { $0.display.dataCommandLine = $1 }
     package static let displayResetLine = Setting<Int?>(
         "display.reset_line", .special(described: "a line from 0 to 511, or \"none\" when RES is tied high"),
-        resetLineCodec, default: 25, flag: SettingFlag("--reset-line"), reloadable: false,
+        resetLineCodec, default: 25, flag: SettingFlag("--reset-line", declared: true), reloadable: false,
         "The line of an SPI panel's RES, pulsed low at start: GPIO25 is pin 22"
     ) { $0.display.resetLine = $1 }
     package static let displaySPIHertz = Setting<Int>(
@@ -130,23 +132,27 @@ package enum Settings {
         configuration.crown.sourceIsExplicit = true
     }
     package static let crownChip = Setting<String>(
-        "crown.chip", .string, .string, default: "/dev/gpiochip0", flag: SettingFlag("--chip"), reloadable: false,
+        "crown.chip", .string, .string, default: "/dev/gpiochip0", flag: SettingFlag("--chip", declared: true),
+        reloadable: false,
         "The GPIO chip the encoder is wired to"
     ) { $0.crown.chip = $1 }
     package static let crownLineA = Setting<Int>(
-        "crown.lines.a", .integer(0...511), .integer, default: 17, flag: SettingFlag("--line-a"), reloadable: false,
+        "crown.lines.a", .integer(0...511), .integer, default: 17, flag: SettingFlag("--line-a", declared: true),
+        reloadable: false,
         "The line of the encoder's A (CLK): GPIO17 is pin 11"
     ) { $0.crown.lineA = $1 }
     package static let crownLineB = Setting<Int>(
-        "crown.lines.b", .integer(0...511), .integer, default: 27, flag: SettingFlag("--line-b"), reloadable: false,
+        "crown.lines.b", .integer(0...511), .integer, default: 27, flag: SettingFlag("--line-b", declared: true),
+        reloadable: false,
         "The line of the encoder's B (DT): GPIO27 is pin 13"
     ) { $0.crown.lineB = $1 }
     package static let crownLineButton = Setting<Int>(
-        "crown.lines.button", .integer(0...511), .integer, default: 22, flag: SettingFlag("--line-button"),
+        "crown.lines.button", .integer(0...511), .integer, default: 22,
+        flag: SettingFlag("--line-button", declared: true),
         reloadable: false, "The line of the push button (SW): GPIO22 is pin 15"
     ) { $0.crown.lineButton = $1 }
     package static let crownEvdev = Setting<String>(
-        "crown.evdev", .string, .string, default: "/dev/input/event0", flag: SettingFlag("--evdev"),
+        "crown.evdev", .string, .string, default: "/dev/input/event0", flag: SettingFlag("--evdev", declared: true),
         reloadable: false,
         "The kernel's input device of the knob (the rotary-encoder overlay), read with source = \"evdev\""
     ) { $0.crown.evdevPath = $1 }
@@ -205,7 +211,7 @@ package enum Settings {
     ) { $0.indicator.style = $1 }
     package static let indicatorImage = Setting<String?>(
         "indicator.image", .string, SettingCodec<String>.string.optional(), default: nil, example: "\"star\"",
-        flag: SettingFlag("--indicator-image"),
+        flag: SettingFlag("--indicator-image", declared: true),
         "The image of every dot: location, house, bookmark, star, or a PBM, XBM or PNG file of at most 7x7"
     ) { $0.indicator.image = $1 }
     package static let indicatorMaximumDots = Setting<Int?>(

@@ -25,12 +25,6 @@ struct HardwareOptions: ParsableArguments {
     @Option(help: .setting("--address"))
     var address: String?
 
-    @Option(help: .setting("--rotate", valueName: "degrees"))
-    var rotate: String?
-
-    @Option(help: .setting("--brightness", valueName: "percent"))
-    var brightness: String?
-
     @Option(help: "Contrast from 0 to 255 alone (applied after --brightness).")
     var contrast: Int?
 
@@ -45,8 +39,6 @@ struct HardwareOptions: ParsableArguments {
         guard spi == nil || i2cBus == nil else { throw ValidationError("give --spi or --i2c-bus, not both") }
         if let spi { _ = try spiOption(spi) }
         try checkSPILines(dcLine: dcLine, resetLine: resetLine)
-        var scratch = RunOverrides()
-        try applySettings(to: &scratch)
         if let contrast, !(0...255).contains(contrast) {
             throw ValidationError("--contrast must be between 0 and 255, not \(contrast)")
         }
@@ -63,20 +55,8 @@ struct HardwareOptions: ParsableArguments {
             overrides.set(Settings.displayResetLine, line)
         }
         if let parsedAddress { overrides.set(Settings.displayAddress, parsedAddress) }
-        // validate() has read these flags already: none can be refused here.
-        try? applySettings(to: &overrides)
         overrides.contrast = contrast
         overrides.inverted = invert
-    }
-
-    /// The flags that override settings, each read by its setting's rule (as the file is).
-    func applySettings(to overrides: inout RunOverrides) throws(ValidationError) {
-        do {
-            try overrides.set(Settings.displayRotation, flagArgument: rotate)
-            try overrides.set(Settings.displayBrightness, flagArgument: brightness)
-        } catch {
-            throw ValidationError(error.description)
-        }
     }
 }
 

@@ -70,37 +70,35 @@ struct PictureOptions: ParsableArguments {
     }
 }
 
-/// How the pager, its page indicator and the crown behave.
+/// The flags that override a setting and nothing more, read by the settings table's rows: a
+/// setting added to the table with a flag is taken here, checked by its own rule, and listed in
+/// `--help`, with nothing else to write.
+struct SettingFlags: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var arguments: [String] = []
+
+    func validate() throws {
+        var scratch = RunOverrides()
+        try apply(to: &scratch)
+    }
+
+    /// The flags given, laid over a configuration by `run` and `render`.
+    func apply(to overrides: inout RunOverrides) throws(ValidationError) {
+        do {
+            try overrides.set(flags: arguments)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// What `--help` says of them, after the command's own discussion.
+    static let help = "Flags that override a setting of the configuration:\n" + ConfigurationSetting.tableFlagsHelp
+}
+
+/// How the pager shows its pages: the demo's page count, the crown locked, the indicator's images.
 struct PagerOptions: ParsableArguments {
-    @Flag(help: .setting("--wrap"))
-    var wrap = false
-
-    @Option(help: .setting("--crown-side"))
-    var crownSide: String?
-
-    @Option(help: .setting("--detents-per-page", valueName: "n"))
-    var detentsPerPage: String?
-
-    @Option(help: .setting("--sensitivity", valueName: "low|medium|high"))
-    var sensitivity: String?
-
-    @Option(help: .setting("--rubber-band", valueName: "soft|medium|stiff"))
-    var rubberBand: String?
-
-    @Option(help: .setting("--background-style"))
-    var backgroundStyle: String?
-
-    @Option(help: .setting("--max-dots", valueName: "n"))
-    var maxDots: String?
-
-    @Flag(help: .setting("--hides-for-single-page"))
-    var hidesForSinglePage = false
-
     @Flag(help: "Show the pages without letting the crown move them.")
     var displayOnly = false
-
-    @Option(help: .setting("--page-duration", valueName: "time"))
-    var pageDuration: String?
 
     @Option(help: "Show this many demo pages (1 to 999): the demo's own, then numbered pages (implies --demo on run).")
     var pages: Int?
@@ -111,12 +109,7 @@ struct PagerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An image for one page, e.g. 1=location (repeatable).", valueName: "page=image"))
     var pageImage: [String] = []
 
-    @Flag(help: .setting("--no-acceleration"))
-    var noAcceleration = false
-
     func validate() throws {
-        var scratch = RunOverrides()
-        try applySettings(to: &scratch)
         if let pages, !(1...999).contains(pages) {
             throw ValidationError("--pages must be between 1 and 999, not \(pages)")
         }
@@ -124,42 +117,6 @@ struct PagerOptions: ParsableArguments {
             throw ValidationError(
                 "--page-image must be <page>=<image> with a page from 1, e.g. 1=location, not '\(spec)'")
         }
-    }
-
-    /// The flags that override settings, each read by its setting's rule (as the file is).
-    func applySettings(to overrides: inout RunOverrides) throws(ValidationError) {
-        do {
-            if wrap { overrides.set(Settings.crownWrap, true) }
-            try overrides.set(Settings.crownSide, flagArgument: crownSide)
-            try overrides.set(Settings.crownSensitivity, flagArgument: sensitivity)
-            try overrides.set(Settings.crownDetentsPerPage, flagArgument: detentsPerPage)
-            try overrides.set(Settings.crownRubberBand, flagArgument: rubberBand)
-            try overrides.set(Settings.indicatorStyle, flagArgument: backgroundStyle)
-            try overrides.set(Settings.indicatorMaximumDots, flagArgument: maxDots)
-            if hidesForSinglePage { overrides.set(Settings.indicatorHidesForSinglePage, true) }
-            try overrides.set(Settings.timerDuration, flagArgument: pageDuration)
-            if noAcceleration { overrides.set(Settings.crownAcceleration, false) }
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    /// A setting's flag, read (`validate()` has refused a bad one); nil when not given.
-    private func given<Value>(_ setting: Setting<Value>, _ argument: String?) -> Value? {
-        argument.flatMap { try? setting.parse(flagArgument: $0) }
-    }
-
-    /// The indicator's style, with its images loaded; a bad image file is a clear error.
-    func indicatorStyle() throws(CrownPagerError) -> PageIndicatorStyle {
-        var style = PageIndicatorStyle(
-            maximumVisibleDots: given(Settings.indicatorMaximumDots, maxDots) ?? nil,
-            hidesForSinglePage: hidesForSinglePage,
-            crownSide: given(Settings.crownSide, crownSide) ?? .right,
-            backgroundStyle: given(Settings.indicatorStyle, backgroundStyle) ?? .automatic)
-        let (preferred, pages) = try images()
-        style.images.preferredIndicatorImage = preferred
-        for (page, image) in pages { style.images.setIndicatorImage(image, forPage: page) }
-        return style
     }
 
     /// `--indicator-image` and `--page-image`, loaded (pages count from 0).
@@ -177,7 +134,6 @@ struct PagerOptions: ParsableArguments {
 
     /// The flags given, laid over a configuration by `run`.
     func apply(to overrides: inout RunOverrides) throws(CrownPagerError) {
-        try? applySettings(to: &overrides)
         overrides.displayOnly = displayOnly
         (overrides.indicatorImage, overrides.pageImages) = try images()
     }

@@ -21,10 +21,11 @@ struct RenderCommand: ParsableCommand {
             (--crown) or lines (--script, where # starts a comment). --gif writes the same frames \
             as one animated GIF at their real times (at most 50 pictures a second, the last held a \
             second), looping.
-            """)
+            """ + "\n" + SettingFlags.help)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
+    @OptionGroup var settingFlags: SettingFlags
 
     @Option(help: ArgumentHelp("The folder the frames go to; created if missing.", valueName: "dir"))
     var out: String?
@@ -91,6 +92,7 @@ struct RenderCommand: ParsableCommand {
         if let panel = display.chosenPanel { overrides.set(Settings.displayPanel, panel) }
         overrides.mock = true
         try report { try pagerOptions.apply(to: &overrides) }
+        try settingFlags.apply(to: &overrides)
         var configuration = Configuration.demo(pageCount: pagerOptions.pages)
         if let config { try report { configuration = try config == "built-in" ? .builtIn : .load(path: config) } }
         configuration = overrides.applied(to: configuration)

@@ -22,10 +22,11 @@ struct RunCommand: ParsableCommand {
             first page); l stands for a long press (the list of page titles: turn to pick, press to \
             jump); r redraws; q or Ctrl-C quits and restores the terminal. Works inside tmux and over \
             SSH; at 128 columns or more the glass is drawn with half blocks, otherwise with braille.
-            """)
+            """ + "\n" + SettingFlags.help)
 
     @OptionGroup var display: DisplayOptions
     @OptionGroup var pagerOptions: PagerOptions
+    @OptionGroup var settingFlags: SettingFlags
     @OptionGroup(title: "Real panel") var hardware: HardwareOptions
     @OptionGroup(title: "Crown on GPIO lines") var gpio: GPIOOptions
 
@@ -79,6 +80,7 @@ struct RunCommand: ParsableCommand {
         overrides.mock = mock
         hardware.apply(to: &overrides)
         try report { try pagerOptions.apply(to: &overrides) }
+        try settingFlags.apply(to: &overrides)
         if let wiring = gpio.wiring {
             overrides.crown = .gpio(wiring, QuadratureConfiguration())
         } else if let evdev {
