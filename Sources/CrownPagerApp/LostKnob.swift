@@ -18,13 +18,22 @@ enum LostKnob {
         }
     }
 
-    /// The knob opened again; nil while it is still away.
-    func reopen() -> Knob? {
+    /// The knob opened again; the error says why it cannot be yet (still away, or back with the
+    /// wrong permissions), for the log.
+    func reopen() throws(CrownPagerError) -> Knob {
         switch self {
         case .gpio(let wiring, let configuration):
-            return try? .gpio(GPIOCrownSource(wiring: wiring, configuration: configuration))
+            do {
+                return .gpio(try GPIOCrownSource(wiring: wiring, configuration: configuration))
+            } catch {
+                throw .crown(error)
+            }
         case .evdev(let path, let configuration):
-            return try? .evdev(EvdevCrownSource(path: path, configuration: configuration))
+            do {
+                return .evdev(try EvdevCrownSource(path: path, configuration: configuration))
+            } catch {
+                throw .inputDevice(error)
+            }
         }
     }
 }

@@ -19,28 +19,44 @@ package struct PageSampling: Sendable {
         host = HostReadings(sysRoot: sysRoot)
     }
 
-    /// One system value now.
+    /// One system value now; one that cannot be read is why, in a few words (`missing`, `no access`).
     package func sample(_ value: SystemValue) -> SystemSample {
+        do throws(SystemReadingError) {
+            return try read(value)
+        } catch {
+            return .unavailable(error.brief)
+        }
+    }
+
+    private func read(_ value: SystemValue) throws(SystemReadingError) -> SystemSample {
         switch value {
         case .hostname:
-            return (try? SystemReadings.hostname()).map { .text($0) } ?? .unavailable("?")
+            return .text(try SystemReadings.hostname())
         case .cpuTemperature:
-            guard let celsius = try? host.cpuTemperature() else { return .unavailable("no sensor") }
-            return .celsius(celsius)
+            do throws(SystemReadingError) {
+                return .celsius(try host.cpuTemperature())
+            } catch {
+                // Most desktops and many boards have no thermal zone 0: the sensor is missing, nothing failed.
+                return .unavailable(error.brief == "missing" ? "no sensor" : error.brief)
+            }
         case .load:
-            guard let load = try? proc.loadAverage() else { return .unavailable("?") }
+            let load = try proc.loadAverage()
             return .load(
                 one: Double(load.oneMinuteHundredths) / 100, five: Double(load.fiveMinutesHundredths) / 100,
                 fifteen: Double(load.fifteenMinutesHundredths) / 100)
         case .memory:
-            guard let memory = try? proc.memory(), memory.totalBytes > 0 else { return .unavailable("?") }
+            let memory = try proc.memory()
+            guard memory.totalBytes > 0 else { return .unavailable("bad data") }
             return .memory(usedBytes: Int64(memory.usedBytes), totalBytes: Int64(memory.totalBytes))
         case .uptime:
-            guard let uptime = try? proc.uptime() else { return .unavailable("?") }
-            return .uptime(seconds: uptime.nanoseconds / 1_000_000_000)
+            return .uptime(seconds: try proc.uptime().nanoseconds / 1_000_000_000)
         case .disk(let path):
-            guard let usage = try? HostReadings.diskUsage(path: path) else { return .unavailable("no \(path)") }
-            return .disk(usedFraction: usage.usedFraction, totalBytes: usage.totalBytes)
+            do throws(SystemReadingError) {
+                let usage = try HostReadings.diskUsage(path: path)
+                return .disk(usedFraction: usage.usedFraction, totalBytes: usage.totalBytes)
+            } catch {
+                return .unavailable(error.brief == "missing" ? "no \(path)" : error.brief)
+            }
         case .ipAddress(let interface):
             return HostReadings.ipv4Address(interface: interface).map { .text($0) } ?? .unavailable("no address")
         }

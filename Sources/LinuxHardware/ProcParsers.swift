@@ -51,6 +51,18 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
         case .hostname(let errno): return "gethostname failed: \(errno.sentence)"
         }
     }
+
+    /// A few words for a page, where the sentence does not fit: `no access`, `missing`, `bad data`.
+    package var brief: String {
+        switch self {
+        case .unreadable(.failed(_, _, .noSuchFileOrDirectory)): return "missing"
+        case .unreadable(.failed(_, _, .permissionDenied)), .unreadable(.failed(_, _, .notPermitted)):
+            return "no access"
+        case .unreadable: return "unreadable"
+        case .malformed: return "bad data"
+        case .hostname: return "no name"
+        }
+    }
 }
 
 /// Pure parsers of /proc files: text in, values or a typed error out.
