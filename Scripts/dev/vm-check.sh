@@ -3,6 +3,9 @@
 # network, the crownpager package installed with apt, and checks the service on real device nodes:
 # the panel on a virtio-i2c adapter served by this project's vhost-user back-end (the SSD1306
 # emulator, whose glass is compared with `render`), the knob on gpio-sim (libgpiod 3) and uinput.
+# On amd64's custom kernel also a fleet's update: the next version published in the signed
+# repository, `apt-get upgrade` (the service restarts on the new binary, the owner's files stay),
+# and a repository signed by another key, refused.
 #
 #   sudo Scripts/dev/vm-check.sh                 the custom kernel on amd64 and arm64, then Debian's stock amd64 kernel
 #   --arch amd64|arm64|all                       only the custom kernel of one architecture (default all)
@@ -114,6 +117,32 @@ accel_for() {
   fi
 }
 
+# The next version of DEB, as a release would publish it: the same files, VERSION in its control.
+repackage() {
+  local deb=$1 version=$2 dest=$3 tree="$work/repackage"
+  rm -rf "$tree"
+  dpkg-deb -R "$deb" "$tree"
+  sed -i "s/^Version: .*/Version: $version/" "$tree/DEBIAN/control"
+  dpkg-deb --root-owner-group -Zgzip -z1 -b "$tree" "$dest" >/dev/null
+  rm -rf "$tree"
+}
+
+# A fleet's update on the run's disk (DIR): the signed repository of the image with DEB and its
+# next version, and a repository of a newer one signed by another key (the guest must refuse it).
+update_repositories() {
+  local deb=$1 dir=$2 arch=$3 version
+  version="$(dpkg-deb -f "$deb" Version)"
+  repackage "$deb" "$version+vmcheck1" "$work/crownpager_${version}+vmcheck1_$arch.deb"
+  repackage "$deb" "$version+vmcheck2" "$work/crownpager_${version}+vmcheck2_$arch.deb"
+  Scripts/release/apt-repo.sh --out "$dir/next-repo" --key-dir "$CROWNPAGER_CACHE/vm-repo-key" \
+    --url file:/vmcheck/next-repo "$deb" "$work/crownpager_${version}+vmcheck1_$arch.deb" | tail -n 1 >"$dir/next-repo.list"
+  mkdir -p "$work/other-key" && chmod 700 "$work/other-key"
+  Scripts/release/apt-repo.sh --out "$dir/foreign-repo" --key-dir "$work/other-key" \
+    --url file:/vmcheck/foreign-repo "$work/crownpager_${version}+vmcheck2_$arch.deb" | tail -n 1 >"$dir/foreign-repo.list"
+  echo "$version+vmcheck1" >"$dir/next-version"
+  echo "$version+vmcheck2" >"$dir/foreign-version"
+}
+
 # --- one VM ------------------------------------------------------------------------------------
 
 # Acts on the guest's requests ("@@vmcheck-host glass NAME @@", "absent", "present") in order.
@@ -149,6 +178,12 @@ vm_run() {
   mkdir -p "$dir/disk/out"
   cp Scripts/dev/vm/guest.sh "$dir/disk/guest.sh"
   echo "$mode" >"$dir/disk/mode"
+  # The update runs once, on amd64's custom kernel: what it checks (apt, dpkg, systemd) does not
+  # depend on the kernel or the architecture, and arm64's TCG would double its minute.
+  if [ "$mode" = custom ] && [ "$arch" = amd64 ]; then
+    update_repositories "$deb" "$dir/disk" "$arch" 2>"$dir/update-repositories.log" \
+      || fail "[$arch] update: no repositories for the next version ($(tail -n 2 "$dir/update-repositories.log" | tr '\n' ' '))"
+  fi
   mkfs.ext4 -q -F -L vmcheck -d "$dir/disk" "$dir/run.img" 64M >"$dir/mkfs.log"
   case "$arch" in
     amd64) qemu=qemu-system-x86_64 machine="-M pc" console=ttyS0 kernel="$kernel_dir/bzImage" ;;

@@ -304,6 +304,46 @@ custom_scenarios() {
     wait_for 60 restarted
 
   journal_priorities "the display stopped answering|knob's chip .* disappeared"
+  [ -f "$disk/next-repo.list" ] && upgrade_scenarios
+}
+
+# A fleet's update (issue 23, item 7): the next version from the signed repository the host put
+# on the run's disk, with apt-get upgrade; then a repository signed by another key, refused.
+upgrade_scenarios() {
+  local list=/etc/apt/sources.list.d/crownpager.list pid before next foreign config_sum status
+  local apt_options=(-o Dir::Etc::sourcelist=sources.list.d/crownpager.list -o Dir::Etc::sourceparts=-
+    -o APT::Get::List-Cleanup=0)
+  wait_for 30 status_has "page 1 of 6"
+  pid="$(main_pid)"
+  before="$(dpkg-query -W -f '${Version}' crownpager)"
+  next="$(cat "$disk/next-version")" foreign="$(cat "$disk/foreign-version")"
+  # The owner's edits: the configuration (a conffile, already rewritten above) and a file of their own.
+  echo "# the owner's own line" >>"$config"
+  config_sum="$(sha256sum "$config")"
+  echo "the owner's notes" >/etc/crownpager/owner-notes.txt
+  cp "$disk/next-repo.list" "$list"
+  apt-get update "${apt_options[@]}" >"$out/apt-upgrade.log" 2>&1 \
+    && DEBIAN_FRONTEND=noninteractive apt-get upgrade -y -o Dpkg::Options::=--force-confold "${apt_options[@]}" \
+      >>"$out/apt-upgrade.log" 2>&1
+  status=$?
+  version() { dpkg-query -W -f '${Version}' crownpager; }
+  check "apt-get upgrade" 'exit $status: $before -> $(version) from $(grep -o "file:[^ ]*" "$list")' \
+    test "$(version)" = "$next"
+  restarted_on_new_binary() {
+    local now; now="$(main_pid)"
+    [ "$now" != "$pid" ] && [ "$now" != 0 ] && is_active && [[ "$(readlink "/proc/$now/exe")" != *deleted* ]]
+  }
+  check "upgrade restarts" 'process $pid -> $(main_pid), running $(readlink /proc/$(main_pid)/exe): $(prop StatusText)' \
+    wait_for 60 restarted_on_new_binary
+  check "upgrade keeps files" "the edited $config and /etc/crownpager/owner-notes.txt are as the owner left them" \
+    eval '[ "$(sha256sum "$config")" = "$config_sum" ] && grep -q "owner.s notes" /etc/crownpager/owner-notes.txt'
+  # Another key: apt refuses the index, so its newer version is never a candidate.
+  cp "$disk/foreign-repo.list" "$list"
+  apt-get update "${apt_options[@]}" >"$out/apt-foreign.log" 2>&1
+  status=$?
+  check "other key refused" 'apt-get update exit $status: $(grep -m 1 -oE "NO_PUBKEY [0-9A-F]+|is not signed" "$out/apt-foreign.log")' \
+    eval '[ "$status" -ne 0 ] && grep -qE "NO_PUBKEY|is not signed" "$out/apt-foreign.log" \
+      && ! apt-cache madison crownpager | grep -qF "$foreign"'
 }
 
 stock_scenarios() {
