@@ -44,9 +44,12 @@ extension DeviceEngine {
             notifications.swallowsRelease = false
             return true
         case .pressed:
-            if notifications.isShowing {
-                dismissNotification()
-                showNextNotification()
+            if let shown = notifications.shown {
+                // One that came this very instant was not seen yet: the press was meant for what was.
+                if shown.since < now {
+                    dismissNotification()
+                    showNextNotification()
+                }
             } else if !showWaitingPassive() {
                 return false
             }
@@ -56,6 +59,7 @@ extension DeviceEngine {
             guard let shown = notifications.shown, let overlay = presenter.overlay else {
                 return showWaitingPassive()
             }
+            guard shown.since < now else { return true }
             let wanted = shown.scroll + detents
             if detents > 0, shown.scroll == overlay.lastScroll, shown.notification.priority != .critical {
                 dismissNotification()
