@@ -17,7 +17,7 @@ public func fuzzNotifications(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
             notification, size: Size(width: 72, height: 40), font: .fixed6x10, since: .zero)
         overlay.scroll = overlay.lastScroll
         overlay.draw(into: &frame, at: .milliseconds(50))
-        overlay.draw(into: &frame, at: .seconds(1))
+        overlay.draw(into: &frame, at: .milliseconds(1000))
     }
     return 0
 }
