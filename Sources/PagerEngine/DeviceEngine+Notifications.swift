@@ -31,6 +31,13 @@ extension DeviceEngine {
         guard notifications.isShowing || !notifications.waiting.isEmpty else { return }
         if let deadline = notifications.deadline, deadline <= now { dismissNotification() }
         showNextNotification()
+        // A reload makes the presenter afresh: the overlay and the mark go on the new one, in
+        // the fonts it has now.
+        if let shown = notifications.shown, presenter.overlay == nil {
+            presenter.overlay = overlay(for: shown)
+            pacer.invalidate()
+        }
+        syncWaitingMark()
     }
 
     /// Whether the crown's `event` went to the notifications rather than the pager: a press
@@ -104,10 +111,16 @@ extension DeviceEngine {
     private mutating func show(_ index: Int) {
         notifications.show(index, at: now)
         guard let shown = notifications.shown else { return }
-        presenter.overlay = NotificationOverlay(
-            shown.notification, size: presenter.renderer.size, font: presenter.renderer.overviewFont, since: now)
+        presenter.overlay = overlay(for: shown)
         syncWaitingMark()
         pacer.invalidate()
+    }
+
+    /// The overlay that draws `shown` on this panel, in the title list's font.
+    private func overlay(for shown: NotificationQueue.Shown) -> NotificationOverlay {
+        NotificationOverlay(
+            shown.notification, size: presenter.renderer.size, font: presenter.renderer.overviewFont,
+            scroll: shown.scroll, since: shown.since)
     }
 
     /// Takes the shown notification off the overlay: the page shows again.

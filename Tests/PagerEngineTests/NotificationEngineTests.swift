@@ -154,6 +154,22 @@ import Testing
         #expect(!engine.isShowingNotification && engine.presenter.pager.currentPage == 1)
     }
 
+    @Test func aReloadKeepsTheOverlayAndTheMark() {
+        var engine = Self.engine()
+        Self.feed(&engine, .notify(Self.long), at: 11_000)
+        Self.feed(&engine, .notify(PagerNotification(message: "Post", priority: .passive)), at: 11_100)
+        Self.feed(&engine, .crown(.rotated(detents: 1, at: Self.at(11_500))), at: 11_500)
+        Self.settle(&engine, until: 12_000)
+        let before = engine.presenter.lastFrame
+        #expect(engine.presenter.overlay?.scroll == 1)
+        Self.feed(&engine, .reload(DeviceEngineTests.configuration(), style: PageIndicatorStyle()), at: 12_500)
+        Self.settle(&engine, until: 13_000)
+        #expect(engine.isShowingNotification && engine.presenter.overlay?.scroll == 1)
+        #expect(engine.presenter.lastFrame == before)
+        Self.feed(&engine, .crown(.pressed(at: Self.at(13_500))), at: 13_500)
+        #expect(!engine.isShowingNotification && engine.presenter.marksWaitingNotifications)
+    }
+
     @Test func aTimeoutDismissesPassiveAndActiveOnes() {
         var engine = Self.engine()
         let quick = PagerNotification(message: "Back in five", priority: .active, timeout: .seconds(3))
