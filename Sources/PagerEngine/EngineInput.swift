@@ -88,6 +88,7 @@ package enum EngineLog: Hashable, Sendable {
     case reloadNeedsRestart
     /// A guideline warning about the pages, for their author.
     case warning(PagerWarning)
-    /// The notification queue was full: this one, the oldest passive one, went unseen.
+    /// The notification queue was full: this one, the oldest passive one (else the oldest active
+    /// one, else the oldest), went unseen.
     case notificationDropped(PagerNotification)
 }
