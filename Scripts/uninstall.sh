@@ -31,6 +31,8 @@ for file in /etc/systemd/system/crownpager.service /usr/local/bin/crownpager \
 done
 if [ "$purge" -eq 1 ]; then
   say "removing $root/etc/crownpager"; rm -rf "$root/etc/crownpager"
+  # The service's StateDirectory=: the notifications kept across a restart.
+  if [ -d "$root/var/lib/crownpager" ]; then say "removing $root/var/lib/crownpager"; rm -rf "$root/var/lib/crownpager"; fi
   if [ -z "$root" ] && id crownpager >/dev/null 2>&1; then say "removing the user crownpager"; userdel crownpager || say "could not remove the user crownpager (above)"; fi
 else
   [ -d "$root/etc/crownpager" ] && say "kept $root/etc/crownpager (--purge removes it)"

@@ -40,6 +40,10 @@ extension LinuxShell {
         mutating func log(_ line: EngineLog) { run.report(line, failure: failure) }
 
         mutating func stopCommands() { run.commands.stopAll() }
+
+        mutating func keepNotifications(_ notifications: [PagerNotification]) {
+            run.notificationStore?.save(notifications)
+        }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started
@@ -94,6 +98,11 @@ extension LinuxShell {
             OperatorLog.warning("crownpager: kept the running configuration: \(CrownPagerError.restartNeeded)")
         case .warning(let warning):
             OperatorLog.warning("crownpager: warning: \(warning)")
+        case .notificationDropped(let notification):
+            let title = notification.title.map { "\"\($0)\": " } ?? ""
+            OperatorLog.warning(
+                "crownpager: warning: the notification queue is full: dropped the oldest \(notification.priority.rawValue) "
+                    + "one unseen, \(title)\"\(notification.message)\"")
         }
     }
 }

@@ -43,6 +43,8 @@ package final class LinuxShell {
     package var retryPolicy = DisplayRetryPolicy()
     /// Frames while something moves come at most this often.
     package var animationInterval = FramePacer.sixtyHertz
+    /// Where the notifications not dismissed yet survive a restart; nil keeps none.
+    package var notificationStore: NotificationStore?
     private let configuration: Configuration
     let live = LiveReadings()
     let sampler = PageSampling()
@@ -64,6 +66,7 @@ package final class LinuxShell {
         self.overrides = overrides
         self.tracePath = tracePath
         self.persist = persist
+        notificationStore = NotificationStore.forRun(mock: target == .emulator)
     }
 
     /// Runs until q, SIGINT or SIGTERM; only a panel that does not answer at start is an error.
@@ -150,6 +153,7 @@ package final class LinuxShell {
     /// Initialises the panel and shows the first frame; one that does not answer at start is a wiring or address problem: say so and stop.
     func start(_ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp) throws(CrownPagerError) {
         if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
+        if let notificationStore { engine.restoreNotifications(notificationStore.load()) }
         let effects = engine.handle(.start, at: now)
         do throws(CrownPagerError) { try loop.display.send(effects.display) } catch {
             try appendTrace(loop.display.drainRecords())

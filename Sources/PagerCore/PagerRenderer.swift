@@ -275,7 +275,7 @@ public enum IndicatorShape: Hashable, Sendable {
 
 extension Bitmap {
     /// The "more" mark in `rect`: a triangle pointing down, as wide as the rect, a row less each row down.
-    mutating func drawMoreMark(_ rect: Rect) {
+    public mutating func drawMoreMark(_ rect: Rect) {
         for row in 0..<rect.height {
             let inset = row
             guard rect.width - 2 * inset > 0 else { break }

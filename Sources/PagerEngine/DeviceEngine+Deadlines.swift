@@ -39,9 +39,9 @@ extension DeviceEngine {
     }
 
     /// Whether the screen saver leaves the panel alone: timed pages are moving on by themselves
-    /// and `timer.dims_while_advancing` is off.
+    /// and `timer.dims_while_advancing` is off, or a notification shows.
     var holdsScreen: Bool {
-        !configuration.timer.dimsWhileAdvancing && presenter.navigator.isAutoAdvancing
+        (!configuration.timer.dimsWhileAdvancing && presenter.navigator.isAutoAdvancing) || notifications.isShowing
     }
 
     /// What the pacer says at `instant`, with every deadline that is not input.
@@ -53,6 +53,7 @@ extension DeviceEngine {
         let pagerDeadline = presenter.navigator.nextDeadline(after: after, showsIndicator: screen != .off)
         // Taken one by one, not from a list: this runs every tick.
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
+        deadline = Timestamp.earliest(deadline, notifications.deadline)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),

@@ -15,15 +15,15 @@ import SSD1306
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    private(set) var presenter: PanelPresenter
+    var presenter: PanelPresenter
     /// The pages and their latest readings.
     private(set) var book: PageBook
     /// When each page is read next.
     private(set) var schedule: RefreshSchedule
     /// When to draw.
-    private(set) var pacer: FramePacer
+    var pacer: FramePacer
     /// Dimming and switching off.
-    private(set) var saver: ScreenSaver
+    var saver: ScreenSaver
     /// Whether the panel answers, and when to try a lost one again.
     private(set) var health: DisplayHealth
     /// What the panel shows now.
@@ -52,6 +52,8 @@ package struct DeviceEngine {
     private var glyphsAsked: Set<UInt32> = []
     /// Characters to ask for with the next effects.
     private var glyphsPending: [Unicode.Scalar] = []
+    /// The notifications waiting and the one the overlay shows.
+    var notifications = NotificationQueue()
     /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
     /// and not answered yet: its frame waits for them and is drawn as the last one arrives.
     private var valuesAwaited = 0
@@ -113,6 +115,7 @@ package struct DeviceEngine {
         var effects = Effects()
         guard !isStopped else { return effects }
         now = max(now, instant)
+        settleNotifications()
         // While timed pages move on by themselves the panel stays bright: idle time starts when they stop.
         if holdsScreen { _ = saver.activity(at: now) }
         switch input {
@@ -128,7 +131,7 @@ package struct DeviceEngine {
             crownTally.count(event, applied: !swallowed)
             if swallowed {
                 wakeEventsSwallowed += 1
-            } else {
+            } else if !notificationTakes(event) {
                 presenter.handle(event)
             }
         case .tick:
@@ -193,10 +196,10 @@ package struct DeviceEngine {
                 presenter.display.shutDown()
                 effects.display = presenter.display.interface.take()
             }
-        case .notify:
-            // The overlay that shows notifications lands with issue 24's notification work.
-            break
+        case .notify(let notification):
+            receive(notification, into: &effects)
         }
+        noteKeptNotifications(in: &effects)
         if !glyphsPending.isEmpty {
             effects.glyphsWanted = glyphsPending
             glyphsPending = []

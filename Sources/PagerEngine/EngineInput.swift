@@ -60,6 +60,9 @@ package struct Effects: Hashable, Sendable {
     /// Characters of the pages' titles and text that misc-fixed lacks and the glyphs held lack,
     /// each asked for once: answer with `.glyphs` (nothing, when none can be had: they stay boxes).
     package var glyphsWanted: [Unicode.Scalar] = []
+    /// The active and critical notifications not dismissed yet, whenever they change: write them
+    /// atomically where the next run finds them (`NotificationFile`); nil when nothing changed.
+    package var keepsNotifications: [PagerNotification]?
 
     /// No effects.
     package init() {}
@@ -67,6 +70,7 @@ package struct Effects: Hashable, Sendable {
     /// Whether there is nothing to do.
     package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
+            && keepsNotifications == nil
     }
 }
 
@@ -84,4 +88,7 @@ package enum EngineLog: Hashable, Sendable {
     case reloadNeedsRestart
     /// A guideline warning about the pages, for their author.
     case warning(PagerWarning)
+    /// The notification queue was full: this one, the oldest passive one (else the oldest active
+    /// one, else the oldest), went unseen.
+    case notificationDropped(PagerNotification)
 }

@@ -16,6 +16,8 @@ package protocol EngineShell {
     mutating func log(_ line: EngineLog)
     /// Stops every command still running (a reload, the end).
     mutating func stopCommands()
+    /// Keeps `notifications` for the next run (atomically, where the Linux shell writes state).
+    mutating func keepNotifications(_ notifications: [PagerNotification])
 }
 
 /// The one place that carries out the engine's `Effects`, for every shell: it sends the records,
@@ -60,6 +62,7 @@ package enum EngineRunner {
     ) -> Bool {
         for line in effects.log { shell.log(line) }
         if effects.stopsCommands { shell.stopCommands() }
+        if let kept = effects.keepsNotifications { shell.keepNotifications(kept) }
         var sent = false
         if !effects.display.isEmpty {
             if let took = shell.send(effects.display, for: cause, at: now) {

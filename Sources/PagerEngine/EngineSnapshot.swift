@@ -30,6 +30,13 @@ package struct EngineSnapshot: Hashable, Sendable {
     package var learntBusHertz: Int
     /// What the crown did over the run, and how much of it the pager took.
     package var crownTally: CrownTally
+    /// The notification the overlay shows; nil for none. A notification shown is not idle time.
+    package var notification: PagerNotification?
+    /// How many notifications wait behind it.
+    package var notificationsQueued: Int
+
+    /// Whether the overlay shows a notification.
+    package var isShowingNotification: Bool { notification != nil }
 }
 
 extension DeviceEngine {
@@ -47,6 +54,7 @@ extension DeviceEngine {
             displayedTitle: pager.pages.indices.contains(displayed) ? pager.pages[displayed].title : "",
             interaction: controller.overview != nil ? "list" : controller.interactionState.rawValue,
             isAnimating: presenter.isAnimating(at: instant), screen: screen, displayLost: health.isLost,
-            frameInterval: pacer.frameInterval, learntBusHertz: pacer.busRate.hertz, crownTally: crownTally)
+            frameInterval: pacer.frameInterval, learntBusHertz: pacer.busRate.hertz, crownTally: crownTally,
+            notification: notifications.shown?.notification, notificationsQueued: notifications.waiting.count)
     }
 }

@@ -45,6 +45,15 @@ package struct PanelPresenter {
     package var isOffGlassFillPending: Bool { glass == .frame(.needsFill) }
     /// Whether `isOffGlassFillPending` was worked out since the glass or the pages last changed.
     package var isOffGlassChecked: Bool { glass == .frame(.needsFill) || glass == .frame(.filled) }
+    /// The notification drawn over everything; nil for none.
+    package var overlay: NotificationOverlay? {
+        didSet { if overlay?.since != oldValue?.since { overlayLanded = overlay == nil } }
+    }
+    /// Whether a frame drawn after the overlay's slide ended went out: until then frames go on,
+    /// or the glass could keep it a row short of its place.
+    private var overlayLanded = true
+    /// Whether the mark that says passive notifications wait shows beside the indicator.
+    package var marksWaitingNotifications = false
     /// The neighbouring pages, drawn for the rows off the glass.
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
@@ -139,7 +148,18 @@ package struct PanelPresenter {
 
     /// The frame for `instant`.
     package func frame(at instant: Timestamp) -> Bitmap {
-        renderer.render(navigator, at: instant)
+        var frame = renderer.render(navigator, at: instant)
+        drawNotifications(into: &frame, at: instant)
+        return frame
+    }
+
+    /// Draws the notification overlay, or the mark for those waiting, over the pages' frame.
+    private func drawNotifications(into frame: inout Bitmap, at instant: Timestamp) {
+        if let overlay {
+            overlay.draw(into: &frame, at: instant)
+        } else if marksWaitingNotifications {
+            NotificationOverlay.drawWaitingMark(into: &frame, strip: renderer.indicatorColumn)
+        }
     }
 
     /// Sends the frame for `instant` unless it equals the last one sent; returns whether it sent.
@@ -163,6 +183,8 @@ package struct PanelPresenter {
         }
         // Drawn into the same two bitmaps frame after frame: no allocation.
         renderer.render(navigator, at: sampled, into: &nextFrame, scratch: &scratch)
+        drawNotifications(into: &nextFrame, at: sampled)
+        overlayLanded = overlay?.isSliding(at: sampled) != true
         guard !glass.showsSentFrame || nextFrame != sentFrame else {
             navigator.glassShows(at: sampled)
             // Behind no more: the glass is where the slide is.
@@ -176,7 +198,8 @@ package struct PanelPresenter {
             sampled = fits
             isPlanned = true
         }
-        let position = renderer.contentPosition(navigator, at: sampled)
+        // The overlay does not move with the pages: the driver must not move the start line under it.
+        let position = overlay == nil ? renderer.contentPosition(navigator, at: sampled) : nil
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
@@ -211,7 +234,8 @@ package struct PanelPresenter {
     /// halving the span since the last frame; the earliest step on when none fits. Past the
     /// slide's end as well, while the glass is behind. Nil, planning nothing, outside such a slide.
     private mutating func keepWithin(_ budget: Int, from instant: Timestamp, asked: Timestamp) -> Timestamp? {
-        guard glass.showsSentFrame, let slide = navigator.pager.slide, !slide.isStepped, let lastSampled,
+        guard overlay == nil, glass.showsSentFrame, let slide = navigator.pager.slide, !slide.isStepped,
+            let lastSampled,
             lastSampled < min(asked, slide.end), let last = lastContentPosition
         else { return nil }
         func cost(at sample: Timestamp) -> Int {
@@ -250,7 +274,7 @@ package struct PanelPresenter {
     /// since the glass or the pages changed; sets `isOffGlassFillPending` when they do not. A
     /// frame that moves leaves it for later. Nothing goes on the bus.
     package mutating func checkOffGlassIfNeeded(at instant: Timestamp) {
-        guard glass == .frame(.unchecked), !isAnimating(at: instant) else { return }
+        guard glass == .frame(.unchecked), overlay == nil, !isAnimating(at: instant) else { return }
         glass = .frame(.filled)
         guard display.panel.height < 64 else { return }
         let hasNext = drawNeighbours(at: instant)
@@ -296,6 +320,7 @@ package struct PanelPresenter {
     package func isAnimating(at instant: Timestamp) -> Bool {
         // A slide frame held back by the frame byte budget: frames go on until the glass is there.
         navigator.isAnimating(at: instant) || glass == .behindSlide || glass == .partial
+            || !overlayLanded
     }
 
     /// When to wake next without input: a long press, idle, the plate fading, the timer.

@@ -162,6 +162,8 @@ struct VirtualPanel: EngineShell {
     var emulator: SSD1306Emulator
     var records = DisplayBatch()
     var log: [EngineLog] = []
+    /// The notifications the engine last asked to keep across a restart.
+    var keptNotifications: [PagerNotification] = []
     var sentFrames: [(at: Timestamp, bytes: Int, transactions: Int, took: TimeSpan)] = []
     var busHertz: Int
     /// The configuration's `bus_hz`, reported when writes are not timed.
@@ -197,6 +199,9 @@ struct VirtualPanel: EngineShell {
 
     /// Commands are answered at once by the sampler: none runs on.
     mutating func stopCommands() {}
+
+    /// Kept in memory: a virtual run has no next run to find them.
+    mutating func keepNotifications(_ notifications: [PagerNotification]) { keptNotifications = notifications }
 }
 
 /// A shell on a virtual clock, for `render`, the benchmarks and the tests: feeds the engine as the

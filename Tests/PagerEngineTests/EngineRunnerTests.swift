@@ -14,6 +14,7 @@ private struct RecordingShell: EngineShell {
     var sends: [(cause: String, records: Int)] = []
     var log: [EngineLog] = []
     var commandsStopped = 0
+    var kept: [[PagerNotification]] = []
 
     mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
         let name =
@@ -31,6 +32,7 @@ private struct RecordingShell: EngineShell {
 
     mutating func log(_ line: EngineLog) { log.append(line) }
     mutating func stopCommands() { commandsStopped += 1 }
+    mutating func keepNotifications(_ notifications: [PagerNotification]) { kept.append(notifications) }
 }
 
 @Suite struct EngineRunnerTests {
