@@ -37,6 +37,7 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         static let truncate = OpenOptions(rawValue: O_TRUNC)
         static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
         static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+        static let directory = OpenOptions(rawValue: O_DIRECTORY)
     }
 
     /// Opens `path`, retrying after signals; open(2) reads `permissions` only when it creates the file.

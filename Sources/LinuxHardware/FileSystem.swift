@@ -124,6 +124,17 @@ package enum FileSystem {
             unlink(temporary)
             throw .failed(operation: .rename, path: path, errno: error)
         }
+        // The rename is an entry of the folder: until the folder is synced, a power cut may
+        // bring back the old file after the new one was written durably.
+        if durable { try syncFolder(of: target) }
+    }
+
+    /// fsync(2)s the folder holding `path`, so a rename in it survives a power cut.
+    private static func syncFolder(of path: String) throws(FileSystemError) {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let directory = try open(folder, .readOnly, options: [.directory], permissions: 0)
+        defer { _ = try? directory.close() }
+        if fsync(directory.rawValue) != 0 { throw .failed(operation: .sync, path: folder, errno: .current) }
     }
 
     /// Writes `text` to `path` atomically, as UTF-8.

@@ -12,8 +12,9 @@ extension DeviceEngine {
     /// Puts back the active and critical notifications a previous run kept (the shell read them
     /// from its state file); the first shows with the next input. Call before `.start`.
     package mutating func restoreNotifications(_ kept: [PagerNotification]) {
-        let interrupting = kept.filter { $0.priority != .passive }
-        notifications.restore(interrupting)
+        // Within the queue's capacity, the newest kept (a file from an older run may hold more).
+        let interrupting = kept.filter { $0.priority != .passive }.suffix(notifications.capacity)
+        notifications.restore(Array(interrupting))
         notifications.persisted = notifications.kept
     }
 

@@ -243,6 +243,16 @@ import Testing
         let pressed = restarted.handle(.crown(.pressed(at: Self.at(1_000))), at: Self.at(1_000))
         #expect(pressed.keepsNotifications == [second] && restarted.snapshot.notification == second)
     }
+
+    /// A file from a run with more kept than the queue holds: the newest come back, within it.
+    @Test func aRestoredListStaysWithinTheQueue() {
+        var engine = Self.engine()
+        let kept = (1...12).map { PagerNotification(message: "n\($0)", priority: .active) }
+        engine.restoreNotifications(kept)
+        _ = engine.handle(.tick, at: Self.at(11_000))
+        let shown = engine.snapshot.notification.map { [$0] } ?? []
+        #expect(shown + engine.notifications.waiting == Array(kept.suffix(NotificationQueue.defaultCapacity)))
+    }
 }
 
 /// The persistence file: written and read back, and a damaged one read as far as it goes.
