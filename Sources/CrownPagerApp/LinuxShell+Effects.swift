@@ -3,6 +3,7 @@ import CrownVocabulary
 import Glibc
 import LinuxHardware
 import MockDisplay
+import PagerControl
 import PagerCore
 import PagerEngine
 import PagerGraphics
@@ -40,6 +41,8 @@ extension LinuxShell {
         mutating func log(_ line: EngineLog) { run.report(line, failure: failure) }
 
         mutating func stopCommands() { run.commands.stopAll() }
+
+        mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

@@ -15,15 +15,15 @@ import SSD1306
 /// every pending input before the tick, so no frame shows a state that waiting input has made stale.
 package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
-    private(set) var presenter: PanelPresenter
+    var presenter: PanelPresenter
     /// The pages and their latest readings.
-    private(set) var book: PageBook
+    var book: PageBook
     /// When each page is read next.
     private(set) var schedule: RefreshSchedule
     /// When to draw.
-    private(set) var pacer: FramePacer
+    var pacer: FramePacer
     /// Dimming and switching off.
-    private(set) var saver: ScreenSaver
+    var saver: ScreenSaver
     /// Whether the panel answers, and when to try a lost one again.
     private(set) var health: DisplayHealth
     /// What the panel shows now.
@@ -55,6 +55,8 @@ package struct DeviceEngine {
     /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
     /// and not answered yet: its frame waits for them and is drawn as the last one arrives.
     private var valuesAwaited = 0
+    /// When the values of `source = "push"` pages were set, and which are stale (`DeviceEngine+Control`).
+    var pushedValues = PushedValues()
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -132,6 +134,7 @@ package struct DeviceEngine {
                 presenter.handle(event)
             }
         case .tick:
+            markStalePushedValues()
             tick(into: &effects)
         case .clock(let reading):
             for page in book.specs.indices where schedule.isInFlight(page) && book.specs[page].isClock {
@@ -193,6 +196,8 @@ package struct DeviceEngine {
                 presenter.display.shutDown()
                 effects.display = presenter.display.interface.take()
             }
+        case .control(let request, let reply):
+            handle(request, reply: reply, into: &effects)
         case .notify:
             // The overlay that shows notifications lands with issue 24's notification work.
             break
@@ -328,7 +333,7 @@ package struct DeviceEngine {
     /// differently now; with `glyphsChanged`, replaced all the same, as pages that draw through
     /// other glyphs are equal all the same.
     /// A clock page shown as read at `shownClock` keeps its date lines when the day is the same.
-    private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
+    mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
         guard presenter.pager.pages.indices.contains(index) else { return }
         let page = book.page(index, clock: clock, shown: presenter.pager.pages[index], shownClock: shownClock)
         guard glyphsChanged || page != presenter.pager.pages[index] else { return }
@@ -355,6 +360,7 @@ package struct DeviceEngine {
         style = freshStyle
         book = PageBook(specs: fresh.pages)
         book.glyphs = glyphs
+        pushedValues = PushedValues()
         let pages = book.pages(clock: clock)
         askForGlyphs(in: pages)
         let replaced = presenter.navigator

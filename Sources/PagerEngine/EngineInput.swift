@@ -39,6 +39,8 @@ package enum EngineInput: Sendable {
     case stop(persist: Bool)
     /// A notification to show by its priority (`crownpager notify`).
     case notify(PagerNotification)
+    /// A control socket's request the engine decides (`crownpager show`, `set`), answered in `Effects.replies` with `reply`.
+    case control(EngineControl, reply: Int)
 }
 
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
@@ -60,6 +62,8 @@ package struct Effects: Hashable, Sendable {
     /// Characters of the pages' titles and text that misc-fixed lacks and the glyphs held lack,
     /// each asked for once: answer with `.glyphs` (nothing, when none can be had: they stay boxes).
     package var glyphsWanted: [Unicode.Scalar] = []
+    /// Answers to `.control` requests, for the shell to write back to the clients that asked.
+    package var replies: [ControlReply] = []
 
     /// No effects.
     package init() {}
@@ -67,6 +71,7 @@ package struct Effects: Hashable, Sendable {
     /// Whether there is nothing to do.
     package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
+            && replies.isEmpty
     }
 }
 

@@ -16,6 +16,13 @@ package protocol EngineShell {
     mutating func log(_ line: EngineLog)
     /// Stops every command still running (a reload, the end).
     mutating func stopCommands()
+    /// Writes the engine's answer to a control request back to the client that asked.
+    mutating func reply(_ reply: ControlReply)
+}
+
+extension EngineShell {
+    /// A shell without a control socket has no client to answer.
+    package mutating func reply(_ reply: ControlReply) {}
 }
 
 /// The one place that carries out the engine's `Effects`, for every shell: it sends the records,
@@ -60,6 +67,7 @@ package enum EngineRunner {
     ) -> Bool {
         for line in effects.log { shell.log(line) }
         if effects.stopsCommands { shell.stopCommands() }
+        for reply in effects.replies { shell.reply(reply) }
         var sent = false
         if !effects.display.isEmpty {
             if let took = shell.send(effects.display, for: cause, at: now) {

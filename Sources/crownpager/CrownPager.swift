@@ -22,7 +22,7 @@ struct CrownPager: ParsableCommand {
         version: BuildVersion.text,
         subcommands: [
             RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self,
-            WiringDiagramCommand.self,
+            WiringDiagramCommand.self, NotifyCommand.self, ShowCommand.self, SetCommand.self, StatusCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
