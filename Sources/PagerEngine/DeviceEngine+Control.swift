@@ -82,7 +82,7 @@ extension DeviceEngine {
             throw Refused(
                 reason: .notPushed,
                 message:
-                    "page \(page + 1) (\(spec.title)) shows what it reads: give it source = \"push\" to set its value")
+                    "page \(page + 1) (\(spec.title)) takes no pushed value: give it source = \"push\" to set it")
         }
         let reading: PageReading
         if case .gauge(let gauge) = spec.kind {
