@@ -158,7 +158,7 @@ extension ConfigurationSetting {
     static let pageSource = ConfigurationSetting(
         "page.source",
         .special(described: "a numeric system value such as \"cpu-temperature\", \"command\", \"file\" or \"push\""),
-        default: nil, example: "\"cpu-temperature\"", pageKinds: ["text", "gauge"],
+        default: nil, example: "\"push\"", pageKinds: ["text", "gauge"],
         "Where the gauge's number comes from: a system value, a command (argv), a file (path) or \"push\" "
             + "(crownpager set) (required); a text page's text from \"push\"")
     static let pageStaleAfter = ConfigurationSetting(

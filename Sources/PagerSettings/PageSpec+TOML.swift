@@ -97,13 +97,14 @@ extension PageSpec {
 
     /// `stale_after` and the pushed source it belongs with; nil for a page whose value is read.
     private static func pushedValue(_ table: inout ConfigTable, kind: PageKind) throws(ConfigError) -> PushedValue? {
-        let staleAfter = try table.duration(ConfigurationSetting.pageStaleAfter) ?? nil
         let pushed: Bool
         switch kind {
         case .text: pushed = try table.string(ConfigurationSetting.pageSource) == "push"
         case .gauge(let gauge): pushed = gauge.source == .push
-        default: pushed = false
+        // Other kinds take neither key: the check of unknown keys names them.
+        default: return nil
         }
+        let staleAfter = try table.duration(ConfigurationSetting.pageStaleAfter) ?? nil
         guard pushed else {
             if staleAfter != nil {
                 throw table.error(
