@@ -107,7 +107,9 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         for kind in setting.pageKinds {
             var pages = [try #require(Self.minimalPages[kind])]
             if kind == "gauge" {
-                pages += ["kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\"", "kind = \"gauge\"\nsource = \"push\""]
+                pages += [
+                    "kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\"", "kind = \"gauge\"\nsource = \"push\"",
+                ]
             }
             if kind == "text" { pages.append("kind = \"text\"\nsource = \"push\"") }
             let accepted = pages.filter { page in
