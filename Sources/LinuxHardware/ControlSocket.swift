@@ -49,7 +49,8 @@ package final class ControlListener {
         }
         inode = (UInt64(status.st_dev), UInt64(status.st_ino))
         descriptor = FileDescriptor(rawValue: socket)
-        if let entry = getgrnam(group) {
+        // A service whose own group it is has it already, and its system call filter refuses chown.
+        if let entry = getgrnam(group), entry.pointee.gr_gid != status.st_gid {
             if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
                 groupWarning = "\(path) keeps its group: chown to \(group) failed: \(Errno.current.sentence)"
             }
