@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(
             name: "CrownInputTests", dependencies: ["CrownInput", "CrownVocabulary", "PagerCore", "TestSupport"]),
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
-        .testTarget(name: "PagerControlTests", dependencies: ["PagerControl"]),
+        .testTarget(name: "PagerControlTests", dependencies: ["PagerControl", "TestSupport"]),
         .testTarget(
             name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
             exclude: ["Goldens"]),

@@ -17,7 +17,7 @@ package struct ControlField: Hashable, Sendable {
 
     /// `command` and `fields` as one line, with its newline.
     package static func line(_ command: String, _ fields: [ControlField]) -> String {
-        ([command] + fields.map(\.word)).joined(separator: " ") + "\n"
+        ([command] + fields.map { $0.word }).joined(separator: " ") + "\n"
     }
 
     /// `text` with a backslash before what would end a word or a line.

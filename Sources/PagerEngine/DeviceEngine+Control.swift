@@ -51,7 +51,7 @@ extension DeviceEngine {
                 let page = try page(named: reference)
                 // As a turn: the panel wakes, the slide starts now.
                 _ = saver.activity(at: now)
-                presenter.navigator.goToPage(page, at: now)
+                _ = presenter.navigator.goToPage(page, at: now)
                 pacer.invalidate()
             case .set(let reference, let value):
                 try push(value, to: try page(named: reference))
@@ -65,7 +65,7 @@ extension DeviceEngine {
 
     /// The page `reference` names: a number from 1, else a title (exactly, else ignoring case).
     private func page(named reference: String) throws(Refused) -> Int {
-        let titles = book.specs.map(\.title)
+        let titles = book.specs.map { $0.title }
         if let number = Int(reference), titles.indices.contains(number - 1) { return number - 1 }
         let lowercased = reference.lowercased()
         if let index = titles.firstIndex(of: reference) ?? titles.firstIndex(where: { $0.lowercased() == lowercased }) {
@@ -136,7 +136,7 @@ extension DeviceEngine {
     }
 
     /// Every page's title, in order, for `crownpager status`.
-    package var pageTitles: [String] { book.specs.map(\.title) }
+    package var pageTitles: [String] { book.specs.map { $0.title } }
 
     /// The pages (from 0) whose pushed value has gone stale, in order.
     package var stalePages: [Int] { pushedValues.stale.sorted() }

@@ -1,4 +1,5 @@
 import PagerControl
+import TestSupport
 import Testing
 
 @Suite struct ControlProtocolTests {
@@ -140,18 +141,5 @@ import Testing
         #expect(ControlResponse(parsing: refused.line.dropLast()) == refused)
         #expect(ControlResponse(parsing: "maybe") == nil)
         #expect(ControlStatus.jsonString("a\u{1}\"") == "\"a\\u0001\\\"\"")
-    }
-}
-
-/// A small deterministic generator for the property test: the same cases every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
