@@ -71,7 +71,7 @@ import Testing
 
     /// Every request formatted and parsed again is itself, whatever its text holds.
     @Test func formattingAndParsingRoundTrip() {
-        var generator = SplitMix(seed: 24)
+        var generator = SeededGenerator(seed: 24)
         let alphabet: [Unicode.Scalar] = [
             "a", "Z", "0", " ", "=", "\\", "\n", "\t", "\r", "s", "n", "\u{7F}", "\u{1}", "é", "温", "😀", ",", "\"",
         ]

@@ -112,7 +112,7 @@ import VhostUserI2C
     }
 
     @Test(.tags(.slow)) func randomMemoryNeverCrashesTheWalk() throws {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for _ in 0..<300 {
             var rig = Rig(size: 4)
             // Random descriptor table, rings and some buffers: whatever comes back, nothing traps.
