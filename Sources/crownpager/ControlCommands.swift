@@ -62,8 +62,8 @@ struct NotifyCommand: ParsableCommand {
         guard ControlNotification.Priority(rawValue: priority) != nil else {
             throw ValidationError("unknown priority '\(priority)': choose passive, active or critical")
         }
-        if let timeout, parseDuration(timeout).map({ $0 > 0 }) != true {
-            throw ValidationError("--timeout takes a duration such as 5s, 500ms or 2min, not '\(timeout)'")
+        if let timeout, parseDuration(timeout).map({ (1...86_400_000).contains($0) }) != true {
+            throw ValidationError("--timeout takes a duration up to a day, such as 5s, 500ms or 2min, not '\(timeout)'")
         }
         guard !message.isEmpty else { throw ValidationError("the message is empty: say what to show") }
     }
