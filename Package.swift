@@ -10,6 +10,7 @@
 //   MockDisplay      terminal and file presenters of the glass      (pure: no OS imports)
 //   PagerConfig      TOML 1.0 reader, checked configuration tables  (standard library only)
 //   PagerSettings    the configuration: settings table, TOML, defaults (pure)
+//   PagerControl     the control socket's line protocol              (standard library only)
 //   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but MockDisplay:
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
@@ -75,6 +76,8 @@ let package = Package(
             name: "LinuxHardware",
             dependencies: ["CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO"]
         ),
+        // The control socket's protocol: requests, responses, the bounded line buffer. Standard library only.
+        .target(name: "PagerControl"),
         // The configuration: its settings table, its TOML mapping, its defaults. Pure.
         .target(
             name: "PagerSettings",
@@ -101,14 +104,14 @@ let package = Package(
             dependencies: [
                 "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay",
                 "LinuxHardware",
-                "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools",
+                "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools", "PagerControl",
             ]
         ),
         .executableTarget(
             name: "crownpager",
             dependencies: [
                 "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools",
-                "LinuxHardware",
+                "PagerControl", "LinuxHardware",
                 "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -144,6 +147,7 @@ let package = Package(
         .testTarget(
             name: "CrownInputTests", dependencies: ["CrownInput", "CrownVocabulary", "PagerCore", "TestSupport"]),
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
+        .testTarget(name: "PagerControlTests", dependencies: ["PagerControl", "TestSupport"]),
         .testTarget(
             name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
             exclude: ["Goldens"]),
@@ -162,8 +166,8 @@ let package = Package(
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: [
-                "CrownPagerApp", "PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "crownpager",
-                "TestSupport",
+                "CrownPagerApp", "PagerSettings", "PagerEngine", "PagerTools", "PagerControl", "CrownVocabulary",
+                "crownpager", "TestSupport",
                 "FakeKernel",
             ],
             exclude: ["Goldens", "Fixtures"]

@@ -4,7 +4,8 @@
 # pseudo-terminal (script(1)). For each case it runs the program for --seconds (default 60) and
 # prints its wakeups per minute (the voluntary context switches of all its threads, from
 # /proc/PID/task/*/status: each is a sleep that ended) and its peak RSS (/usr/bin/time -v):
-#   static page    a text page; its neighbour is a seconds clock, which must not wake it
+#   static page    a text page; its neighbour is a seconds clock, which must not wake it; the
+#                  control socket listens (crownpager notify, show, set, status), which must not either
 #   128x32         the same on a 128x32 panel, whose RAM rows off the glass are filled after the start
 #   minute clock   a clock showing %H:%M
 #   seconds clock  a clock showing %H:%M:%S
@@ -104,6 +105,7 @@ start() {
   else
     local pages=(--config "$config")
     [ "$name" = builtin ] && pages=(--i2c-bus 1)
+    [ "$name" = static ] && pages+=(--socket "$work/static.sock")
     /usr/bin/time -v -o "$work/$name.time" "${exec_self[@]}" "${fake_kernel[@]}" \
       "FAKE_I2C_TRACE=$work/$name.trace" "$binary" run "${pages[@]}" </dev/null >/dev/null 2>"$work/$name.err" &
   fi
@@ -149,7 +151,7 @@ wait
 
 label() {
   case "$1" in
-    static) echo "static page (seconds clock next to it), panel" ;;
+    static) echo "static page (seconds clock next to it), socket" ;;
     short) echo "static page, 128x32 panel" ;;
     minute) echo "minute clock (%H:%M), panel" ;;
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;

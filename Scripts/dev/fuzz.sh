@@ -20,13 +20,14 @@
 # (output paths that are devices, FIFOs, sockets, folders, disks or links: nothing but a regular
 # file is ever replaced; run as root, it makes real device nodes with mknod), vhost-user (a
 # vhost-user-i2c back-end fed front-end messages and guest rings), notifications (the file that
-# keeps notifications across a restart, and the overlay drawing what it yields).
+# keeps notifications across a restart, and the overlay drawing what it yields), control-request
+# (the control socket's requests, split into reads anywhere).
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
-  output-path vhost-user notifications)
+  output-path vhost-user notifications control-request)
 # The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine
-  PagerTools VhostUserI2C LinuxHardware)
+  PagerTools VhostUserI2C PagerControl LinuxHardware)
 # Of LinuxHardware, only the files that write output (they need no C module of the target).
 declare -A only=([LinuxHardware]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }

@@ -3,6 +3,7 @@ import CrownVocabulary
 import Glibc
 import LinuxHardware
 import MockDisplay
+import PagerControl
 import PagerCore
 import PagerEngine
 import PagerGraphics
@@ -44,6 +45,8 @@ extension LinuxShell {
         mutating func keepNotifications(_ notifications: [PagerNotification]) {
             run.notificationStore?.save(notifications)
         }
+
+        mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

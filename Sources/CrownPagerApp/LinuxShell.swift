@@ -49,6 +49,10 @@ package final class LinuxShell {
     let live = LiveReadings()
     let sampler = PageSampling()
     let commands = CommandRunner()
+    /// Where the control socket listens (`crownpager notify`, `show`, `set`, `status`); nil for none.
+    package var controlSocketPath: String?
+    /// The control socket's connections while the run goes.
+    var control: ControlServer?
     /// GNU Unifont, opened when the pages first ask for a glyph misc-fixed lacks.
     package var unicodeFonts = UnicodeFonts()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
@@ -121,6 +125,9 @@ package final class LinuxShell {
     private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> Int32? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
+        openControl()
+        // Its path goes with it, now: a program's exit runs no deinit.
+        defer { control = nil }
         loop.service = ServiceNotifier.fromEnvironment()
         do throws(CrownPagerError) { try start(&engine, &loop, at: live.monotonicNow()) } catch {
             loop.service.failed("\(error)")
@@ -184,16 +191,21 @@ package final class LinuxShell {
         }
         reopenKnob(at: now)
         let knob = self.knob?.wakeup ?? CrownWakeup()
-        let inputs = loop.inputDescriptors(knob: knob.descriptors)
+        let controlDescriptors = control?.descriptors ?? []
+        let inputs = loop.inputDescriptors(knob: knob.descriptors) + controlDescriptors
         var ready = InputReadiness()
         if let found = loop.ready {
             ready = found
         } else {
             ready = loop.readiness(
-                try Self.wait(for: inputs, timeoutMilliseconds: 0), knobCount: knob.descriptors.count)
+                try Self.wait(for: inputs, timeoutMilliseconds: 0), knobCount: knob.descriptors.count,
+                control: controlDescriptors)
         }
         loop.ready = nil
         let knobDue = knob.deadline.map { $0 <= now } ?? false
+        if !ready.control.isEmpty || control?.nextDeadline.map({ $0 <= now }) == true {
+            turn.drewFrame = try serveControl(ready.control, &engine, &loop, at: now) || turn.drewFrame
+        }
         if ready.any || knobDue {
             turn.tookInput = true
             if let end = try takeInput(ready, knobDue: knobDue, &engine, &loop, at: now) { return end }
@@ -202,18 +214,22 @@ package final class LinuxShell {
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         let deadlines: [Timestamp?] = [
             engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, lostKnob?.retryAt,
-            loop.service.nextDeadline,
+            loop.service.nextDeadline, control?.nextDeadline,
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
+        // The control socket's clients as they are now: serving them may have closed or accepted some.
+        let sleepControl = control?.descriptors ?? []
         loop.ready = loop.readiness(
-            try Self.wait(for: inputs + commands.descriptors, timeoutMilliseconds: timeout),
-            knobCount: knob.descriptors.count)
+            try Self.wait(
+                for: loop.inputDescriptors(knob: knob.descriptors) + sleepControl + commands.descriptors,
+                timeoutMilliseconds: timeout),
+            knobCount: knob.descriptors.count, control: sleepControl)
         return turn
     }
 
     /// Does what the engine asked, through the `EngineRunner`: sends the display's records, reads
     /// the values, starts and stops commands, prints the log. Returns whether records went out.
-    private func perform(
+    func perform(
         _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
     ) throws(CrownPagerError) -> Bool {
         // The loop moves into the shell for the effects and back after (moved, not copied: a copy

@@ -85,12 +85,15 @@ struct LinuxShellState {
         (signals.map { [$0.descriptor] } ?? []) + (terminal?.wakeup.descriptors ?? []) + knob
     }
 
-    /// Which inputs `flags` (poll(2)'s answer for `inputDescriptors(knob:)`, then other descriptors) marks readable.
-    func readiness(_ flags: [Bool], knobCount: Int) -> InputReadiness {
+    /// Which inputs `flags` (poll(2)'s answer for `inputDescriptors(knob:)`, the `control`
+    /// socket's descriptors, then other descriptors) marks readable.
+    func readiness(_ flags: [Bool], knobCount: Int, control: [Int32] = []) -> InputReadiness {
         var rest = flags[...]
         let signal = signals != nil && rest.popFirst() == true
         let keys = terminal != nil && rest.popFirst() == true
-        return InputReadiness(signal: signal, keys: keys, knob: rest.prefix(knobCount).contains(true))
+        let controlReady = zip(control, rest.dropFirst(knobCount)).filter { $0.1 }.map { $0.0 }
+        return InputReadiness(
+            signal: signal, keys: keys, knob: rest.prefix(knobCount).contains(true), control: Set(controlReady))
     }
 }
 
@@ -102,9 +105,11 @@ struct InputReadiness: Hashable {
     var keys = false
     /// The knob has facts.
     var knob = false
+    /// The control socket's descriptors with a connection or bytes waiting.
+    var control: Set<Int32> = []
 
     /// Whether any input is readable.
-    var any: Bool { signal || keys || knob }
+    var any: Bool { signal || keys || knob || !control.isEmpty }
 }
 
 /// What one turn of the run loop did.

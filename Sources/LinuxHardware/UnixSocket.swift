@@ -203,9 +203,11 @@ package final class UnixSocket {
         for file in descriptors { _ = try? file.close() }
     }
 
-    /// A new stream socket given to `call` (bind or connect) with `path`'s address; closed again if that fails.
+    /// A new stream socket (non-blocking when asked) given to `call` (bind or connect) with `path`'s
+    /// address; closed again if that fails.
     static func stream(
-        at path: String, _ operation: String, _ call: (CInt, UnsafePointer<sockaddr>, socklen_t) -> CInt
+        at path: String, _ operation: String, nonBlocking: Bool = false,
+        _ call: (CInt, UnsafePointer<sockaddr>, socklen_t) -> CInt
     ) throws(UnixSocketError) -> CInt {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -217,7 +219,8 @@ package final class UnixSocket {
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
         }
-        let socket = Glibc.socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
+        let flags = CInt(SOCK_CLOEXEC.rawValue) | (nonBlocking ? CInt(SOCK_NONBLOCK.rawValue) : 0)
+        let socket = Glibc.socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | flags, 0)
         guard socket >= 0 else { throw .failed(operation: "socket", path: path, errno: .current) }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

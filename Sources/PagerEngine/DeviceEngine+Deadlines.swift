@@ -54,6 +54,7 @@ extension DeviceEngine {
         // Taken one by one, not from a list: this runs every tick.
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
         deadline = Timestamp.earliest(deadline, notifications.deadline)
+        deadline = Timestamp.earliest(deadline, pushedValues.nextStaleAt)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),

@@ -17,7 +17,7 @@ package struct DeviceEngine {
     /// The pager, renderer and display driver; the driver writes into a queue the effects carry out.
     var presenter: PanelPresenter
     /// The pages and their latest readings.
-    private(set) var book: PageBook
+    var book: PageBook
     /// When each page is read next.
     private(set) var schedule: RefreshSchedule
     /// When to draw.
@@ -57,6 +57,8 @@ package struct DeviceEngine {
     /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
     /// and not answered yet: its frame waits for them and is drawn as the last one arrives.
     private var valuesAwaited = 0
+    /// When the values of `source = "push"` pages were set, and which are stale (`DeviceEngine+Control`).
+    var pushedValues = PushedValues()
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -135,6 +137,7 @@ package struct DeviceEngine {
                 presenter.handle(event)
             }
         case .tick:
+            markStalePushedValues()
             tick(into: &effects)
         case .clock(let reading):
             for page in book.specs.indices where schedule.isInFlight(page) && book.specs[page].isClock {
@@ -198,6 +201,8 @@ package struct DeviceEngine {
             }
         case .notify(let notification):
             receive(notification, into: &effects)
+        case .control(let request, let reply):
+            handle(request, reply: reply, into: &effects)
         }
         noteKeptNotifications(in: &effects)
         if !glyphsPending.isEmpty {
@@ -331,7 +336,7 @@ package struct DeviceEngine {
     /// differently now; with `glyphsChanged`, replaced all the same, as pages that draw through
     /// other glyphs are equal all the same.
     /// A clock page shown as read at `shownClock` keeps its date lines when the day is the same.
-    private mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
+    mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
         guard presenter.pager.pages.indices.contains(index) else { return }
         let page = book.page(index, clock: clock, shown: presenter.pager.pages[index], shownClock: shownClock)
         guard glyphsChanged || page != presenter.pager.pages[index] else { return }
@@ -358,6 +363,7 @@ package struct DeviceEngine {
         style = freshStyle
         book = PageBook(specs: fresh.pages)
         book.glyphs = glyphs
+        pushedValues = PushedValues()
         let pages = book.pages(clock: clock)
         askForGlyphs(in: pages)
         let replaced = presenter.navigator

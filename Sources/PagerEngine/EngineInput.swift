@@ -39,6 +39,8 @@ package enum EngineInput: Sendable {
     case stop(persist: Bool)
     /// A notification to show by its priority (`crownpager notify`).
     case notify(PagerNotification)
+    /// A control socket's request the engine decides (`crownpager show`, `set`), answered in `Effects.replies` with `reply`.
+    case control(EngineControl, reply: Int)
 }
 
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,
@@ -63,6 +65,8 @@ package struct Effects: Hashable, Sendable {
     /// The active and critical notifications not dismissed yet, whenever they change: write them
     /// atomically where the next run finds them (`NotificationFile`); nil when nothing changed.
     package var keepsNotifications: [PagerNotification]?
+    /// Answers to `.control` requests, for the shell to write back to the clients that asked.
+    package var replies: [ControlReply] = []
 
     /// No effects.
     package init() {}
@@ -71,6 +75,7 @@ package struct Effects: Hashable, Sendable {
     package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
             && keepsNotifications == nil
+            && replies.isEmpty
     }
 }
 

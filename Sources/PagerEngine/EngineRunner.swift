@@ -18,6 +18,13 @@ package protocol EngineShell {
     mutating func stopCommands()
     /// Keeps `notifications` for the next run (atomically, where the Linux shell writes state).
     mutating func keepNotifications(_ notifications: [PagerNotification])
+    /// Writes the engine's answer to a control request back to the client that asked.
+    mutating func reply(_ reply: ControlReply)
+}
+
+extension EngineShell {
+    /// A shell without a control socket has no client to answer.
+    package mutating func reply(_ reply: ControlReply) {}
 }
 
 /// The one place that carries out the engine's `Effects`, for every shell: it sends the records,
@@ -63,6 +70,7 @@ package enum EngineRunner {
         for line in effects.log { shell.log(line) }
         if effects.stopsCommands { shell.stopCommands() }
         if let kept = effects.keepsNotifications { shell.keepNotifications(kept) }
+        for reply in effects.replies { shell.reply(reply) }
         var sent = false
         if !effects.display.isEmpty {
             if let took = shell.send(effects.display, for: cause, at: now) {

@@ -47,7 +47,7 @@ package struct PageBook: Sendable {
                 return time.showsSeconds || date.showsSeconds ? .milliseconds(1000) : .milliseconds(60_000)
             case .system(_, let refresh), .file(_, _, let refresh): return refresh
             case .command(let command): return command.refresh
-            case .gauge(let gauge): return gauge.refresh
+            case .gauge(let gauge): return gauge.source == .push ? nil : gauge.refresh
             }
         }
     }
@@ -79,7 +79,7 @@ package struct PageBook: Sendable {
         let reading = readings.indices.contains(index) ? readings[index] : .pending
         switch spec.kind {
         case .text(let text):
-            return ConfiguredPage(title: spec.title, body: .text(text))
+            return spec.push == nil ? ConfiguredPage(title: spec.title, body: .text(text)) : pushedText(spec, reading)
         case .image(let image):
             return ConfiguredPage(title: spec.title, body: .image(image.bitmap))
         case .clock(let time, let date):
@@ -138,6 +138,24 @@ package struct PageBook: Sendable {
             }
             return ConfiguredPage(title: spec.title, body: .gauge(fraction: fraction, text: text, isDial: gauge.isDial))
         }
+    }
+}
+
+extension PageBook {
+    /// A text page whose text comes from `crownpager set`: the text pushed (its status line
+    /// `stale` once `stale_after` passes), or the configured text, or a status line, until the first.
+    func pushedText(_ spec: PageSpec, _ reading: PageReading) -> ConfiguredPage {
+        if case .output(let text, let status) = reading {
+            return ConfiguredPage(
+                title: spec.title,
+                body: .output(
+                    lines: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                    status: status))
+        }
+        guard case .text(let placeholder) = spec.kind, !placeholder.isEmpty else {
+            return ConfiguredPage(title: spec.title, body: .output(lines: [], status: "waiting for a value"))
+        }
+        return ConfiguredPage(title: spec.title, body: .text(placeholder))
     }
 }
 

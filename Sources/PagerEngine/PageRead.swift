@@ -88,6 +88,7 @@ extension PageSpec {
             case .system(let value): return .system([value])
             case .file(let path): return .file(path: path, lines: 1)
             case .command(let command): return .command(command)
+            case .push: return nil
             }
         case .text, .image, .clock: return nil
         }

@@ -211,6 +211,8 @@ package struct PageSpec: Hashable, Sendable {
     package var duration: PageDuration
     /// The font its text draws in first: its own `font`, else `display.font`; nil is misc-fixed 6x10.
     package var font: ConfiguredFont?
+    /// Its value comes from `crownpager set` (`source = "push"`), not from a read; nil for the others.
+    package var push: PushedValue?
 
     /// A page.
     package init(
@@ -223,6 +225,15 @@ package struct PageSpec: Hashable, Sendable {
         self.line = line
         self.duration = duration
     }
+}
+
+/// How a page whose value is pushed (`source = "push"`) treats it.
+package struct PushedValue: Hashable, Sendable {
+    /// A value not set again for this long is marked stale; nil: never.
+    package var staleAfter: TimeSpan?
+
+    /// A pushed value, stale after `staleAfter`.
+    package init(staleAfter: TimeSpan? = nil) { self.staleAfter = staleAfter }
 }
 
 /// A font a configuration names (`font = "..."`), loaded: a built-in name or a BDF file's path.
@@ -322,6 +333,8 @@ package enum ValueSource: Hashable, Sendable {
     case command(CommandSpec)
     /// The first number in a file (e.g. a /sys attribute).
     case file(path: String)
+    /// The number `crownpager set` gives (`PageSpec.push`).
+    case push
 }
 
 /// A bar or a dial.

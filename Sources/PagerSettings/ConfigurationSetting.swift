@@ -169,7 +169,8 @@ extension ConfigurationSetting {
     )
     static let pageText = ConfigurationSetting(
         "page.text", .string, default: nil, example: "\"Hello, world\"", pageKinds: ["text"],
-        "The text to show, wrapped; a page taller than the screen scrolls (required)")
+        "The text to show, wrapped; a page taller than the screen scrolls (required; with source = \"push\", "
+            + "what shows until the first value)")
     static let pageTime = ConfigurationSetting(
         "page.time", .special(described: "a format of " + ClockFormat.directives), default: "\"%H:%M\"",
         pageKinds: ["clock"], "The format of the time")
@@ -202,9 +203,14 @@ extension ConfigurationSetting {
         "page.lines", .integer(1...100), default: "5", pageKinds: ["file"], "How many of the file's last lines to show")
     static let pageSource = ConfigurationSetting(
         "page.source",
-        .special(described: "a numeric system value such as \"cpu-temperature\", \"command\" or \"file\""),
-        default: nil, example: "\"cpu-temperature\"", pageKinds: ["gauge"],
-        "Where the gauge's number comes from: a system value, a command (argv) or a file (path) (required)")
+        .special(described: "a numeric system value such as \"cpu-temperature\", \"command\", \"file\" or \"push\""),
+        default: nil, example: "\"push\"", pageKinds: ["text", "gauge"],
+        "Where the gauge's number comes from: a system value, a command (argv), a file (path) or \"push\" "
+            + "(crownpager set) (required); a text page's text from \"push\"")
+    static let pageStaleAfter = ConfigurationSetting(
+        "page.stale_after", .duration(minimumMilliseconds: 100, allowsNever: false), default: nil,
+        example: "\"10min\"", pageKinds: ["text", "gauge"],
+        "With source = \"push\": a value not set again for this long is marked stale")
     static let pageMinimum = ConfigurationSetting(
         "page.min", .number(-1e12...1e12), default: nil, example: "30", pageKinds: ["gauge"],
         "The value at the empty end: by source, e.g. 30 for cpu-temperature, else 0")
@@ -222,7 +228,7 @@ extension ConfigurationSetting {
         Settings.rows.map { $0.description } + [
             pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
-            pageMaximum, pageUnit, pageStyle,
+            pageMaximum, pageUnit, pageStyle, pageStaleAfter,
         ]
 
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.

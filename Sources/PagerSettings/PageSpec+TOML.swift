@@ -33,7 +33,11 @@ extension PageSpec {
         }
         switch kindName {
         case "text":
-            kind = .text(try table.required(Setting.pageText, "the text to show, e.g. text = \"Hello\""))
+            if try Self.isPushed(&table) {
+                kind = .text(try table.string(Setting.pageText) ?? "")
+            } else {
+                kind = .text(try table.required(Setting.pageText, "the text to show, e.g. text = \"Hello\""))
+            }
         case "clock":
             kind = .clock(
                 time: try Self.clockFormat(&table, Setting.pageTime),
@@ -75,8 +79,41 @@ extension PageSpec {
         default:
             kind = .gauge(try Self.gauge(&table, directory: directory))
         }
+        push = try Self.pushedValue(&table, kind: kind)
         try table.finish(known: Setting.pageKeys(kind: kindName))
         title = explicitTitle ?? Self.defaultTitle(for: kind)
+    }
+
+    /// Whether a text page's `source` says `"push"`, the only source a text page takes.
+    private static func isPushed(_ table: inout ConfigTable) throws(ConfigError) -> Bool {
+        guard let source = try table.string(ConfigurationSetting.pageSource) else { return false }
+        guard source == "push" else {
+            throw table.error(
+                ConfigurationSetting.pageSource,
+                "a text page's source is \"push\" (its text from crownpager set), found \"\(source)\"")
+        }
+        return true
+    }
+
+    /// `stale_after` and the pushed source it belongs with; nil for a page whose value is read.
+    private static func pushedValue(_ table: inout ConfigTable, kind: PageKind) throws(ConfigError) -> PushedValue? {
+        let pushed: Bool
+        switch kind {
+        case .text: pushed = try table.string(ConfigurationSetting.pageSource) == "push"
+        case .gauge(let gauge): pushed = gauge.source == .push
+        // Other kinds take neither key: the check of unknown keys names them.
+        default: return nil
+        }
+        let staleAfter = try table.duration(ConfigurationSetting.pageStaleAfter) ?? nil
+        guard pushed else {
+            if staleAfter != nil {
+                throw table.error(
+                    ConfigurationSetting.pageStaleAfter,
+                    "stale_after marks a pushed value: add source = \"push\" or remove stale_after")
+            }
+            return nil
+        }
+        return PushedValue(staleAfter: staleAfter)
     }
 
     private static func defaultTitle(for kind: PageKind) -> String {
@@ -169,6 +206,8 @@ extension PageSpec {
         )
         let source: ValueSource
         switch sourceText {
+        case "push":
+            source = .push
         case "command":
             source = .command(try command(&table))
         case "file":
@@ -193,6 +232,8 @@ extension PageSpec {
         var refresh = TimeSpan.milliseconds(2000)
         if case .command(let command) = source {
             refresh = command.refresh
+        } else if source == .push {
+            refresh = .zero
         } else {
             refresh = try Self.refresh(&table, default: 2000)
         }

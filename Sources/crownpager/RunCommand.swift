@@ -62,6 +62,13 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Recording (--record)") var picture: PictureOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Listen for crownpager notify, show, set and status on this socket; unset, "
+                + "/run/crownpager/control.sock for the service, $XDG_RUNTIME_DIR/crownpager/control.sock for the mock.",
+            valueName: "path"))
+    var socket: String?
+
     func validate() throws {
         guard [gpio.chip != nil, evdev != nil, keyboard].filter({ $0 }).count <= 1 else {
             throw ValidationError("say where the crown is once: --chip, --evdev or --keyboard")
@@ -99,6 +106,7 @@ struct RunCommand: ParsableCommand {
         let run = LinuxShell(
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)
+        run.controlSocketPath = socket ?? ControlSocketPath.forRun(mock: target == .emulator)
         if let record, let palette = picture.chosenPalette {
             let display = overrides.applied(to: configuration).display
             try report {

@@ -99,13 +99,19 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         }
     }
 
-    /// Every page key is accepted by every kind the table names for it (a gauge's keys by its source).
+    /// Every page key is accepted by every kind the table names for it (a gauge's keys by its
+    /// source, `stale_after` by a pushed page).
     @Test(arguments: pageSettings)
     func aPageTakesTheKeysOfItsKind(_ setting: ConfigurationSetting) throws {
         let value = try #require(setting.defaultValue ?? setting.example)
         for kind in setting.pageKinds {
             var pages = [try #require(Self.minimalPages[kind])]
-            if kind == "gauge" { pages += ["kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\""] }
+            if kind == "gauge" {
+                pages += [
+                    "kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\"", "kind = \"gauge\"\nsource = \"push\"",
+                ]
+            }
+            if kind == "text" { pages.append("kind = \"text\"\nsource = \"push\"") }
             let accepted = pages.filter { page in
                 let lines = page.split(separator: "\n").filter { !$0.hasPrefix(setting.name + " ") }
                 let given = setting.name == "kind" ? "\"\(kind)\"" : value

@@ -7,7 +7,7 @@ import Testing
 @testable import PagerEngine
 
 /// Pictures are never read here.
-private struct NoFiles: FileReading {
+struct NoFiles: FileReading {
     func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] { [] }
 }
 

@@ -1,4 +1,5 @@
 import SSD1306
+import TestSupport
 import Testing
 import VhostUserI2C
 
@@ -111,7 +112,7 @@ import VhostUserI2C
     }
 
     @Test(.tags(.slow)) func randomMemoryNeverCrashesTheWalk() throws {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         for _ in 0..<300 {
             var rig = Rig(size: 4)
             // Random descriptor table, rings and some buffers: whatever comes back, nothing traps.
@@ -130,18 +131,5 @@ import VhostUserI2C
                 #expect(error.description.isEmpty == false)
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failing case can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,48 @@
+import Glibc
+import LinuxHardware
+import PagerControl
+
+/// Where the control socket is: the service's under its `RuntimeDirectory`, a user's mock under
+/// `$XDG_RUNTIME_DIR`.
+package enum ControlSocketPath {
+    /// The service's socket: systemd makes `/run/crownpager` (`RuntimeDirectory=crownpager`).
+    package static let service = "/run/crownpager/control.sock"
+
+    /// `$XDG_RUNTIME_DIR/crownpager/control.sock`; nil without `XDG_RUNTIME_DIR`.
+    package static var user: String? {
+        guard let folder = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), folder.hasPrefix("/") else {
+            return nil
+        }
+        return folder + "/crownpager/control.sock"
+    }
+
+    /// Where a run listens unless `--socket` says: the service's when its folder exists and the
+    /// run drives a panel as root; else (the mock, a user's run) the user's, its folder made
+    /// (0700) when missing; nil when there is neither.
+    package static func forRun(mock: Bool) -> String? {
+        if !mock, geteuid() == 0, FileSystem.exists(atPath: "/run/crownpager") { return service }
+        guard let user else { return nil }
+        let folder = String(user.dropLast("/control.sock".count))
+        if !FileSystem.exists(atPath: folder) { _ = mkdir(folder, 0o700) }
+        return user
+    }
+
+    /// Where a command (`notify`, `show`, `set`, `status`) connects unless `--socket` says: of the
+    /// service's and the user's, the first that exists (the service's first for root); else the
+    /// first, to name in the message.
+    package static func forClient() -> String {
+        let candidates = geteuid() == 0 ? [service] + (user.map { [$0] } ?? []) : (user.map { [$0] } ?? []) + [service]
+        return candidates.first { FileSystem.exists(atPath: $0) } ?? candidates[0]
+    }
+}
+
+/// A command's request through the control socket.
+package enum ControlClient {
+    /// Sends `request` to the pager at `path` and returns its answer.
+    package static func send(_ request: ControlRequest, to path: String) throws(ControlSocketError) -> ControlResponse {
+        let connection = try ControlConnection(connectingTo: path)
+        let line = try connection.exchange(request.line)
+        guard let response = ControlResponse(parsing: line) else { throw .noAnswer(path: path) }
+        return response
+    }
+}

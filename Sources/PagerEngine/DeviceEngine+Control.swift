@@ -1,0 +1,160 @@
+import CrownVocabulary
+import PagerCore
+import PagerSettings
+
+/// A request from the control socket that the engine decides: the shell parses the line, the
+/// engine answers with an `Effects.replies` entry carrying `EngineInput.control`'s `reply`.
+package enum EngineControl: Hashable, Sendable {
+    /// Go to the page with this title or number (from 1), with the slide a turn makes.
+    case show(page: String)
+    /// The value of a page whose `source = "push"`: its text, or a gauge's number.
+    case set(page: String, value: String)
+}
+
+/// The engine's answer to one `EngineControl`, for the shell to write back to the client that asked.
+package struct ControlReply: Hashable, Sendable {
+    /// Why a request changed nothing.
+    package enum Refusal: Hashable, Sendable {
+        /// No page has that title or number.
+        case unknownPage
+        /// The page's value is read, not pushed.
+        case notPushed
+        /// The value does not suit the page: a gauge takes a number.
+        case badValue
+    }
+
+    /// The `reply` the request came with.
+    package var id: Int
+    /// Why the request changed nothing; nil when it was done.
+    package var refusal: Refusal?
+    /// What went wrong and the fix; empty when done.
+    package var message: String = ""
+}
+
+/// When each pushed value was set and which have gone stale: the engine's only control state.
+struct PushedValues: Hashable, Sendable {
+    /// The instant each page's value was last set, by page.
+    var setAt: [Int: Timestamp] = [:]
+    /// The pages whose value is older than their `stale_after`, marked on the glass.
+    var stale: Set<Int> = []
+    /// The earliest instant a value goes stale; nil when none will.
+    var nextStaleAt: Timestamp?
+}
+
+extension DeviceEngine {
+    /// Carries out `request` and queues its reply (`id`) in `effects`.
+    mutating func handle(_ request: EngineControl, reply id: Int, into effects: inout Effects) {
+        var reply = ControlReply(id: id)
+        do throws(Refused) {
+            switch request {
+            case .show(let reference):
+                let page = try page(named: reference)
+                // As a turn: the panel wakes, the slide starts now.
+                _ = saver.activity(at: now)
+                _ = presenter.navigator.goToPage(page, at: now)
+                pacer.invalidate()
+            case .set(let reference, let value):
+                try push(value, to: try page(named: reference))
+            }
+        } catch {
+            reply.refusal = error.reason
+            reply.message = error.message
+        }
+        effects.replies.append(reply)
+    }
+
+    /// The page `reference` names: a number from 1, else a title (exactly, else ignoring case).
+    private func page(named reference: String) throws(Refused) -> Int {
+        let titles = book.specs.map { $0.title }
+        if let number = Int(reference), titles.indices.contains(number - 1) { return number - 1 }
+        let lowercased = reference.lowercased()
+        if let index = titles.firstIndex(of: reference) ?? titles.firstIndex(where: { $0.lowercased() == lowercased }) {
+            return index
+        }
+        let range = titles.isEmpty ? "there are no pages" : "use a title or a number from 1 to \(titles.count)"
+        throw Refused(reason: .unknownPage, message: "no page \"\(reference)\": \(range)")
+    }
+
+    /// Shows `value` on `page` if its `source = "push"`; a gauge takes a number.
+    private mutating func push(_ value: String, to page: Int) throws(Refused) {
+        let spec = book.specs[page]
+        guard spec.push != nil else {
+            throw Refused(
+                reason: .notPushed,
+                message:
+                    "page \(page + 1) (\(spec.title)) takes no pushed value: give it source = \"push\" to set it")
+        }
+        let reading: PageReading
+        if case .gauge(let gauge) = spec.kind {
+            guard let number = Double(value.trimmingSpaces), number.isFinite else {
+                throw Refused(
+                    reason: .badValue,
+                    message: "page \(page + 1) (\(spec.title)) is a gauge: its value is a number, e.g. 48.3")
+            }
+            reading = .number(number, text: gaugeText(number, unit: gauge.unit))
+        } else {
+            reading = .output(text: value, status: nil)
+        }
+        pushedValues.setAt[page] = now
+        pushedValues.stale.remove(page)
+        pushedValues.nextStaleAt = nextStaleInstant()
+        showReading(reading, on: page)
+    }
+
+    /// Marks the values whose `stale_after` has passed: a text page's status line reads
+    /// `stale`, a gauge's value is followed by `stale`. Called before each tick.
+    mutating func markStalePushedValues() {
+        guard let due = pushedValues.nextStaleAt, due <= now else { return }
+        for (page, setAt) in pushedValues.setAt where !pushedValues.stale.contains(page) {
+            guard book.specs.indices.contains(page), let after = book.specs[page].push?.staleAfter,
+                setAt + after <= now
+            else { continue }
+            pushedValues.stale.insert(page)
+            switch book.readings[page] {
+            case .output(let text, _): showReading(.output(text: text, status: "stale"), on: page)
+            case .number(let number, let text): showReading(.number(number, text: text + " stale"), on: page)
+            default: break
+            }
+        }
+        pushedValues.nextStaleAt = nextStaleInstant()
+    }
+
+    /// `reading` on `page`, on the glass at the next frame if the page is near.
+    private mutating func showReading(_ reading: PageReading, on page: Int) {
+        book.readings[page] = reading
+        refreshPage(page)
+    }
+
+    /// The earliest instant a fresh value goes stale.
+    private func nextStaleInstant() -> Timestamp? {
+        var earliest: Timestamp?
+        for (page, setAt) in pushedValues.setAt where !pushedValues.stale.contains(page) {
+            guard book.specs.indices.contains(page), let after = book.specs[page].push?.staleAfter else { continue }
+            earliest = Timestamp.earliest(earliest, setAt + after)
+        }
+        return earliest
+    }
+
+    /// Every page's title, in order, for `crownpager status`.
+    package var pageTitles: [String] { book.specs.map { $0.title } }
+
+    /// The pages (from 0) whose pushed value has gone stale, in order.
+    package var stalePages: [Int] { pushedValues.stale.sorted() }
+}
+
+/// A request refused: why, and the sentence for the client.
+private struct Refused: Error {
+    var reason: ControlReply.Refusal
+    var message: String
+}
+
+extension String {
+    /// The text without spaces and tabs around it.
+    fileprivate var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+@testable import LinuxHardware
+
+/// The control socket's listening end is made without harming what its path holds, with mode
+/// 0660; its connections never wait; a client reaches it, or learns that nothing listens.
+@Suite struct ControlSocketTests {
+    static func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode : 0
+    }
+
+    @Test func somethingThatIsNotASocketIsNeverReplaced() throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.path + "/control.sock"
+        try "keep me".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(throws: ControlSocketError.notASocket(path: file)) { try ControlListener(path: file) }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+        let fifo = scratch.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ControlSocketError.notASocket(path: fifo)) { try ControlListener(path: fifo) }
+        #expect(Self.mode(fifo) & S_IFMT == S_IFIFO)
+    }
+
+    @Test func aLiveSocketIsRefusedAStaleOneReplaced() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/control.sock"
+        var listener: ControlListener? = try ControlListener(path: path)
+        #expect(Self.mode(path) & S_IFMT == S_IFSOCK)
+        #expect(Self.mode(path) & 0o777 == 0o660)
+        // Another pager listens there: refused, and the socket stays.
+        #expect(throws: ControlSocketError.inUse(path: path)) { try ControlListener(path: path) }
+        #expect(Self.mode(path) & S_IFMT == S_IFSOCK)
+        // A killed run's socket: nobody listens, so it is replaced.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        listener = nil
+        #expect(Self.mode(path) == 0)
+        try Self.bindOnly(stale, path)
+        listener = try ControlListener(path: path)
+        #expect(listener != nil)
+        close(stale)
+    }
+
+    @Test func theEndRemovesOnlyItsOwnSocket() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/control.sock"
+        do {
+            let listener = try ControlListener(path: path)
+            #expect(listener.path == path)
+            // Someone put a file there meanwhile: it stays when the listener ends.
+            unlink(path)
+            try "theirs".write(toFile: path, atomically: false, encoding: .utf8)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "theirs")
+    }
+
+    @Test func aClientExchangesALineAndLearnsWhenNothingListens() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path + "/control.sock"
+        #expect(throws: ControlSocketError.notListening(path: path, errno: .noSuchFileOrDirectory)) {
+            try ControlConnection(connectingTo: path)
+        }
+        let listener = try ControlListener(path: path)
+        #expect(try listener.accept() == nil)
+        let client = try ControlConnection(connectingTo: path)
+        let server = try #require(try listener.accept())
+        #expect(server.credentials == PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+        // Nothing sent yet: the read does not wait.
+        #expect(try server.receive(maximum: 64) == .nothing)
+        #expect(server.sendWithoutWaiting(Array("ok\n".utf8)))
+        #expect(try client.exchange("status\n", timeoutMilliseconds: 5000) == "ok")
+        #expect(try server.receive(maximum: 64) == .bytes(Array("status\n".utf8)))
+        // The client gone, the server reads the end.
+        _ = consume client
+        #expect(try server.receive(maximum: 64) == .closed)
+    }
+
+    /// Binds `descriptor` at `path` without listening: a socket nobody answers on.
+    static func bindOnly(_ descriptor: Int32, _ path: String) throws {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            let bytes = Array(path.utf8)
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(result == 0)
+    }
+}
