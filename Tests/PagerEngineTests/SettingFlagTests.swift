@@ -2,11 +2,6 @@ import PagerConfig
 import PagerSettings
 import Testing
 
-/// No file to read: these configurations name none.
-private struct NoFiles: FileReading {
-    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] { [] }
-}
-
 /// The flags `run` and `render` read from the settings table alone: each means what its key
 /// means in the file, so a setting added to the table with a flag needs nothing else.
 @Suite struct SettingFlagTests {
