@@ -54,6 +54,7 @@ extension DeviceEngine {
         // Taken one by one, not from a list: this runs every tick.
         var deadline = Timestamp.earliest(schedule.nextDeadline(near: shownPages), pagerDeadline)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
+        deadline = Timestamp.earliest(deadline, Timestamp.earliest(actions.confirmationDeadline, homeDeadline))
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
             nextDeadline: deadline)

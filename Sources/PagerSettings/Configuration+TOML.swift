@@ -66,7 +66,7 @@ extension Configuration {
                 }
             }
         }
-        for section in ["crown", "indicator", "timer"] {
+        for section in ["crown", "indicator", "timer", "pager"] {
             if var table = try top.table(section) { try Self.read(section, &table, into: &self) }
         }
         // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.
@@ -87,6 +87,11 @@ extension Configuration {
             numbered = pages.enumerated().map { ($0.offset + 1, $0.element) }
         }
         try top.finish(section: "")
+        if let problem = homeProblem, !top.isInvalid("pager.home") {
+            try top.report(
+                ConfigError(
+                    file: file, line: Self.line(of: "home", in: "pager", root), key: "pager.home", message: problem))
+        }
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {

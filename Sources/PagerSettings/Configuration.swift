@@ -17,6 +17,8 @@ package struct Configuration: Sendable {
     package var indicator: IndicatorSection = IndicatorSection()
     /// Timed pages.
     package var timer: TimerSection = TimerSection()
+    /// Where the pager goes by itself (`[pager]`).
+    package var pager: PagerSection = PagerSection()
     /// The pages, in order.
     package var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
@@ -211,6 +213,10 @@ package struct PageSpec: Hashable, Sendable {
     package var duration: PageDuration
     /// The font its text draws in first: its own `font`, else `display.font`; nil is misc-fixed 6x10.
     package var font: ConfiguredFont?
+    /// What a press of the crown runs on it, if anything (`action`).
+    package var action: PageAction?
+    /// Whether `pager.return_home_after` leaves it alone (`stay`).
+    package var stay = false
 
     /// A page.
     package init(
