@@ -175,12 +175,12 @@ extension ConfigurationSetting {
         "page.action", .strings(minimumCount: 1), default: nil,
         example: "[\"systemctl\", \"restart\", \"foo.service\"]",
         pageKinds: PageSpec.kinds,
-        "A program and its arguments a press of the crown runs, as a command page runs its argv; the page shows its exit status and first line"
+        "What a press runs, as a command page runs argv (no shell); the page then shows its exit status and first line"
     )
     static let pageConfirm = ConfigurationSetting(
         "page.confirm", .choice(PageAction.Confirmation.allCases.map { $0.rawValue }), default: "\"press\"",
         pageKinds: PageSpec.kinds,
-        "How the action is asked for: press (a press, then another within 5s), hold (a long press, which then opens no title list) or none (a press)"
+        "press: a second press within 5s runs it; hold: a long press does (no title list here); none: one press"
     )
     static let pageActionTimeout = ConfigurationSetting(
         "page.action_timeout", .duration(minimumMilliseconds: 10, allowsNever: false), default: "\"30s\"",
