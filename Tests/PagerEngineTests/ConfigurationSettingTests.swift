@@ -111,7 +111,9 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         for kind in setting.pageKinds {
             var pages = [try #require(Self.minimalPages[kind]) + Self.companion(of: setting)]
             if kind == "gauge" {
-                pages += ["kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\""].map { $0 + Self.companion(of: setting) }
+                pages += ["kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\""].map {
+                    $0 + Self.companion(of: setting)
+                }
             }
             let accepted = pages.filter { page in
                 let lines = page.split(separator: "\n").filter { !$0.hasPrefix(setting.name + " ") }
