@@ -42,7 +42,7 @@ extension Settings {
     ) { $0.pager.home = $1 }
     package static let pagerReturnHomeAfter = Setting<TimeSpan?>(
         "pager.return_home_after", .duration(minimumMilliseconds: 1000, allowsNever: true), never, default: nil,
-        "After this long without a turn or press, back to the home page (watchOS waits 2m); a stay page is never left"
+        "After this long without a turn or press, back to the home page (watchOS waits 2min); a stay page is never left"
     ) { $0.pager.returnHomeAfter = $1 }
 
     /// `home = 2` or `home = "Clock"`; a number from 1.

@@ -13,10 +13,14 @@ import Testing
 @Suite(.tags(.endToEnd), .serialized) struct ActionEndToEndTests {
     static let home = ConfiguredPage(title: "Home", body: .text("home"))
 
-    /// A file of `pages` (TOML) and `extra` settings, run with the knob on the fake chip.
+    /// A file of `text`'s settings, the home page, then `text`'s pages, run with the knob on the fake chip.
     static func start(_ knob: FakeKnobRun, _ text: String) throws -> (Process, Pipe) {
         let path = knob.bus.scratch.path + "/crownpager.toml"
-        try ("[display]\nbus = 1\n" + text).write(toFile: path, atomically: true, encoding: .utf8)
+        let home = "[[page]]\nkind = \"text\"\ntitle = \"Home\"\ntext = \"home\"\n"
+        let parts = text.components(separatedBy: "[[page]]")
+        let file =
+            "[display]\nbus = 1\n" + parts[0] + home + "[[page]]" + parts.dropFirst().joined(separator: "[[page]]")
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
         let (process, _, error) = try knob.start(["run", "--config", path, "--no-acceleration", "--persist"])
         return (process, error)
     }
@@ -43,10 +47,6 @@ import Testing
         let (process, error) = try Self.start(
             knob,
             """
-            [[page]]
-            kind = "text"
-            title = "Home"
-            text = "home"
             [[page]]
             kind = "text"
             title = "Say done"
@@ -76,10 +76,6 @@ import Testing
             """
             [pager]
             return_home_after = "2s"
-            [[page]]
-            kind = "text"
-            title = "Home"
-            text = "home"
             [[page]]
             kind = "text"
             title = "Away"
