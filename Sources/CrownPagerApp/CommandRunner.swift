@@ -28,9 +28,9 @@ package struct CommandResult: Hashable, Sendable {
     }
 }
 
-/// Runs the commands of command pages and the pages' actions: one of each at a time per page, killed with their process group
-/// at their timeout, output capped, always reaped. Never blocks: the run loop polls
-/// `descriptors` and calls `collect(at:)` when one is readable or a deadline passes.
+/// Runs the commands of command pages and the pages' actions: one of each at a time per page,
+/// killed with their process group at their timeout, output capped, always reaped. Never blocks:
+/// the run loop polls `descriptors` and calls `collect(at:)` when one is readable or a deadline passes.
 ///
 /// The runner makes this process a child subreaper, so a command's descendant that escaped its
 /// group (`setsid`) re-parents here when its parent dies: when a command ends (it finished, timed
