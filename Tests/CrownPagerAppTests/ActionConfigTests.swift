@@ -1,3 +1,4 @@
+import CrownPagerApp
 import CrownVocabulary
 import PagerConfig
 import PagerSettings
@@ -44,6 +45,28 @@ import Testing
         #expect(!configuration.pages[1].stay)
         #expect(configuration.pages[1].command?.argv == ["uptime"], "the page's own command is untouched")
         #expect(try parseConfiguration("[[page]]\nkind = \"text\"\ntext = \"x\"").pages[0].action == nil)
+    }
+
+    @Test func checkSaysWhatAPressRunsAndWhereHomeIs() throws {
+        let configuration = try parseConfiguration(
+            """
+            [pager]
+            home = "Restart foo"
+            return_home_after = "2min"
+            [[page]]
+            kind = "clock"
+            [[page]]
+            kind = "text"
+            title = "Restart foo"
+            text = "x"
+            action = ["systemctl", "restart", "foo.service"]
+            """)
+        #expect(
+            configuration.summary.suffix(3) == [
+                "page 1: Clock (clock)",
+                "page 2: Restart foo (text), a press runs systemctl restart foo.service (asked twice)",
+                "home: page 2 (Restart foo) after 2min untouched",
+            ])
     }
 
     @Test func actionMistakesNameTheLineAndTheFix() {
