@@ -77,7 +77,19 @@ extension Configuration {
                 + ", brightness \(display.brightness)",
             "crown: \(crown.source) \(crown.source == "gpio" ? "\(crown.chip) lines \(crown.lineA)/\(crown.lineB)/\(crown.lineButton)" : crown.source == "evdev" ? crown.evdevPath : "")",
         ]
-        for (index, page) in pages.enumerated() { lines.append("page \(index + 1): \(page.title) (\(page.kindName))") }
+        for (index, page) in pages.enumerated() {
+            let action = page.action.map {
+                ", a \($0.confirmation == .hold ? "long press" : "press") runs "
+                    + $0.command.argv.joined(separator: " ") + ($0.confirmation == .press ? " (asked twice)" : "")
+            }
+            lines.append("page \(index + 1): \(page.title) (\(page.kindName))" + (action ?? ""))
+        }
+        if let after = pager.returnHomeAfter {
+            let home = homeIndex
+            lines.append(
+                "home: page \(home + 1) (\(pages.indices.contains(home) ? pages[home].title : "?")) after "
+                    + SettingType.durationText(after.milliseconds) + " untouched")
+        }
         return lines
     }
 }

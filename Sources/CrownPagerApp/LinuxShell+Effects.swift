@@ -60,8 +60,8 @@ extension LinuxShell {
             switch read.source {
             case .system(let values): return .sampled(page: read.page, values.map(run.sampler.sample))
             case .file(let path, _): return .fileRead(page: read.page, run.sampler.file(path))
-            case .command(let command):
-                run.commands.start(command, for: read.page, at: instant)
+            case .command(let command), .action(let command):
+                run.commands.start(command, for: read, at: instant)
                 return nil
             }
         }

@@ -185,8 +185,7 @@ package final class LinuxShell {
     {
         var turn = RunTurn()
         for (page, result) in commands.collect(at: now) {
-            let effects = engine.handle(
-                .commandFinished(page: page, output: result.output, status: result.status), at: now)
+            let effects = engine.handle(result.finished(page: page), at: now)
             turn.drewFrame = try perform(effects, &engine, &loop, at: now) || turn.drewFrame
         }
         reopenKnob(at: now)

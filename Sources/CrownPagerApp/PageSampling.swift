@@ -89,14 +89,12 @@ package struct LivePageSampler: PageSampler {
             return .sampled(page: read.page, values.map(sampling.sample))
         case .file(let path, _):
             return .fileRead(page: read.page, sampling.file(path))
-        case .command(let command):
+        case .command(let command), .action(let command):
             let runner = CommandRunner()
-            runner.start(command, for: read.page, at: live.monotonicNow())
+            runner.start(command, for: read, at: live.monotonicNow())
             while true {
                 let now = live.monotonicNow()
-                if let (_, result) = runner.collect(at: now).first {
-                    return .commandFinished(page: read.page, output: result.output, status: result.status)
-                }
+                if let (page, result) = runner.collect(at: now).first { return result.finished(page: page) }
                 let timeout = runner.nextDeadline(after: now).map { max(1, Int(($0 - now).milliseconds)) } ?? 100
                 _ = try? Readiness.wait(for: runner.descriptors, timeoutMilliseconds: min(timeout, 100))
             }

@@ -228,9 +228,12 @@ package func quotedList(_ names: [String]) -> String {
     return quoted.dropLast().joined(separator: ", ") + " or " + last
 }
 
-/// `"5s"`, `"1.5s"`, `"500ms"`, `"2min"`, `"1h"` in milliseconds; nil if not a duration or above a week.
+/// `"5s"`, `"1.5s"`, `"500ms"`, `"2min"` (or `"2m"`, as systemd and watchOS's settings write it),
+/// `"1h"` in milliseconds; nil if not a duration or above a week.
 package func parseDuration(_ text: String) -> Int64? {
-    let units: [(suffix: String, milliseconds: Int64)] = [("ms", 1), ("min", 60_000), ("s", 1000), ("h", 3_600_000)]
+    let units: [(suffix: String, milliseconds: Int64)] = [
+        ("ms", 1), ("min", 60_000), ("m", 60_000), ("s", 1000), ("h", 3_600_000),
+    ]
     for unit in units where text.hasSuffix(unit.suffix) {
         let number = Array(text.utf8.dropLast(unit.suffix.utf8.count))
         guard !number.isEmpty, number.count <= 12 else { return nil }

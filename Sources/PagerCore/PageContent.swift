@@ -16,6 +16,9 @@ public protocol PageContent {
     /// Whether a short press of the crown does something on this page; if not, it returns to the first page.
     var hasPressAction: Bool { get }
 
+    /// Whether a long press does something on this page (`PagerEvent.pageAction`) instead of opening the title list.
+    var hasHoldAction: Bool { get }
+
     /// How long the page stays before the pager moves on by itself (UIKit's `setDuration(_:forPage:)`).
     var duration: PageDuration { get }
 
@@ -37,6 +40,8 @@ extension PageContent {
     public func contentHeight(in viewport: Size) -> Int { viewport.height }
     /// No action of its own.
     public var hasPressAction: Bool { false }
+    /// A long press opens the title list.
+    public var hasHoldAction: Bool { false }
     /// Drawn anew for every frame: the page may change with time.
     public var drawsAlikeAtEveryInstant: Bool { false }
     /// The pager's page duration applies.

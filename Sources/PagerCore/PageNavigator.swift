@@ -223,6 +223,9 @@ public struct PageNavigator<Page: PageContent> {
                 return [.overviewClosed(at: at)]
             }
             guard pager.numberOfPages > 0 else { return [] }
+            if pager.pages.indices.contains(currentPage), pager.pages[currentPage].hasHoldAction {
+                return [.pageAction(page: currentPage, at: at)]
+            }
             overview = PageOverview(numberOfPages: pager.numberOfPages, selection: currentPage)
             return [.overviewOpened(at: at)]
         case .idle(let at):

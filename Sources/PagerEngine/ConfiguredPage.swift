@@ -29,6 +29,10 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
     }
     /// How long it stays before the next page comes by itself (`[[page]] duration`).
     package var duration = PageDuration.automatic
+    /// Whether a press runs the page's action (`confirm = "press"` or `"none"`) instead of going to the first page.
+    package var hasPressAction = false
+    /// Whether a long press runs the page's action (`confirm = "hold"`) instead of opening the title list.
+    package var hasHoldAction = false
     /// Glyphs for characters misc-fixed lacks; like prepared lines, not part of what the page is.
     package var fallbackGlyphs: BitmapFont? {
         didSet {

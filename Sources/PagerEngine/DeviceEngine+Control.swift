@@ -49,9 +49,11 @@ extension DeviceEngine {
             switch request {
             case .show(let reference):
                 let page = try page(named: reference)
-                // As a turn: the panel wakes, the slide starts now.
+                // As a turn: the panel wakes, the slide starts now, a new idle spell begins, and
+                // an action's question on the page left is withdrawn.
                 _ = saver.activity(at: now)
-                _ = presenter.navigator.goToPage(page, at: now)
+                home.restart(at: now)
+                act(on: presenter.navigator.goToPage(page, at: now), into: &effects)
                 pacer.invalidate()
             case .set(let reference, let value):
                 try push(value, to: try page(named: reference))

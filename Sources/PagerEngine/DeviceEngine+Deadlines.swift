@@ -56,6 +56,7 @@ extension DeviceEngine {
         deadline = Timestamp.earliest(deadline, notifications.deadline)
         deadline = Timestamp.earliest(deadline, pushedValues.nextStaleAt)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
+        deadline = Timestamp.earliest(deadline, Timestamp.earliest(actions.confirmationDeadline, homeDeadline))
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
             nextDeadline: deadline)

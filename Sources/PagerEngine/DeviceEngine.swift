@@ -59,6 +59,10 @@ package struct DeviceEngine {
     private var valuesAwaited = 0
     /// When the values of `source = "push"` pages were set, and which are stale (`DeviceEngine+Control`).
     var pushedValues = PushedValues()
+    /// What the pages' actions are doing (`DeviceEngine+Actions`).
+    package internal(set) var actions = PageActions()
+    /// When the pager goes home by itself (`DeviceEngine+Home`).
+    var home: HomeReturn
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -79,6 +83,7 @@ package struct DeviceEngine {
         saver = ScreenSaver(
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
+        home = HomeReturn(configuration, start: start)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -130,11 +135,12 @@ package struct DeviceEngine {
         case .crown(let event):
             pacer.invalidate()
             let swallowed = saver.activity(at: event.timestamp)
+            home.restart(at: event.timestamp)
             crownTally.count(event, applied: !swallowed)
             if swallowed {
                 wakeEventsSwallowed += 1
             } else if !notificationTakes(event) {
-                presenter.handle(event)
+                act(on: presenter.handle(event), into: &effects)
             }
         case .tick:
             markStalePushedValues()
@@ -161,6 +167,8 @@ package struct DeviceEngine {
         case .commandFinished(let page, let output, let status):
             guard book.specs.indices.contains(page) else { break }
             apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
+        case .actionFinished(let page, let output, let status):
+            actionFinished(page, output: output, status: status)
         case .written(let took):
             pacer.written(took: took)
             if let attempts = attemptInFlight {
@@ -228,6 +236,8 @@ package struct DeviceEngine {
 
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
     private mutating func tick(into effects: inout Effects) {
+        expireQuestions()
+        if returnHomeIfIdle(into: &effects) { pacer.invalidate() }
         // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
         let near = saver.state(at: now) == .off ? PageList() : nearbyPages
         for page in near where schedule.isDue(page, at: now) {
@@ -290,7 +300,7 @@ package struct DeviceEngine {
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
     private mutating func drawFrame(into effects: inout Effects) {
-        presenter.advance(to: now)
+        act(on: presenter.advance(to: now), into: &effects)
         // A timer that resumed just now lights a dimmed panel in this frame, not the next.
         if holdsScreen { _ = saver.activity(at: now) }
         let wanted = saver.state(at: now)
@@ -338,7 +348,8 @@ package struct DeviceEngine {
     /// A clock page shown as read at `shownClock` keeps its date lines when the day is the same.
     mutating func refreshPage(_ index: Int, glyphsChanged: Bool = false, shownClock: ClockReading? = nil) {
         guard presenter.pager.pages.indices.contains(index) else { return }
-        let page = book.page(index, clock: clock, shown: presenter.pager.pages[index], shownClock: shownClock)
+        let page = showingAction(
+            book.page(index, clock: clock, shown: presenter.pager.pages[index], shownClock: shownClock), at: index)
         guard glyphsChanged || page != presenter.pager.pages[index] else { return }
         // A page made afresh may bring characters to ask glyphs for (a reading's text).
         askForGlyphs(in: CollectionOfOne(page))
@@ -377,6 +388,8 @@ package struct DeviceEngine {
         pacer.configure(busHertz: fresh.display.pacingHertz)
         pacer.invalidate()
         saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
+        actions = PageActions()
+        home = HomeReturn(fresh, start: now)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
         effects.log += presenter.warnings.map { .warning($0) }

@@ -22,6 +22,9 @@ package enum EngineInput: Sendable {
     case fileRead(page: Int, FileSample)
     /// A page's command ended: its output, and nil or why it failed (`exit status 3`, `timed out`).
     case commandFinished(page: Int, output: String, status: String?)
+    /// A page's action, asked for with `PageRead.Source.action`, ended: its output, and nil
+    /// (exit status 0) or why not (`exit status 3`, `timed out after 30s: killed`).
+    case actionFinished(page: Int, output: String, status: String?)
     /// The display records of the last effects all went out, and writing them took `took`: measured
     /// around the write(2) calls on a real bus, the modelled bus time where the bus is emulated.
     /// The pacer learns the bus's real speed from it.
@@ -51,7 +54,8 @@ package struct Effects: Hashable, Sendable {
     /// Their storage is the engine's, reused by the next frame once the shell lets go of it: a
     /// shell that keeps records copies them.
     package var display = DisplayBatch()
-    /// Page values to read; sampled values and files are answered at once, commands when they end.
+    /// Page values to read, and actions to run; sampled values and files are answered at once,
+    /// commands and actions when they end.
     package var reads: [PageRead] = []
     /// Read the local time and answer with `.clock`.
     package var readsClock = false

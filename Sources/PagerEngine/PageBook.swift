@@ -67,6 +67,10 @@ package struct PageBook: Sendable {
     ) -> ConfiguredPage {
         var page = bare(index, clock: clock, shown: shown, shownClock: shownClock)
         page.duration = specs[index].duration
+        if let action = specs[index].action {
+            page.hasPressAction = action.confirmation != .hold
+            page.hasHoldAction = action.confirmation == .hold
+        }
         page.font = specs[index].font?.font
         if let glyphs { page.fallbackGlyphs = glyphs }
         return page

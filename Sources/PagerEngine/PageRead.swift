@@ -17,6 +17,8 @@ package struct PageRead: Hashable, Sendable {
         case file(path: String, lines: Int)
         /// A command to start; answered, once it ends, with `EngineInput.commandFinished(page:output:status:)`.
         case command(CommandSpec)
+        /// A page's action to run, as a command is: answered, once it ends, with `EngineInput.actionFinished(page:output:status:)`.
+        case action(CommandSpec)
     }
 
     /// A read of `source` for `page`.
@@ -156,7 +158,9 @@ extension PageSpec {
 extension PageRead.Source {
     /// Whether the shell answers at once (a sample, a file) rather than when a command ends.
     package var isImmediate: Bool {
-        if case .command = self { return false }
-        return true
+        switch self {
+        case .command, .action: return false
+        case .system, .file: return true
+        }
     }
 }

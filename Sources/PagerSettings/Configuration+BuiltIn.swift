@@ -15,7 +15,7 @@ extension Configuration {
         # no file at all. Check an edited file with `crownpager check /etc/crownpager/crownpager.toml`,
         # then `sudo systemctl reload crownpager` (SIGHUP): a broken file keeps the old one running.
         # A reload cannot change the settings marked (restart): they take effect at the next start.
-        # Durations are strings: "500ms", "5s", "2min", "1h"; dim_after, off_after and the timer's also take
+        # Durations are strings: "500ms", "5s", "2min" or "2m", "1h"; dim_after, off_after and the timer's also take
         # "never".
         """
 

@@ -66,18 +66,22 @@ extension Configuration {
                 }
             }
         }
-        for section in ["crown", "indicator", "timer"] {
+        for section in ["crown", "indicator", "timer", "pager"] {
             if var table = try top.table(section) { try Self.read(section, &table, into: &self) }
         }
         // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.
         var numbered: [(number: Int, page: PageSpec)] = []
+        var pagesLeftOut = false
         if let tables = try top.tables("page") {
             if tables.isEmpty { try top.report(top.error("page", "expected at least one [[page]]")) }
             for (index, var table) in tables.enumerated() {
                 let read = try top.collecting { () throws(ConfigError) in
                     try PageSpec(reading: &table, directory: directory, files: files)
                 }
-                guard var page = read else { continue }
+                guard var page = read else {
+                    pagesLeftOut = true
+                    continue
+                }
                 page.font = page.font ?? display.font
                 numbered.append((index + 1, page))
             }
@@ -87,6 +91,12 @@ extension Configuration {
             numbered = pages.enumerated().map { ($0.offset + 1, $0.element) }
         }
         try top.finish(section: "")
+        // Pages left out for their mistakes would make the numbers wrong: the home is checked against all of them.
+        if let problem = homeProblem, !top.isInvalid("pager.home"), !pagesLeftOut {
+            try top.report(
+                ConfigError(
+                    file: file, line: Self.line(of: "home", in: "pager", root), key: "pager.home", message: problem))
+        }
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {

@@ -17,6 +17,8 @@ package struct Configuration: Sendable {
     package var indicator: IndicatorSection = IndicatorSection()
     /// Timed pages.
     package var timer: TimerSection = TimerSection()
+    /// Where the pager goes by itself (`[pager]`).
+    package var pager: PagerSection = PagerSection()
     /// The pages, in order.
     package var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
@@ -213,6 +215,10 @@ package struct PageSpec: Hashable, Sendable {
     package var font: ConfiguredFont?
     /// Its value comes from `crownpager set` (`source = "push"`), not from a read; nil for the others.
     package var push: PushedValue?
+    /// What a press of the crown runs on it, if anything (`action`).
+    package var action: PageAction?
+    /// Whether `pager.return_home_after` leaves it alone (`stay`).
+    package var stay = false
 
     /// A page.
     package init(

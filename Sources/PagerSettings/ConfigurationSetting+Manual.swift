@@ -12,7 +12,7 @@ extension ConfigurationSetting {
             ".SH DESCRIPTION",
             ".BR crownpager (1)",
             roffText(
-                "reads a TOML 1.0 file: the tables [display], [crown] (with [crown.lines]), [indicator] and [timer], "
+                "reads a TOML 1.0 file: the tables [display], [crown] (with [crown.lines]), [indicator], [timer] and [pager], "
                     + "then one [[page]] table a page, in order. A key left out keeps its default; an unknown key "
                     + "or a wrong value is an error naming the file, line and key."),
             ".PP",

@@ -223,12 +223,30 @@ extension ConfigurationSetting {
     static let pageStyle = ConfigurationSetting(
         "page.style", .choice(["bar", "dial"]), default: "\"bar\"", pageKinds: ["gauge"], "A bar or a dial")
 
+    static let pageAction = ConfigurationSetting(
+        "page.action", .strings(minimumCount: 1), default: nil,
+        example: "[\"systemctl\", \"restart\", \"foo.service\"]",
+        pageKinds: PageSpec.kinds,
+        "What a press runs, as a command page runs argv (no shell); the page then shows its exit status and first line"
+    )
+    static let pageConfirm = ConfigurationSetting(
+        "page.confirm", .choice(PageAction.Confirmation.allCases.map { $0.rawValue }), default: "\"press\"",
+        pageKinds: PageSpec.kinds,
+        "press: a second press within 5s runs it; hold: a long press does (no title list here); none: one press"
+    )
+    static let pageActionTimeout = ConfigurationSetting(
+        "page.action_timeout", .duration(minimumMilliseconds: 10, allowsNever: false), default: "\"30s\"",
+        pageKinds: PageSpec.kinds, "The action and its process group are killed after this long")
+    static let pageStay = ConfigurationSetting(
+        "page.stay", .boolean, default: "false", pageKinds: PageSpec.kinds,
+        "pager.return_home_after never leaves this page")
+
     /// Every setting, in the order of the default file: the typed table's (`Settings`), then a page's keys.
     package static let all: [ConfigurationSetting] =
         Settings.rows.map { $0.description } + [
             pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
-            pageMaximum, pageUnit, pageStyle, pageStaleAfter,
+            pageMaximum, pageUnit, pageStyle, pageStaleAfter, pageAction, pageConfirm, pageActionTimeout, pageStay,
         ]
 
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.

@@ -26,6 +26,7 @@ extension PageSpec {
             }
         }
         let explicitTitle = try table.string(Setting.pageTitle)
+        (action, stay) = try Self.action(&table, title: explicitTitle)
         switch try table.duration(Setting.pageDuration) {
         case .none: duration = .automatic
         case .some(.none): duration = .never

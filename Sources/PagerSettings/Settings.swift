@@ -254,6 +254,7 @@ package enum Settings {
         crownSensitivity.row, crownDetentsPerPage.row, crownRubberBand.row,
         indicatorStyle.row, indicatorImage.row, indicatorMaximumDots.row, indicatorHidesForSinglePage.row,
         timerDuration.row, timerResumeAfter.row, timerLoop.row, timerDimsWhileAdvancing.row,
+        pagerHome.row, pagerReturnHomeAfter.row,
     ]
 
     /// A duration, or `"never"` for nil.

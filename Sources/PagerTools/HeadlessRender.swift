@@ -15,7 +15,9 @@ package struct RenderedFrame: Hashable, Sendable {
     package var glass: Bitmap
 }
 
-/// The fixed readings of `SampleReadings`: 10:09:30, a sample host; files and commands answer with a placeholder.
+/// The fixed readings of `SampleReadings`: 10:09:30, a sample host; files and commands answer
+/// with a placeholder. Actions are not run: a headless picture must not restart a service, so
+/// they end at once with the status `not run by render`.
 package struct SamplePageSampler: PageSampler {
     /// A sampler of the fixed readings.
     package init() {}
@@ -30,6 +32,8 @@ package struct SamplePageSampler: PageSampler {
             return .fileRead(page: read.page, .text("42"))
         case .command:
             return .commandFinished(page: read.page, output: "42", status: nil)
+        case .action:
+            return .actionFinished(page: read.page, output: "", status: "not run by render")
         }
     }
 

@@ -104,6 +104,37 @@ import Testing
         #expect(acting.currentPage == 1)
     }
 
+    @Test func aLongPressActsOnAHoldPageAndOpensTheTitleListElsewhere() {
+        let pages = [BarsPage(index: 0), BarsPage(index: 1, hasHoldAction: true)]
+        var acting = PageNavigator(pages: pages, currentPage: 1, viewport: Size(width: 120, height: 64))
+        _ = acting.handle(.pressed(at: .ms(0)))
+        #expect(acting.advance(to: .ms(700)) == [.pageAction(page: 1, at: .ms(600))])
+        #expect(acting.overview == nil)
+        _ = acting.handle(.released(at: .ms(800)))
+        #expect(acting.press(at: 1000) == [.pageChanged(to: 0, interaction: .discrete, at: .ms(1050))])
+        _ = acting.handle(.pressed(at: .ms(2000)))
+        #expect(acting.advance(to: .ms(2700)) == [.overviewOpened(at: .ms(2600))])
+    }
+
+    @Test func returningHomeClosesTheListAndSlidesOrJumps() {
+        var (pager, _) = barsController(5, current: 3)
+        #expect(pager.goToPage(3, at: .ms(0), animated: true) == [])
+        #expect(
+            pager.goToPage(0, at: .ms(0), animated: true) == [
+                .pageChanged(to: 0, interaction: .discrete, at: .ms(0))
+            ])
+        #expect(pager.pager.slide != nil)
+        _ = pager.handle(.pressed(at: .ms(1000)))
+        _ = pager.advance(to: .ms(1700))
+        _ = pager.handle(.released(at: .ms(1800)))
+        #expect(pager.overview != nil)
+        #expect(
+            pager.goToPage(2, at: .ms(2000), animated: false) == [
+                .overviewClosed(at: .ms(2000)), .pageChanged(to: 2, interaction: .discrete, at: .ms(2000)),
+            ])
+        #expect(pager.overview == nil && pager.currentPage == 2 && pager.pager.slide == nil)
+    }
+
     @Test func displayOnlyIgnoresTheCrown() {
         var (pager, _) = barsController(5, current: 1, configuration: PagerConfiguration(isDisplayOnly: true))
         #expect(pager.turn(1, at: 0) == [])

@@ -4,11 +4,12 @@ import PagerGraphics
 
 /// A page that needs no font: a frame and its index drawn as a row of bars, so goldens show which page is where.
 /// `extraHeight` makes it taller than the screen (stripes every 8 rows show the scroll);
-/// `hasPressAction` gives it an action of its own.
+/// `hasPressAction` gives it an action of its own, `hasHoldAction` one on a long press.
 struct BarsPage: PageContent {
     var index: Int
     var extraHeight = 0
     var hasPressAction = false
+    var hasHoldAction = false
     var duration: PageDuration = .automatic
     var title: String { "Page \(index)" }
 

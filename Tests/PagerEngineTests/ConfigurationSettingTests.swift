@@ -41,6 +41,11 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         "gauge": "kind = \"gauge\"\nsource = \"command\"\nargv = [\"true\"]",
     ]
 
+    /// What a page needs besides its kind for `setting` to mean something: an action to confirm or time.
+    static func companion(of setting: ConfigurationSetting) -> String {
+        ["confirm", "action_timeout"].contains(setting.name) ? "\naction = [\"true\"]" : ""
+    }
+
     /// `[crown]` and `lines.a = 17` for `crown.lines.a`.
     static func file(setting: ConfigurationSetting, value: String) -> String {
         let parts = setting.key.split(separator: ".", maxSplits: 1)
@@ -68,7 +73,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let read = try parse(Self.file(setting: setting, value: value))
         #expect(read.display == empty.display)
         #expect(crownIgnoringExplicitSource(read) == crownIgnoringExplicitSource(empty))
-        #expect(read.indicator == empty.indicator && read.timer == empty.timer)
+        #expect(read.indicator == empty.indicator && read.timer == empty.timer && read.pager == empty.pager)
         let builtIn = Configuration.builtIn
         #expect(builtIn.display == empty.display && builtIn.indicator == empty.indicator)
         #expect(builtIn.timer == empty.timer)
@@ -84,7 +89,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let read = try parse(Self.file(setting: setting, value: example))
         #expect(
             read.display != empty.display || read.crown != empty.crown || read.indicator != empty.indicator
-                || read.timer != empty.timer)
+                || read.timer != empty.timer || read.pager != empty.pager)
     }
 
     /// A page key's default, written into a page of each kind that takes it, changes nothing.
@@ -92,7 +97,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     func aPageDefaultIsTheParsersDefault(_ setting: ConfigurationSetting) throws {
         let value = try #require(setting.defaultValue)
         for kind in setting.pageKinds {
-            let page = try #require(Self.minimalPages[kind])
+            let page = try #require(Self.minimalPages[kind]) + Self.companion(of: setting)
             let plain = try parse("[[page]]\n" + page + "\n")
             let explicit = try parse("[[page]]\n" + page + "\n\(setting.name) = \(value)\n")
             #expect(plain.pages == explicit.pages, "\(kind)")
@@ -105,13 +110,15 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     func aPageTakesTheKeysOfItsKind(_ setting: ConfigurationSetting) throws {
         let value = try #require(setting.defaultValue ?? setting.example)
         for kind in setting.pageKinds {
-            var pages = [try #require(Self.minimalPages[kind])]
+            var pages = [try #require(Self.minimalPages[kind]) + Self.companion(of: setting)]
             if kind == "gauge" {
                 pages += [
                     "kind = \"gauge\"\nsource = \"file\"", "kind = \"gauge\"", "kind = \"gauge\"\nsource = \"push\"",
-                ]
+                ].map {
+                    $0 + Self.companion(of: setting)
+                }
             }
-            if kind == "text" { pages.append("kind = \"text\"\nsource = \"push\"") }
+            if kind == "text" { pages.append("kind = \"text\"\nsource = \"push\"" + Self.companion(of: setting)) }
             let accepted = pages.filter { page in
                 let lines = page.split(separator: "\n").filter { !$0.hasPrefix(setting.name + " ") }
                 let given = setting.name == "kind" ? "\"\(kind)\"" : value
@@ -123,7 +130,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     }
 
     /// The keys the parser knows are the table's, in each table: an unknown key lists them.
-    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator", "timer"])
+    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator", "timer", "pager"])
     func theParserKnowsTheTableKeys(_ section: String) throws {
         let text: String
         switch section {
