@@ -34,7 +34,7 @@ import Testing
             var (pager, _) = barsController(7, current: 4, configuration: PagerConfiguration(wrapsAround: wraps))
             for ms in stride(from: Int64(0), to: 200, by: 20) { pager.turn(1, at: ms) }
             #expect(pager.currentPage == 6)
-            pager.advance(to: .ms(2000))
+            _ = pager.advance(to: .ms(2000))
             for ms in stride(from: Int64(2000), to: 2300, by: 20) { pager.turn(-1, at: ms) }
             #expect(pager.currentPage == 0)
         }

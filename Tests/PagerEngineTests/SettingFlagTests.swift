@@ -50,12 +50,14 @@ import Testing
         try overrides.set(flags: [flag.name] + (value.flag.map { [$0] } ?? []))
         let flagged = try Self.configuration("", overrides)
         #expect(flagged == file, "\(flag.name)")
-        #expect(flagged != (try Self.configuration("")), "\(flag.name) changed nothing")
+        let unflagged = try Self.configuration("")
+        #expect(flagged != unflagged, "\(flag.name) changed nothing")
         // And `--flag=value`, the other spelling.
         if let argument = value.flag {
             var joined = RunOverrides()
             try joined.set(flags: ["\(flag.name)=\(argument)"])
-            #expect(try Self.configuration("", joined) == file)
+            let joinedFlagged = try Self.configuration("", joined)
+            #expect(joinedFlagged == file)
         }
     }
 
