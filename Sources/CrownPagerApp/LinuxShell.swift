@@ -231,10 +231,11 @@ package final class LinuxShell {
     func perform(
         _ effects: Effects, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
     ) throws(CrownPagerError) -> Bool {
-        // The loop moves into the shell for the effects and back after (moved, not copied: a copy
-        // would make the emulator's first write copy its RAM). The cause is not known here and the
-        // Linux shell's sends do not depend on it (the virtual panel's do).
-        var shell = RunShell(run: self, loop: consume loop, pacingHertz: engine.configuration.display.pacingHertz)
+        // The loop goes into the shell for the effects and comes back after: a copy, whose first
+        // write copies the emulator's 1 KiB of RAM in the mock (`consume` of an inout parameter
+        // is a compiler error in Swift 6.0.3). The cause is not known here and the Linux shell's
+        // sends do not depend on it (the virtual panel's do).
+        var shell = RunShell(run: self, loop: loop, pacingHertz: engine.configuration.display.pacingHertz)
         var reads = RunReads(run: self)
         let sent = EngineRunner.perform(effects, of: .tick, at: now, engine: &engine, shell: &shell, sampler: &reads)
         loop = shell.loop
