@@ -213,3 +213,43 @@ private struct BurnInRig {
         expectGolden(presenter.frame(at: .zero), named: "burn-in-shifted-\(panel.name)")
     }
 }
+
+@Test func afterEveryFrameOfSlidesFromShiftedPlacesTheGlassEqualsTheFrame() {
+    // The pixel shift's rows move the start line as a slide's do: both together, from every
+    // place on the orbit, the glass must still equal the frame, and the rows off a short
+    // panel's glass must still serve the slides.
+    var generator = SeededGenerator(seed: 0xB0_2A1)
+    for panel in [SSD1306Panel.ssd1306_128x64, .ssd1306_128x32, .sh1106_128x64, .ssd1306_64x48] {
+        let pages = (0..<5).map { index in
+            ConfiguredPage(
+                title: "P\(index)",
+                body: .text(
+                    (0..<Int.random(in: 3...40, using: &generator)).map { "w\($0 * index)" }.joined(separator: " ")))
+        }
+        var session = PanelPresenter(pages: pages, panel: panel)
+        var emulator = SSD1306Emulator(panel: panel)
+        session.start()
+        emulator.send(session.display.interface.take())
+        var now = Timestamp.zero
+        var frames = 0
+        for _ in 0..<16 {
+            session.pixelShift = PixelShift.orbit.randomElement(using: &generator) ?? .zero
+            if Bool.random(using: &generator) {
+                let detents = Bool.random(using: &generator) ? 1 : -1
+                session.handle(.rotated(detents: detents, at: now))
+            }
+            let until = now + .milliseconds(Int64.random(in: 20...400, using: &generator))
+            while now < until {
+                if session.present(at: now) { frames += 1 }
+                emulator.send(session.display.interface.take())
+                // Filling the rows off the glass leaves the glass as it is.
+                session.fillOffGlass(at: now)
+                emulator.send(session.display.interface.take())
+                #expect(emulator.glass == session.frame(at: now), "\(panel.name) at \(now)")
+                now = now + .milliseconds(Int64.random(in: 4...25, using: &generator))
+            }
+        }
+        #expect(frames > 20, "\(panel.name)")
+        #expect(emulator.diagnostics.isEmpty)
+    }
+}
