@@ -7,6 +7,7 @@
 #   static page    a text page; its neighbour is a seconds clock, which must not wake it; the
 #                  control socket listens (crownpager notify, show, set, status), which must not either
 #   128x32         the same on a 128x32 panel, whose RAM rows off the glass are filled after the start
+#   pixel shift    the static page with display.pixel_shift = "10s": one wake a step, 6 a minute
 #   minute clock   a clock showing %H:%M
 #   seconds clock  a clock showing %H:%M:%S
 #   built-in       the built-in configuration (system, clock, temperature, memory, disk)
@@ -81,6 +82,8 @@ clock_page() { printf '[[page]]\nkind = "clock"\ntitle = "Clock"\ntime = "%s"\nd
 configuration 1 "$text_page" "$(clock_page '%H:%M:%S')" >"$work/static.toml"
 # The same on a 128x32 panel, whose RAM rows off the glass are filled once after the start.
 sed 's/^\[display\]$/[display]\npanel = "128x32"/' "$work/static.toml" >"$work/short.toml"
+# The same with burn-in care: the picture moves a pixel every 10 s (the shortest period allowed).
+sed 's/^\[display\]$/[display]\npixel_shift = "10s"/' "$work/static.toml" >"$work/shift.toml"
 configuration 1 "$(clock_page '%H:%M')" >"$work/minute.toml"
 configuration 1 "$(clock_page '%H:%M:%S')" >"$work/seconds.toml"
 configuration '"mock"' "$text_page" "$(clock_page '%H:%M:%S')" >"$work/mock.toml"
@@ -121,7 +124,7 @@ ended_early() {
   exit 70
 }
 
-cases=(static short minute seconds builtin mock)
+cases=(static short shift minute seconds builtin mock)
 for name in "${cases[@]}"; do start "$name"; done
 for name in "${cases[@]}"; do
   for _ in $(seq 100); do [ -s "$work/$name.pid" ] && break; sleep 0.05; done
@@ -153,6 +156,7 @@ label() {
   case "$1" in
     static) echo "static page (seconds clock next to it), socket" ;;
     short) echo "static page, 128x32 panel" ;;
+    shift) echo "static page, pixel_shift = \"10s\"" ;;
     minute) echo "minute clock (%H:%M), panel" ;;
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;
     builtin) echo "the built-in configuration, panel" ;;

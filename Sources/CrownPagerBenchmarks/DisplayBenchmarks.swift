@@ -150,11 +150,3 @@ func fullFrameLoad(_ panel: SSD1306Panel) -> BusLoad {
     load.add(driver.interface.bus.transfers)
     return load
 }
-
-private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-}
-
-private func leftPad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-}

@@ -5,6 +5,7 @@
 //   swift run -c release crownpager-bench tear       tearing: refreshes that show two frames
 //   swift run -c release crownpager-bench engine     the production path: latency, frames, bytes
 //   swift run -c release crownpager-bench crown      only the crown's
+//   swift run -c release crownpager-bench burnin     what a pixel_shift step puts on the bus
 //   swift run -c release crownpager-bench image      only the PNG decoder
 //   swift run -c release crownpager-bench luma       the workloads Scripts/bench/bench-vs-luma.sh compares
 //   swift run -c release crownpager-bench luma slide one of them (text, slide, clock, drawing), to profile
@@ -14,6 +15,7 @@ if selected == nil || selected == "display" { runDisplayBenchmarks() }
 if selected == nil || selected == "tear" { runTearBenchmarks() }
 if selected == nil || selected == "engine" { runEngineBenchmarks() }
 if selected == nil || selected == "crown" { runCrownBenchmarks() }
+if selected == nil || selected == "burnin" { runBurnInBenchmarks() }
 if selected == nil || selected == "image" { runImageBenchmarks() }
 // Tab-separated lines for the script, so not part of the default run.
 if selected == "luma" {

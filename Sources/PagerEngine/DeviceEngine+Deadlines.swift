@@ -57,6 +57,7 @@ extension DeviceEngine {
         deadline = Timestamp.earliest(deadline, pushedValues.nextStaleAt)
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         deadline = Timestamp.earliest(deadline, Timestamp.earliest(actions.confirmationDeadline, homeDeadline))
+        deadline = Timestamp.earliest(deadline, burnInDeadline(at: instant))
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
             nextDeadline: deadline)

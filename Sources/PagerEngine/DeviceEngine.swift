@@ -63,6 +63,8 @@ package struct DeviceEngine {
     package internal(set) var actions = PageActions()
     /// When the pager goes home by itself (`DeviceEngine+Home`).
     var home: HomeReturn
+    /// The pixel shift's orbit and the swaps of lit and dark (`DeviceEngine+BurnIn`).
+    var burnIn: BurnInCare
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -84,6 +86,7 @@ package struct DeviceEngine {
             dimAfter: configuration.display.dimAfter, offAfter: configuration.display.offAfter, start: start)
         health = DisplayHealth(policy: retryPolicy)
         home = HomeReturn(configuration, start: start)
+        burnIn = BurnInCare(configuration.display, start: start)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -238,6 +241,7 @@ package struct DeviceEngine {
     private mutating func tick(into effects: inout Effects) {
         expireQuestions()
         if returnHomeIfIdle(into: &effects) { pacer.invalidate() }
+        if careForPanel() { pacer.invalidate() }
         // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
         let near = saver.state(at: now) == .off ? PageList() : nearbyPages
         for page in near where schedule.isDue(page, at: now) {
@@ -390,6 +394,7 @@ package struct DeviceEngine {
         saver = ScreenSaver(dimAfter: fresh.display.dimAfter, offAfter: fresh.display.offAfter, start: now)
         actions = PageActions()
         home = HomeReturn(fresh, start: now)
+        burnIn = BurnInCare(fresh.display, start: now)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
         effects.log += presenter.warnings.map { .warning($0) }

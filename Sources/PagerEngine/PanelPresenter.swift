@@ -54,6 +54,8 @@ package struct PanelPresenter {
     private var overlayLanded = true
     /// Whether the mark that says passive notifications wait shows beside the indicator.
     package var marksWaitingNotifications = false
+    /// Where burn-in care moved the whole picture, overlay and indicator too (`DeviceEngine+BurnIn`).
+    package var pixelShift = PixelShift.zero
     /// The neighbouring pages, drawn for the rows off the glass.
     private var nextPage = Bitmap(width: 0, height: 0)
     private var previousPage = Bitmap(width: 0, height: 0)
@@ -150,6 +152,7 @@ package struct PanelPresenter {
     package func frame(at instant: Timestamp) -> Bitmap {
         var frame = renderer.render(navigator, at: instant)
         drawNotifications(into: &frame, at: instant)
+        frame.shift(right: pixelShift.right, down: pixelShift.down)
         return frame
     }
 
@@ -184,6 +187,7 @@ package struct PanelPresenter {
         // Drawn into the same two bitmaps frame after frame: no allocation.
         renderer.render(navigator, at: sampled, into: &nextFrame, scratch: &scratch)
         drawNotifications(into: &nextFrame, at: sampled)
+        nextFrame.shift(right: pixelShift.right, down: pixelShift.down)
         overlayLanded = overlay?.isSliding(at: sampled) != true
         guard !glass.showsSentFrame || nextFrame != sentFrame else {
             navigator.glassShows(at: sampled)
@@ -199,7 +203,7 @@ package struct PanelPresenter {
             isPlanned = true
         }
         // The overlay does not move with the pages: the driver must not move the start line under it.
-        let position = overlay == nil ? renderer.contentPosition(navigator, at: sampled) : nil
+        let position = overlay == nil ? contentPosition(at: sampled) : nil
         var moved = 0
         if let position, let last = lastContentPosition { moved = position - last }
         lastContentPosition = nil
@@ -240,11 +244,12 @@ package struct PanelPresenter {
         else { return nil }
         func cost(at sample: Timestamp) -> Int {
             renderer.render(navigator, at: sample, into: &nextFrame, scratch: &scratch)
-            let position = renderer.contentPosition(navigator, at: sample) ?? last
+            nextFrame.shift(right: pixelShift.right, down: pixelShift.down)
+            let position = contentPosition(at: sample) ?? last
             return display.plannedCost(of: nextFrame, movedUpBy: position - last)
         }
         // `nextFrame` is drawn for `asked` already.
-        let askedPosition = renderer.contentPosition(navigator, at: asked) ?? last
+        let askedPosition = contentPosition(at: asked) ?? last
         guard display.plannedCost(of: nextFrame, movedUpBy: askedPosition - last) > budget else { return asked }
         // Not from before the slide: the glass stood still until it began.
         var fits = max(lastSampled, slide.start)
@@ -267,6 +272,13 @@ package struct PanelPresenter {
         let chosen = fitsCost > 0 ? fits : asked
         _ = cost(at: chosen)
         return chosen
+    }
+
+    /// Where the pages' content stands on the glass (`PagerRenderer.contentPosition`), the pixel
+    /// shift's rows included: a shift down is the content moved up by minus as many rows, so the
+    /// driver may move the display start line for it as for a slide.
+    private func contentPosition(at instant: Timestamp) -> Int? {
+        renderer.contentPosition(navigator, at: instant).map { $0 - pixelShift.down }
     }
 
     /// Looks, once the pages stand still, whether the RAM rows off the glass (a panel shorter than
@@ -313,6 +325,9 @@ package struct PanelPresenter {
         let next = renderer.renderNeighbour(navigator, step: 1, at: instant, into: &nextPage, scratch: &scratch)
         let previous = renderer.renderNeighbour(
             navigator, step: -1, at: instant, into: &previousPage, scratch: &scratch)
+        // Where a slide from the shifted page brings them into view.
+        nextPage.shift(right: pixelShift.right, down: pixelShift.down)
+        previousPage.shift(right: pixelShift.right, down: pixelShift.down)
         return (next, previous)
     }
 

@@ -159,7 +159,7 @@ public struct Bitmap: Hashable, Sendable {
     }
 
     /// Rows past `height` in the last page stay dark so equal pictures compare equal.
-    private mutating func clearPadding() {
+    mutating func clearPadding() {
         let spare = pageCount * 8 - height
         guard spare > 0 else { return }
         let keep: UInt8 = 0xFF >> UInt8(spare)

@@ -67,6 +67,10 @@ package struct DisplaySection: Hashable, Sendable {
     package var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
     /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
     package var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
+    /// Move the picture a pixel along its orbit this often (burn-in care); nil never.
+    package var pixelShift: TimeSpan? = Settings.displayPixelShift.defaultValue
+    /// Swap lit and dark pixels this often (burn-in care); nil never.
+    package var invertEvery: TimeSpan? = Settings.displayInvertEvery.defaultValue
     /// The bus clock set in `config.txt`, for frame pacing: 100000, 400000 or 1000000.
     package var busHertz: Int = Settings.displayBusHertz.defaultValue
     /// The font every page's text and the title list draw in first (`display.font`); nil is misc-fixed 6x10.

@@ -151,6 +151,9 @@ package struct Setting<Value: Sendable>: Sendable {
     /// Its key: `display.brightness`.
     package var key: String { description.key }
 
+    /// `value` as the file writes it (`"10m"`, `"never"`); nil where the file leaves it out.
+    package func toml(_ value: Value) -> String? { codec.toml(value) }
+
     /// The help of its flag: what it does, what it takes and the key it overrides.
     package var help: String { description.flagHelp }
 

@@ -93,6 +93,15 @@ package enum Settings {
         "display.off_after", .duration(minimumMilliseconds: 1000, allowsNever: true), never,
         default: TimeSpan.milliseconds(600_000), "Then switch off (OLEDs burn in); the first detent only wakes it"
     ) { $0.display.offAfter = $1 }
+    package static let displayPixelShift = Setting<TimeSpan?>(
+        "display.pixel_shift", .duration(minimumMilliseconds: 10_000, allowsNever: true), never, default: nil,
+        flag: SettingFlag("--pixel-shift"),
+        "Every this long, move the picture a pixel along a slow orbit within a pixel of its place, so no pixel stays lit"
+    ) { $0.display.pixelShift = $1 }
+    package static let displayInvertEvery = Setting<TimeSpan?>(
+        "display.invert_every", .duration(minimumMilliseconds: 10_000, allowsNever: true), never, default: nil,
+        "Every this long, swap lit and dark pixels (A6h/A7h), so every pixel wears alike"
+    ) { $0.display.invertEvery = $1 }
     package static let displayBusHertz = Setting<Int>(
         "display.bus_hz", .integer(10_000...3_400_000), .integer, default: 400_000,
         "The bus clock set by dtparam=i2c_arm_baudrate in config.txt; pacing starts from it, then learns the real one"
@@ -248,6 +257,7 @@ package enum Settings {
     static let rows: [SettingRow] = [
         displayPanel.row, displayBus.row, displayAddress.row, displayRotation.row, displayBrightness.row,
         displayDimBrightness.row, displayDimAfter.row, displayOffAfter.row, displayBusHertz.row, displayFont.row,
+        displayPixelShift.row, displayInvertEvery.row,
         displayGPIOChip.row, displayDataCommandLine.row, displayResetLine.row, displaySPIHertz.row,
         crownSource.row, crownChip.row, crownLineA.row, crownLineB.row, crownLineButton.row, crownEvdev.row,
         crownStepsPerDetent.row, crownInverted.row, crownAcceleration.row, crownWrap.row, crownSide.row,

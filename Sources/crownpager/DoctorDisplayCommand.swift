@@ -14,7 +14,8 @@ struct DoctorDisplayCommand: ParsableCommand {
         discussion: """
             Tries 0x3c, then 0x3d (or only --address when given), reads the controller's status byte, \
             draws a border, corner marks and the panel's name, and says what to put in the configuration. \
-            The pattern stays on the panel so you can look at it.
+            The pattern stays on the panel so you can look at it. Then it lists the settings that protect \
+            the panel from burn-in (dim_after, off_after, pixel_shift, invert_every) as --config sets them.
             """)
 
     @Option(
@@ -59,6 +60,12 @@ struct DoctorDisplayCommand: ParsableCommand {
             "Record every I2C write to this file, one i2ctransfer line per transaction.", valueName: "file"))
     var trace: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Report the burn-in settings of this configuration file (default: the built-in defaults).",
+            valueName: "file"))
+    var config: String?
+
     func validate() throws {
         guard (0...1023).contains(i2cBus) else {
             throw ValidationError("--i2c-bus must be a bus number such as 1, not \(i2cBus)")
@@ -89,6 +96,9 @@ struct DoctorDisplayCommand: ParsableCommand {
                 SPIDisplayWiring(
                     devicePath: $0.path, chipPath: gpioChip, dataCommandLine: dcLine, resetLine: UInt32(resetLine))
             })
+        var display = Configuration.builtIn.display
+        if let config { try report { display = try Configuration.load(path: config).display } }
         try report(prefix: "\u{2717} ") { try doctor.run { print($0) } }
+        for line in PanelCare.report(display, source: config ?? "the built-in defaults") { print(line) }
     }
 }

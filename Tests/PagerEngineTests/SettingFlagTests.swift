@@ -21,8 +21,10 @@ import Testing
         case .choice(let choices):
             guard let value = choices.last(where: { "\"\($0)\"" != setting.defaultValue }) else { return nil }
             return ("\"\(value)\"", value)
-        case .duration:
-            return ("\"5s\"", "5s")
+        case .duration(let minimum, _):
+            // 5s, or the setting's minimum when that is longer (pixel_shift takes 10s at least).
+            let value = "\(max(5, (minimum + 999) / 1000))s"
+            return ("\"\(value)\"", value)
         default:
             return nil
         }
