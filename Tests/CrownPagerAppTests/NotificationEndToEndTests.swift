@@ -67,7 +67,8 @@ import Testing
             let emulator = try Self.replayed(pager)
             return emulator.registers.contrast == Self.bright && emulator.glass == Self.glass(showing: door)
         }
-        #expect(woken, "contrast \(try Self.replayed(pager).registers.contrast)")
+        let contrast = try Self.replayed(pager).registers.contrast
+        #expect(woken, "contrast \(contrast)")
         let status = try pager.status()
         #expect(status["screen"] as? String == "bright" && status["notification"] as? String == "Door")
         let messages = pager.stop()
@@ -145,6 +146,7 @@ import Testing
         #expect(try pager.fake.waitForGlass(Self.glass(showing: nil)))
         #expect(try pager.ask(["notify", "Post came", "--priority", "passive"]).status == 0)
         // Not over the page: the mark beside the indicator says one waits.
+        #expect(Self.glass(showing: nil, marksWaiting: true) != Self.glass(showing: nil))
         #expect(try pager.fake.waitForGlass(Self.glass(showing: nil, marksWaiting: true)))
         let status = try pager.status()
         #expect(status["notification"] as? String == "" && status["queuedNotifications"] as? Int == 1)
