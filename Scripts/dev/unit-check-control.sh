@@ -120,7 +120,7 @@ control_checks() {
   wait_for 20 glass_is control || fail "after the reload the glass is not the action page (reference-control)"
 
   # The socket systemd's folder holds, for root and the group.
-  modes="$(in_machine stat -c '%A %U:%G %n' /run/crownpager "$socket" | tr '\n' ' ')"
+  modes="$(in_machine stat -c '%A %U:%G %n' /run/crownpager "$socket" 2>&1 | tr '\n' ' ')"
   if [ "$modes" = "drwxr-x--- crownpager:crownpager /run/crownpager srw-rw---- crownpager:crownpager $socket " ]; then
     pass "the control socket: $modes"
   else
