@@ -23,22 +23,13 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); p
 
 control_message="Smoke in the kitchen"
 
-# The pager with an action page first, the home page second; with "kind" and its lines for the
-# action page given (the reference: a command page printing what the action's result shows).
+# unit-check's fake display and knob (the settings of its first.toml, in DIR) with an action page
+# first, then one for polkit, then home; FIRST is the first page's kind and lines (for the
+# reference, a command page printing what the action's result shows).
 control_config() {
-  local first=$1
+  local dir=$1 first=$2
+  sed '/^\[\[page\]\]/,$d' "$dir/first.toml"
   cat <<EOF
-# Scripts/dev/unit-check-control.sh: an action page on the fake display and knob.
-[display]
-bus = 1
-address = 0x3c
-dim_after = "never"
-off_after = "never"
-
-[crown]
-source = "gpio"
-chip = "/dev/gpiochip0"
-
 [[page]]
 title = "Say done"
 $first
@@ -60,8 +51,8 @@ EOF
 control_prepare() {
   local root=$1 fake_lib=$2 dir="$1/root/unit-check"
   control_polkit=$3
-  control_config $'kind = "text"\ntext = "press to say done"\naction = ["/bin/echo", "done"]\nconfirm = "none"' >"$dir/control.toml"
-  control_config $'kind = "command"\nargv = ["printf", "exit status 0\\\\ndone\\\\n"]\nrefresh = "1h"' >"$dir/action.toml"
+  control_config "$dir" $'kind = "text"\ntext = "press to say done"\naction = ["/bin/echo", "done"]\nconfirm = "none"' >"$dir/control.toml"
+  control_config "$dir" $'kind = "command"\nargv = ["printf", "exit status 0\\\\ndone\\\\n"]\nrefresh = "1h"' >"$dir/action.toml"
   printf '[display]\nbus = 1\naddress = 0x3c\n\n[[page]]\nkind = "text"\ntitle = "Home"\ntext = "home"\n' >"$dir/notify.toml"
   # Run in the root before it boots (as root, unconfined): the references, and two users.
   cat >"$dir/control-setup.sh" <<EOF
@@ -120,8 +111,8 @@ control_checks() {
   wait_for 20 glass_is control || fail "after the reload the glass is not the action page (reference-control)"
 
   # The socket systemd's folder holds, for root and the group.
-  modes="$(in_machine stat -c '%A %U:%G %n' /run/crownpager "$socket" 2>&1 | tr '\n' ' ')"
-  if [ "$modes" = "drwxr-x--- crownpager:crownpager /run/crownpager srw-rw---- crownpager:crownpager $socket " ]; then
+  if modes="$(in_machine stat -c '%A %U:%G %n' /run/crownpager "$socket" 2>&1 | tr '\n' ' ')" \
+    && [ "$modes" = "drwxr-x--- crownpager:crownpager /run/crownpager srw-rw---- crownpager:crownpager $socket " ]; then
     pass "the control socket: $modes"
   else
     fail "the control socket and its folder: '$modes' (0750 and 0660, user and group crownpager, wanted)"
@@ -151,8 +142,8 @@ control_checks() {
   if [[ "$run" == *"join the crownpager group"* ]]; then pass "a user outside the group is refused: $run"; else fail "a user outside the group: $run"; fi
 
   # Kept in the state directory, and back after a restart.
-  state="$(in_machine stat -c '%a %U' /var/lib/crownpager/notifications 2>&1)"
-  if [ "$state" = "600 crownpager" ] && grep -q "$control_message" "$root/var/lib/crownpager/notifications"; then
+  if state="$(in_machine stat -c '%a %U' /var/lib/crownpager/notifications 2>&1)" && [ "$state" = "600 crownpager" ] \
+    && grep -q "$control_message" "$root/var/lib/crownpager/notifications"; then
     pass "/var/lib/crownpager/notifications keeps it: mode $state, $(wc -l <"$root/var/lib/crownpager/notifications") lines"
   else
     fail "/var/lib/crownpager/notifications: '$state' (600 crownpager, naming the notification, wanted)"
@@ -189,12 +180,12 @@ control_polkit_checks() {
   local starts
   [ -s "$root/etc/polkit-1/rules.d/50-crownpager.rules" ] || fail "no polkit rule taken from README.md"
   in_machine systemctl start foo.service || fail "systemctl start foo.service failed ($?)"
-  starts="$(wc -l <"$root/var/lib/foo-starts")"
+  starts="$(cat "$root/var/lib/foo-starts" 2>/dev/null | wc -l)"
   timeout 5 sh -c "printf '0 17 0\n0 27 0\n0 17 1\n0 27 1\n' >'$root$fake/gpio-input'" || fail "could not turn the fake knob"
   on_restart_page() { in_machine crownpager status 2>/dev/null | grep -q 'page 2 of 3: Restart foo'; }
   wait_for 10 on_restart_page || fail "one detent did not bring the Restart foo page: $(in_machine crownpager status 2>&1 | head -n 1)"
   control_press || fail "could not write to the fake knob ($fake/gpio-input)"
-  restarted_foo() { [ "$(wc -l <"$root/var/lib/foo-starts")" -gt "$starts" ]; }
+  restarted_foo() { [ "$(cat "$root/var/lib/foo-starts" 2>/dev/null | wc -l)" -gt "$starts" ]; }
   if wait_for 15 restarted_foo; then
     pass "polkit: the action's systemctl restart foo.service ran from the service's sandbox ($(wc -l <"$root/var/lib/foo-starts") starts of foo.service)"
   else
