@@ -16,6 +16,9 @@
 #   - `journalctl -p err` shows the program's error (a restart with no panel at 0x3d) and nothing
 #     else; a broken reload is a warning, what it drives and the reloads are info;
 #   - a loop stopped with SIGSTOP stops pinging the watchdog and systemd restarts the service;
+#   - the control socket and the state directory: `crownpager notify` as root and as a member of
+#     group crownpager, the overlay on the glass, back after a restart, and an action page pressed
+#     on the fake knob, its result on the glass (Scripts/dev/unit-check-control.sh lists them);
 #   - `systemctl stop` is clean: exit 0, result success, no process of the service user left.
 # Prints a PASS or FAIL line for each and exits 1 when any failed.
 #
@@ -23,6 +26,7 @@
 #                                              (Scripts/release/package.sh) when missing or built from another tree
 #   --deb FILE         check this package instead (its unit must be this tree's)
 #   --keep             leave the container's root in $CROWNPAGER_CACHE/unit-check to look around in
+#   --polkit           also install polkitd there and try README.md's rule with an action page
 #
 # The drop-in adds only what the fake needs: LD_PRELOAD and the FAKE_* settings, and
 # ReadWritePaths=/var/lib/crownpager-fake (the fake's device files and its trace; ProtectSystem=strict
@@ -39,16 +43,19 @@ cd "$(dirname "$0")/../.."
 repo="$PWD"
 deb=""
 keep=0
+polkit=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --deb) deb="$(realpath "${2:?--deb needs a file}")"; shift 2 ;;
     --keep) keep=1; shift ;;
+    --polkit) polkit=1; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "unit-check: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 debian_root_who=unit-check
 . Scripts/dev/debian-root.sh
+. Scripts/dev/unit-check-control.sh
 say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/dev/unit-check.sh): debootstrap, chroot and systemd-nspawn need it"; exit 1; }
 started=$SECONDS
@@ -174,8 +181,11 @@ cat >"$root/root/unit-check/fake-hardware.conf" <<EOF
 [Service]
 Environment=LD_PRELOAD=$fake_lib
 Environment=FAKE_KERNEL_ROOT=$fake/root FAKE_I2C_DEVICES=1:0x3c FAKE_GPIO_CHIPS=0:54 FAKE_I2C_TRACE=$fake/trace.txt
+Environment=FAKE_GPIO_INPUT=$fake/gpio-input
 ReadWritePaths=$fake
 EOF
+
+control_prepare "$root" "$fake_lib" "$polkit"
 
 # Installed as an owner would (apt, its dependencies from the cached lists), and the references:
 # what `render` draws for each configuration once the commands have answered (as root, unconfined).
@@ -193,6 +203,7 @@ debian_root_run "$root" bash -c "
     crownpager render --config unit-check/\$name.toml --out unit-check/reference-\$name --crown 'wait 3s' --no-png </dev/null >/dev/null
   done
   rm -f $fake/forked
+  bash unit-check/control-setup.sh
   systemctl is-enabled crownpager.service >/dev/null
 " || { say "could not install $(basename "$deb") and the configuration into $root"; exit 1; }
 debian_root_leave_all
@@ -382,7 +393,10 @@ else
 fi
 if journal -u crownpager.service | grep -qi 'watchdog timeout'; then :; else fail "no 'Watchdog timeout' in the journal"; fi
 
-# 9. A clean stop: exit 0, result success, no process of the service user left.
+# 9. The control socket, the state directory, an action (Scripts/dev/unit-check-control.sh).
+control_checks
+
+# 10. A clean stop: exit 0, result success, no process of the service user left.
 if in_machine systemctl stop crownpager.service; then pass "systemctl stop crownpager exited 0"; else fail "systemctl stop crownpager failed ($?)"; fi
 result="$(in_machine systemctl show -p Result -p ExecMainCode -p ExecMainStatus crownpager.service | tr '\n' ' ')"
 case "$result" in

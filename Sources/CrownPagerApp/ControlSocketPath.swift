@@ -16,11 +16,15 @@ package enum ControlSocketPath {
         return folder + "/crownpager/control.sock"
     }
 
-    /// Where a run listens unless `--socket` says: the service's when its folder exists and the
-    /// run drives a panel as root; else (the mock, a user's run) the user's, its folder made
+    /// Where a run listens unless `--socket` says: the service's when the run drives a panel and
+    /// may write the service's folder; else (the mock, a user's run) the user's, its folder made
     /// (0700) when missing; nil when there is neither.
-    package static func forRun(mock: Bool) -> String? {
-        if !mock, geteuid() == 0, FileSystem.exists(atPath: "/run/crownpager") { return service }
+    package static func forRun(
+        mock: Bool, mayWrite: (String) -> Bool = { access($0, W_OK) == 0 }
+    ) -> String? {
+        // Under the unit the run is user crownpager, not root: systemd made the folder for it
+        // (RuntimeDirectory=), and the group's members, who may only connect, cannot write it.
+        if !mock, mayWrite(String(service.dropLast("/control.sock".count))) { return service }
         guard let user else { return nil }
         let folder = String(user.dropLast("/control.sock".count))
         if !FileSystem.exists(atPath: folder) { _ = mkdir(folder, 0o700) }

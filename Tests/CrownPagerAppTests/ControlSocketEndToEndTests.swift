@@ -36,13 +36,16 @@ import Testing
         let error: Pipe
         var socket: String { fake.scratch.path + "/control.sock" }
 
-        init() throws {
+        /// `crownpager run` of `configuration`, with `environment` settings added (STATE_DIRECTORY).
+        init(_ configuration: String = ControlSocketEndToEndTests.configuration, environment: [String: String] = [:])
+            throws
+        {
             fake = try FakeBusRun()
             let path = fake.scratch.path + "/crownpager.toml"
-            try ControlSocketEndToEndTests.configuration.write(toFile: path, atomically: true, encoding: .utf8)
+            try configuration.write(toFile: path, atomically: true, encoding: .utf8)
             (process, _, error) = try fake.start(
                 ["run", "--config", path, "--keyboard", "--socket", fake.scratch.path + "/control.sock"],
-                devices: "1:0x3c")
+                devices: "1:0x3c", extra: environment)
         }
 
         /// `crownpager ARGUMENTS --socket` this pager's socket.
