@@ -49,9 +49,9 @@ package struct DeviceEngine {
     /// The fallback glyphs the shell gave (`.glyphs`), for characters misc-fixed lacks.
     private(set) var glyphs: BitmapFont?
     /// Every character asked for with `Effects.glyphsWanted`, found or not: none is asked twice.
-    private var glyphsAsked: Set<UInt32> = []
+    var glyphsAsked: Set<UInt32> = []
     /// Characters to ask for with the next effects.
-    private var glyphsPending: [Unicode.Scalar] = []
+    var glyphsPending: [Unicode.Scalar] = []
     /// The notifications waiting and the one the overlay shows.
     var notifications = NotificationQueue()
     /// Values read at once (`PageRead.Source.isImmediate`, the clock) asked for by the last tick
@@ -89,23 +89,6 @@ package struct DeviceEngine {
         burnIn = BurnInCare(configuration.display, start: start)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
-    }
-
-    /// The title list's fonts: `display.font` (else misc-fixed 6x10), misc-fixed after a
-    /// configured font, and the fallback glyphs when a title needs them.
-    private mutating func updateOverviewFonts() {
-        let font = configuration.display.font?.font
-        let needsGlyphs =
-            glyphs.map { glyphs in
-                presenter.pager.pages.contains { page in
-                    page.title.unicodeScalars.contains {
-                        BitmapFont.fixed6x10.glyph(for: $0) == nil && glyphs.glyph(for: $0) != nil
-                    }
-                }
-            } ?? false
-        presenter.renderer.overviewFont = font ?? .fixed6x10
-        presenter.renderer.overviewFallbacks =
-            (font == nil ? [] : [.fixed6x10]) + (needsGlyphs ? glyphs.map { [$0] } ?? [] : [])
     }
 
     private static func presenter(
@@ -221,20 +204,6 @@ package struct DeviceEngine {
             glyphsPending = []
         }
         return effects
-    }
-
-    /// Queues for the next effects the characters of `pages` that neither misc-fixed nor the
-    /// glyphs held have, and that were never asked for.
-    private mutating func askForGlyphs(in pages: some Sequence<ConfiguredPage>) {
-        for page in pages {
-            _ = page.textContains { scalar in
-                guard BitmapFont.fixed6x10.glyph(for: scalar) == nil, glyphs?.glyph(for: scalar) == nil,
-                    glyphsAsked.insert(scalar.value).inserted
-                else { return false }
-                glyphsPending.append(scalar)
-                return false
-            }
-        }
     }
 
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
