@@ -157,7 +157,6 @@ import Testing
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
         broker.stop()
         // The pager keeps paging without its broker.
-        try broker.publish(Self.base + "/page/set", "2")  // Refused: nobody listens; the pager is unaffected.
         #expect(try runCrownPager(["show", "3", "--socket", pager.socket]).status == 0)
         #expect(try pager.waitForStatus { $0["page"] as? Int == 3 })
         // A fresh broker keeps nothing: the availability it holds is the pager's after reconnecting.

@@ -19,7 +19,7 @@ final class MosquittoBroker {
         try start()
     }
 
-    deinit { process?.terminate() }
+    deinit { stop() }
 
     /// Starts it (again) on the same port; waits, with a deadline, until it accepts connections.
     func start() throws {
@@ -38,10 +38,12 @@ final class MosquittoBroker {
         Issue.record("mosquitto did not listen on port \(port) within 20 s")
     }
 
-    /// Stops it and waits until it has.
+    /// Kills it (as a crash would) and waits until it has gone. SIGKILL: a child of the test
+    /// process inherits its signal mask, in which SIGTERM may be blocked (TerminationSignals).
     func stop() {
-        process?.terminate()
-        process?.waitUntilExit()
+        guard let broker = process, broker.isRunning else { return }
+        kill(broker.processIdentifier, SIGKILL)
+        broker.waitUntilExit()
         process = nil
     }
 
