@@ -116,7 +116,8 @@ import Testing
         try broker.publish("home/outside", #"{"sensor": {"temperature": 7.5, "unit": "C"}}"#)
         try broker.publish(Self.base + "/page/set", "Outside")
         #expect(try pager.waitForStatus { $0["page"] as? Int == 3 })
-        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["7.5"], status: nil), onPage: 2, after: [1, 1])))
+        #expect(
+            try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["7.5"], status: nil), onPage: 2, after: [1, 1])))
         let messages = pager.stop()
         #expect(pager.process.terminationStatus == 0, "\(messages)")
         #expect(messages.components(separatedBy: "home/kitchen (page 1): ignored: it is not UTF-8 text").count == 2)
@@ -183,5 +184,30 @@ import Testing
         let took = Date().timeIntervalSince(started)
         #expect(took < 0.1, "SIGTERM took \(took) s")
         #expect(pager.process.terminationStatus == 0)
+    }
+}
+
+/// `[mqtt]`'s password file is refused at start when others may read it, with the fix.
+@Suite(.tags(.endToEnd)) struct MQTTPasswordFileTests {
+    @Test func aPasswordFileOthersMayReadIsRefusedWithTheFix() throws {
+        let fake = try FakeBusRun()
+        let secret = fake.scratch.path + "/mqtt-password"
+        try "hunter2\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        #expect(chmod(secret, 0o644) == 0)
+        let path = fake.scratch.path + "/crownpager.toml"
+        let text = """
+            [display]
+            bus = 1
+
+            [mqtt]
+            host = "127.0.0.1"
+            username = "pager"
+            password_file = "\(secret)"
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (status, _, error) = try fake.run(["run", "--config", path], devices: "1:0x3c")
+        #expect(status == 78, "\(error)")
+        #expect(
+            error.contains("password_file \(secret) may be read by others (mode 644): chmod 640 \(secret)"), "\(error)")
     }
 }
