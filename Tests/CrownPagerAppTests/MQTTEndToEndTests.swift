@@ -156,7 +156,9 @@ import Testing
         let pager = try Pager(port: broker.port)
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
+        #expect(try pager.status()["mqtt"] as? String == "connected")
         broker.stop()
+        #expect(try pager.waitForStatus { ($0["mqtt"] as? String ?? "").hasPrefix("disconnected (") })
         // The pager keeps paging without its broker.
         #expect(try runCrownPager(["show", "3", "--socket", pager.socket]).status == 0)
         #expect(try pager.waitForStatus { $0["page"] as? Int == 3 })
