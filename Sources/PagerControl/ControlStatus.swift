@@ -84,13 +84,14 @@ package struct ControlStatus: Hashable, Sendable {
 
     /// The status as one JSON object, its keys in a fixed order (`crownpager status --json`).
     package var json: String {
-        let members = [
-            "\"page\": \(page)", "\"pages\": \(pageCount)", "\"title\": \(Self.jsonString(title))",
-            "\"screen\": \(Self.jsonString(screen))", "\"displayLost\": \(displayLost)",
-            "\"notification\": \(Self.jsonString(notification))", "\"queuedNotifications\": \(queuedNotifications)",
-            "\"titles\": [\(titles.map(Self.jsonString).joined(separator: ", "))]",
-            "\"stalePages\": [\(stalePages.map { "\($0)" }.joined(separator: ", "))]",
-        ] + (mqtt.isEmpty ? [] : ["\"mqtt\": \(Self.jsonString(mqtt))"])
+        let members =
+            [
+                "\"page\": \(page)", "\"pages\": \(pageCount)", "\"title\": \(Self.jsonString(title))",
+                "\"screen\": \(Self.jsonString(screen))", "\"displayLost\": \(displayLost)",
+                "\"notification\": \(Self.jsonString(notification))", "\"queuedNotifications\": \(queuedNotifications)",
+                "\"titles\": [\(titles.map(Self.jsonString).joined(separator: ", "))]",
+                "\"stalePages\": [\(stalePages.map { "\($0)" }.joined(separator: ", "))]",
+            ] + (mqtt.isEmpty ? [] : ["\"mqtt\": \(Self.jsonString(mqtt))"])
         return "{" + members.joined(separator: ", ") + "}\n"
     }
 
