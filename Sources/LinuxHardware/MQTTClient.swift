@@ -270,7 +270,10 @@ package final class MQTTClient {
             wait("\(options.host) was not found: \(reason)", at: now)
             return
         }
-        connect(to: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), at: now)
+        let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // TLS checks the certificate against the host given to connect: the name, not the address
+        // (libmosquitto looks it up again, in the loop: normally quick, as the name was just found).
+        connect(to: options.tls ? options.host : address, at: now)
     }
 
     private func connect(to address: String, at now: Timestamp) {

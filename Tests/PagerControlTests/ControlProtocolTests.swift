@@ -142,7 +142,8 @@ import Testing
         withMQTT.mqtt = "disconnected (the connection closed); retrying in 2 s"
         let read = ControlResponse(parsing: ControlResponse.ok(withMQTT.fields).line.dropLast())
         #expect(read.flatMap(ControlStatus.init) == withMQTT)
-        #expect(withMQTT.text.hasSuffix("stale: pages 3\nmqtt: disconnected (the connection closed); retrying in 2 s\n"))
+        #expect(
+            withMQTT.text.hasSuffix("stale: pages 3\nmqtt: disconnected (the connection closed); retrying in 2 s\n"))
         #expect(withMQTT.json.hasSuffix(", \"mqtt\": \"disconnected (the connection closed); retrying in 2 s\"}\n"))
         let refused = ControlResponse.error(.unknownPage, "no page \"Kitchen\": the pages are 1 to 3")
         #expect(ControlResponse(parsing: refused.line.dropLast()) == refused)
