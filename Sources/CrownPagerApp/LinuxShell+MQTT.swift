@@ -27,8 +27,8 @@ extension LinuxShell {
         let readable = mqtt.client.descriptor.map { ready.contains($0) } ?? false
         guard readable || mqtt.client.nextDeadline(after: now).map({ $0 <= now }) == true else { return false }
         let served = mqtt.client.service(readable: readable, at: now)
-        if let changed = served.changed, mqtt.noteState(changed) {
-            OperatorLog.info("crownpager: mqtt: \(changed)")
+        if let changed = served.changed {
+            if mqtt.noteState(changed) { OperatorLog.info("crownpager: mqtt: \(changed)") }
             if changed == .connected { mqtt.connected() }
         }
         var drew = false
@@ -44,6 +44,14 @@ extension LinuxShell {
             }
         }
         return drew
+    }
+
+    /// Hands a fact of the crown to the engine, published on the way when MQTT is on.
+    func feedCrown(_ fact: CrownEvent, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp)
+        throws(CrownPagerError)
+    {
+        mqtt?.crown(fact)
+        _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now)
     }
 
     /// Says `offline` and disconnects cleanly at the end of the run.

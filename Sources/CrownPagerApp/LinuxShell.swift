@@ -127,9 +127,10 @@ package final class LinuxShell {
     private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> Int32? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
-        openControl()
+        // First: a password file refused ends the run before the control socket is made.
         try openMQTT()
         defer { closeMQTT() }
+        openControl()
         // Its path goes with it, now: a program's exit runs no deinit.
         defer { control = nil }
         loop.service = ServiceNotifier.fromEnvironment()
@@ -305,10 +306,7 @@ package final class LinuxShell {
             }
             knob = source
             guard let facts else { return end }
-            for fact in facts {
-                mqtt?.crown(fact)
-                _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now)
-            }
+            for fact in facts { try feedCrown(fact, &engine, &loop, at: now) }
         }
         guard let terminal = loop.terminal, ready.keys else { return nil }
         let facts: [CrownEvent]?
@@ -318,10 +316,7 @@ package final class LinuxShell {
             loop.mirror.invalidate()
             _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
         }
-        for fact in facts {
-            mqtt?.crown(fact)
-            _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now)
-        }
+        for fact in facts { try feedCrown(fact, &engine, &loop, at: now) }
         return nil
     }
 

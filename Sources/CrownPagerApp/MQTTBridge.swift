@@ -26,7 +26,7 @@ final class MQTTBridge {
     /// A press held this long is a long press.
     private let longPress: TimeSpan
     /// The last connection state logged.
-    private(set) var lastState: MQTTConnectionState?
+    private var lastState: MQTTConnectionState?
 
     /// The bridge `configuration` asks for; nil when `[mqtt]` has no host. A password file others
     /// may read, or one that cannot be read, is an error with the fix.
@@ -124,10 +124,19 @@ final class MQTTBridge {
         published = (nil, nil)
     }
 
-    /// Notes `state` as logged; whether it is news.
+    /// Whether `state` is worth a line in the journal: a connection, or a failure for a new reason
+    /// (not each retry of the same one, nor the attempts between).
     func noteState(_ state: MQTTConnectionState) -> Bool {
-        defer { lastState = state }
-        return lastState != state
+        switch state {
+        case .lookingUp, .connecting: return false
+        case .connected:
+            lastState = state
+            return true
+        case .waiting(let reason, _):
+            if case .waiting(let last, _)? = lastState, last == reason { return false }
+            lastState = state
+            return true
+        }
     }
 
     /// A notification from `payload`: JSON with `message` (and `title`, `priority`: passive,
