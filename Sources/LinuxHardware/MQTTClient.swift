@@ -159,8 +159,10 @@ package final class MQTTClient {
         throw MQTTClientError(description: "libmosquitto refused \(what): \(Self.sentence(code))")
     }
 
-    /// The descriptor to poll for reading; nil while there is no connection.
+    /// The descriptor to poll for reading; nil while there is no connection. A connection given
+    /// up is no longer polled, though libmosquitto closes its socket only at the next connect.
     package var descriptor: Int32? {
+        guard state == .connecting || state == .connected else { return nil }
         let socket = mosquitto_socket(handle)
         return socket >= 0 ? socket : nil
     }
@@ -204,7 +206,9 @@ package final class MQTTClient {
     package func service(readable: Bool, at now: Timestamp) -> (messages: [MQTTMessage], changed: MQTTConnectionState?)
     {
         let before = state
-        if descriptor != nil {
+        if state == .connecting || state == .connected, descriptor == nil {
+            drop("the connection closed", at: now)
+        } else if descriptor != nil {
             var code = MOSQ_ERR_SUCCESS.rawValue
             if readable { code = mosquitto_loop_read(handle, 1) }
             if code == MOSQ_ERR_SUCCESS.rawValue, mosquitto_want_write(handle) {
@@ -219,11 +223,10 @@ package final class MQTTClient {
             if state == .connecting, let started = connectStartedAt, now - started >= Self.connectTimeout {
                 drop("the broker did not answer within \(Self.connectTimeout.milliseconds / 1000) s", at: now)
             }
-        } else if state == .connected || state == .connecting {
-            drop("the connection closed", at: now)
         }
         if let lookup { finishLookup(lookup, at: now) }
-        if let due = retryAt, due <= now, lookup == nil, descriptor == nil { begin(at: now) }
+        // mosquitto_connect_bind_async closes the socket of the connection given up.
+        if let due = retryAt, due <= now, lookup == nil { begin(at: now) }
         let messages = inbox.messages
         inbox.messages.removeAll(keepingCapacity: true)
         return (messages, state == before ? nil : state)
