@@ -130,6 +130,7 @@ import Testing
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
         #expect(try broker.retained(Self.base + "/page") == "Kitchen")
+        #expect(try broker.retained(Self.base + "/screen") == "bright")
         try broker.publish(Self.base + "/page/set", "2")
         #expect(try pager.waitForStatus { $0["page"] as? Int == 2 })
         #expect(try Self.waitForRetained(broker, Self.base + "/page", "Hall"))
@@ -176,6 +177,8 @@ import Testing
         let pager = try Pager(port: silent.port)
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try pager.waitForStatus { $0["page"] as? Int == 1 })
+        // The status says so: the CONNECT went out and nothing came back.
+        #expect(try pager.status()["mqtt"] as? String == "connecting")
         for page in [2, 3, 1] {
             #expect(try runCrownPager(["show", "\(page)", "--socket", pager.socket]).status == 0)
             #expect(try pager.status()["page"] as? Int == page)
