@@ -216,3 +216,23 @@ import Testing
             error.contains("password_file \(secret) may be read by others (mode 644): chmod 640 \(secret)"), "\(error)")
     }
 }
+
+/// `crownpager doctor mqtt` against a real broker, and against a port nobody listens on.
+@Suite(.tags(.endToEnd)) struct MQTTDoctorTests {
+    @Test func theDoctorTriesTheBrokerAndSaysWhatIsWrong() throws {
+        let broker = try MosquittoBroker()
+        let path = broker.scratch.path + "/crownpager.toml"
+        let file = { (port: Int) in "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nbase_topic = \"doctor/test\"\n" }
+        try file(broker.port).write(toFile: path, atomically: true, encoding: .utf8)
+        let worked = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "10"])
+        #expect(worked.status == 0, "\(worked.standardOutput)\(worked.standardError)")
+        #expect(worked.standardOutput.contains("mqtt: subscribed, published and received"), "\(worked.standardOutput)")
+        broker.stop()
+        let failed = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "2"])
+        #expect(failed.status == 69)
+        #expect(failed.standardOutput.contains("mqtt: failed: "), "\(failed.standardOutput)")
+        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        let off = try runCrownPager(["doctor", "mqtt", "--config", path])
+        #expect(off.status == 69 && off.standardOutput.contains("[mqtt] has no host"), "\(off.standardOutput)")
+    }
+}
