@@ -215,7 +215,8 @@ package final class MQTTClient {
                 code = mosquitto_loop_write(handle, 1)
             }
             if code == MOSQ_ERR_SUCCESS.rawValue { code = mosquitto_loop_misc(handle) }
-            if code != MOSQ_ERR_SUCCESS.rawValue {
+            // A refusal comes as a CONNACK and then an error of the read: the CONNACK says why.
+            if code != MOSQ_ERR_SUCCESS.rawValue, inbox.connackCode.map({ $0 == 0 }) ?? true {
                 drop(Self.sentence(code), at: now)
             } else {
                 takeConnack(at: now)

@@ -235,4 +235,25 @@ import Testing
         let off = try runCrownPager(["doctor", "mqtt", "--config", path])
         #expect(off.status == 69 && off.standardOutput.contains("[mqtt] has no host"), "\(off.standardOutput)")
     }
+
+    @Test func wrongCredentialsAreNamed() throws {
+        let broker = try MosquittoBroker(user: "pager", password: "right")
+        let secret = broker.scratch.path + "/mqtt-password"
+        let path = broker.scratch.path + "/crownpager.toml"
+        let file =
+            "[mqtt]\nhost = \"127.0.0.1\"\nport = \(broker.port)\nusername = \"pager\"\npassword_file = \"\(secret)\"\n"
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        for (password, status) in [("wrong", Int32(69)), ("right", 0)] {
+            try (password + "\n").write(toFile: secret, atomically: true, encoding: .utf8)
+            #expect(chmod(secret, 0o600) == 0)
+            let run = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "5"])
+            #expect(run.status == status, "\(run.standardOutput)\(run.standardError)")
+            if status != 0 {
+                #expect(
+                    run.standardOutput.contains(
+                        "the broker refused the connection: Connection Refused: not authorised."),
+                    "\(run.standardOutput)")
+            }
+        }
+    }
 }

@@ -10,11 +10,19 @@ final class MosquittoBroker {
     let port: Int
     private var process: Process?
 
-    /// A broker on a free port, started and accepting connections.
-    init() throws {
+    /// A broker on a free port, started and accepting connections: anyone, or only `user` with `password`.
+    init(user: String? = nil, password: String = "") throws {
         scratch = try ScratchDirectory()
         port = try freeTCPPort()
-        let configuration = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+        var configuration = "listener \(port) 127.0.0.1\npersistence false\n"
+        if let user {
+            let made = try runProgram(
+                "/usr/bin/mosquitto_passwd", ["-b", "-c", scratch.path + "/passwd", user, password])
+            #expect(made.status == 0, "\(made.standardError)")
+            configuration += "allow_anonymous false\npassword_file \(scratch.path)/passwd\n"
+        } else {
+            configuration += "allow_anonymous true\n"
+        }
         try configuration.write(toFile: scratch.path + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
     }
