@@ -61,14 +61,16 @@ apt_install() {
 # Building: the C library's headers and start files (Scrt1.o, crti.o: gcc, which swiftlang
 # depends on, only recommends libc6-dev), git and CA certificates (SwiftPM fetches the
 # dependencies with git), libi2c (the display) and i2c-tools (i2cdetect, i2ctransfer to replay
-# traces). libgpiod follows below: only its run-time library, which the program loads itself.
-packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools)
+# traces), libmosquitto (the MQTT client). libgpiod follows below: only its run-time library, which
+# the program loads itself.
+packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools libmosquitto-dev)
 # GNU Unifont's glyphs (/usr/share/unifont/unifont.hex): text the built-in fonts lack, Hangul first
 # (PagerGraphics.docc/UnicodeText.md; its test reads the installed file).
 packages+=(unifont)
 # For the tests: tmux (the terminal mock's test), procps (pkill, in that test), systemd
-# (systemd-analyze verifies the unit file).
-[ "$want_test" -eq 1 ] && packages+=(tmux procps)
+# (systemd-analyze verifies the unit file), mosquitto and mosquitto-clients (the MQTT tests start a
+# broker of their own on 127.0.0.1 and read it with mosquitto_sub).
+[ "$want_test" -eq 1 ] && packages+=(tmux procps mosquitto mosquitto-clients)
 [ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
 # For the VM check (Scripts/dev/vm-check.sh): QEMU for amd64 and arm64 guests, and e2fsprogs
 # (mkfs.ext4 -d makes the disks, debugfs reads the results back). The kernels are built in a

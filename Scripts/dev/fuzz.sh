@@ -21,10 +21,11 @@
 # file is ever replaced; run as root, it makes real device nodes with mknod), vhost-user (a
 # vhost-user-i2c back-end fed front-end messages and guest rings), notifications (the file that
 # keeps notifications across a restart, and the overlay drawing what it yields), control-request
-# (the control socket's requests, split into reads anywhere).
+# (the control socket's requests, split into reads anywhere), mqtt-payload (an MQTT payload to a
+# page's value: JSON under a dotted path, a gauge's number).
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
-  output-path vhost-user notifications control-request)
+  output-path vhost-user notifications control-request mqtt-payload)
 # The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine
   PagerTools VhostUserI2C PagerControl LinuxHardware)

@@ -106,6 +106,7 @@ for library in $needed; do
       entry="libstdc++6${gcc:+ (>= $gcc)}" ;;
     libgcc_s.so.1) entry="libgcc-s1" ;;
     libi2c.so.0) entry="libi2c0" ;;
+    libmosquitto.so.1) entry="libmosquitto1" ;;
     *) say "the binary needs $library, which this script cannot name a package for"; exit 1 ;;
   esac
   case " ${depends[*]-} " in *" $entry,"* | *" $entry "*) ;; *) depends+=("$entry") ;; esac

@@ -44,6 +44,8 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     indirect case displayNotAnswering(CrownPagerError)
     /// A use of the command line its parser cannot catch: what is wrong.
     case usage(String)
+    /// `[mqtt]` cannot be used as written (a password file others may read): what and the fix.
+    case mqtt(String)
 
     /// A sentence for the operator: what failed, on which file or device, and how to fix it.
     package var description: String {
@@ -66,6 +68,7 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
         case .restartNeeded: return "the panel, bus or address changed: restart crownpager to use them"
         case .displayNotAnswering(let reason): return "the display does not answer: \(reason)"
         case .usage(let message): return message
+        case .mqtt(let message): return "[mqtt] \(message)"
         }
     }
 }

@@ -45,7 +45,9 @@ extension LinuxShell {
                         engine.handle(.control(.set(page: page, value: value), reply: request.client), at: now),
                         &engine, &loop, at: now) || drew
             case .success(.status):
-                control.answer(.ok(Self.status(of: engine).fields), to: request.client)
+                var status = Self.status(of: engine)
+                status.mqtt = mqtt?.client.state.description ?? ""
+                control.answer(.ok(status.fields), to: request.client)
             }
         }
         control.expire(at: now)

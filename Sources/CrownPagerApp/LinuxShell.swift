@@ -45,7 +45,9 @@ package final class LinuxShell {
     package var animationInterval = FramePacer.sixtyHertz
     /// Where the notifications not dismissed yet survive a restart; nil keeps none.
     package var notificationStore: NotificationStore?
-    private let configuration: Configuration
+    let configuration: Configuration
+    /// The MQTT broker's connection (`[mqtt]`), if one is configured.
+    var mqtt: MQTTBridge?
     let live = LiveReadings()
     let sampler = PageSampling()
     let commands = CommandRunner()
@@ -125,6 +127,9 @@ package final class LinuxShell {
     private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> Int32? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
+        // First: a password file refused ends the run before the control socket is made.
+        try openMQTT()
+        defer { closeMQTT() }
         openControl()
         // Its path goes with it, now: a program's exit runs no deinit.
         defer { control = nil }
@@ -190,7 +195,7 @@ package final class LinuxShell {
         }
         reopenKnob(at: now)
         let knob = self.knob?.wakeup ?? CrownWakeup()
-        let controlDescriptors = control?.descriptors ?? []
+        let controlDescriptors = (control?.descriptors ?? []) + mqttDescriptors
         let inputs = loop.inputDescriptors(knob: knob.descriptors) + controlDescriptors
         var ready = InputReadiness()
         if let found = loop.ready {
@@ -205,6 +210,7 @@ package final class LinuxShell {
         if !ready.control.isEmpty || control?.nextDeadline.map({ $0 <= now }) == true {
             turn.drewFrame = try serveControl(ready.control, &engine, &loop, at: now) || turn.drewFrame
         }
+        turn.drewFrame = try serveMQTT(ready.control, &engine, &loop, at: now) || turn.drewFrame
         if ready.any || knobDue {
             turn.tookInput = true
             if let end = try takeInput(ready, knobDue: knobDue, &engine, &loop, at: now) { return end }
@@ -213,11 +219,11 @@ package final class LinuxShell {
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         let deadlines: [Timestamp?] = [
             engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, lostKnob?.retryAt,
-            loop.service.nextDeadline, control?.nextDeadline,
+            loop.service.nextDeadline, control?.nextDeadline, mqtt?.client.nextDeadline(after: now),
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
         // The control socket's clients as they are now: serving them may have closed or accepted some.
-        let sleepControl = control?.descriptors ?? []
+        let sleepControl = (control?.descriptors ?? []) + mqttDescriptors
         loop.ready = loop.readiness(
             try Self.wait(
                 for: loop.inputDescriptors(knob: knob.descriptors) + sleepControl + commands.descriptors,
@@ -301,7 +307,7 @@ package final class LinuxShell {
             }
             knob = source
             guard let facts else { return end }
-            for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
+            for fact in facts { try feedCrown(fact, &engine, &loop, at: now) }
         }
         guard let terminal = loop.terminal, ready.keys else { return nil }
         let facts: [CrownEvent]?
@@ -311,7 +317,7 @@ package final class LinuxShell {
             loop.mirror.invalidate()
             _ = try perform(engine.handle(.redraw, at: now), &engine, &loop, at: now)
         }
-        for fact in facts { _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now) }
+        for fact in facts { try feedCrown(fact, &engine, &loop, at: now) }
         return nil
     }
 

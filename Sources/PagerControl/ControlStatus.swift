@@ -19,6 +19,8 @@ package struct ControlStatus: Hashable, Sendable {
     package var titles: [String]
     /// The pages whose pushed value is older than their `stale_after`, from 1.
     package var stalePages: [Int]
+    /// The MQTT connection's state (`connected`, `disconnected (why); retrying in 4 s`); empty when MQTT is off.
+    package var mqtt = ""
 
     /// A status.
     package init(
@@ -45,7 +47,7 @@ package struct ControlStatus: Hashable, Sendable {
             // Titles may hold commas: each is escaped, then the list joined by a tab.
             ControlField("titles", titles.map { ControlField.escape($0) }.joined(separator: "\t")),
             ControlField("stale", stalePages.map { "\($0)" }.joined(separator: ",")),
-        ]
+        ] + (mqtt.isEmpty ? [] : [ControlField("mqtt", mqtt)])
     }
 
     /// The status an `ok` response's fields describe; nil when one is missing.
@@ -64,6 +66,7 @@ package struct ControlStatus: Hashable, Sendable {
                     ControlField.unescape($0) ?? String($0)
                 },
             stalePages: stale.split(separator: ",").compactMap { Int($0) })
+        mqtt = response["mqtt"] ?? ""
     }
 
     /// The lines `crownpager status` prints.
@@ -75,18 +78,20 @@ package struct ControlStatus: Hashable, Sendable {
                 + ", \(queuedNotifications) queued",
         ]
         if !stalePages.isEmpty { lines.append("stale: pages \(stalePages.map { "\($0)" }.joined(separator: ", "))") }
+        if !mqtt.isEmpty { lines.append("mqtt: \(mqtt)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The status as one JSON object, its keys in a fixed order (`crownpager status --json`).
     package var json: String {
-        let members = [
-            "\"page\": \(page)", "\"pages\": \(pageCount)", "\"title\": \(Self.jsonString(title))",
-            "\"screen\": \(Self.jsonString(screen))", "\"displayLost\": \(displayLost)",
-            "\"notification\": \(Self.jsonString(notification))", "\"queuedNotifications\": \(queuedNotifications)",
-            "\"titles\": [\(titles.map(Self.jsonString).joined(separator: ", "))]",
-            "\"stalePages\": [\(stalePages.map { "\($0)" }.joined(separator: ", "))]",
-        ]
+        let members =
+            [
+                "\"page\": \(page)", "\"pages\": \(pageCount)", "\"title\": \(Self.jsonString(title))",
+                "\"screen\": \(Self.jsonString(screen))", "\"displayLost\": \(displayLost)",
+                "\"notification\": \(Self.jsonString(notification))", "\"queuedNotifications\": \(queuedNotifications)",
+                "\"titles\": [\(titles.map(Self.jsonString).joined(separator: ", "))]",
+                "\"stalePages\": [\(stalePages.map { "\($0)" }.joined(separator: ", "))]",
+            ] + (mqtt.isEmpty ? [] : ["\"mqtt\": \(Self.jsonString(mqtt))"])
         return "{" + members.joined(separator: ", ") + "}\n"
     }
 

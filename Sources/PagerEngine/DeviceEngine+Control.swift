@@ -9,6 +9,9 @@ package enum EngineControl: Hashable, Sendable {
     case show(page: String)
     /// The value of a page whose `source = "push"`: its text, or a gauge's number.
     case set(page: String, value: String)
+    /// A value for a pushed page that could not be read (an MQTT payload that is not text, not
+    /// a number for a gauge): the page keeps its value, marked with `problem`'s few words.
+    case mark(page: String, problem: String)
 }
 
 /// The engine's answer to one `EngineControl`, for the shell to write back to the client that asked.
@@ -57,6 +60,8 @@ extension DeviceEngine {
                 pacer.invalidate()
             case .set(let reference, let value):
                 try push(value, to: try page(named: reference))
+            case .mark(let reference, let problem):
+                mark(try page(named: reference), with: problem)
             }
         } catch {
             reply.refusal = error.reason
@@ -112,13 +117,22 @@ extension DeviceEngine {
                 setAt + after <= now
             else { continue }
             pushedValues.stale.insert(page)
-            switch book.readings[page] {
-            case .output(let text, _): showReading(.output(text: text, status: "stale"), on: page)
-            case .number(let number, let text): showReading(.number(number, text: text + " stale"), on: page)
-            default: break
-            }
+            mark(page, with: "stale")
         }
         pushedValues.nextStaleAt = nextStaleInstant()
+    }
+
+    /// The page's value with `word` after it: a text page's status line, after a gauge's value.
+    private mutating func mark(_ page: Int, with word: String) {
+        switch book.readings[page] {
+        case .output(let text, _): showReading(.output(text: text, status: word), on: page)
+        case .number(let number, let text):
+            // From the number, not the text shown: a second mark replaces the first.
+            let unit = book.specs[page].kind.gaugeUnit
+            let plain = number.flatMap { value in unit.map { gaugeText(value, unit: $0) } } ?? text
+            showReading(.number(number, text: plain + " " + word), on: page)
+        default: if case .text = book.specs[page].kind { showReading(.output(text: "", status: word), on: page) }
+        }
     }
 
     /// `reading` on `page`, on the glass at the next frame if the page is near.
@@ -142,6 +156,14 @@ extension DeviceEngine {
 
     /// The pages (from 0) whose pushed value has gone stale, in order.
     package var stalePages: [Int] { pushedValues.stale.sorted() }
+}
+
+extension PageKind {
+    /// A gauge's unit; nil for other pages.
+    fileprivate var gaugeUnit: String? {
+        guard case .gauge(let gauge) = self else { return nil }
+        return gauge.unit
+    }
 }
 
 /// A request refused: why, and the sentence for the client.

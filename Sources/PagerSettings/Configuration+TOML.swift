@@ -66,7 +66,7 @@ extension Configuration {
                 }
             }
         }
-        for section in ["crown", "indicator", "timer", "pager"] {
+        for section in ["crown", "indicator", "timer", "pager", "mqtt"] {
             if var table = try top.table(section) { try Self.read(section, &table, into: &self) }
         }
         // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.

@@ -19,6 +19,8 @@ package struct Configuration: Sendable {
     package var timer: TimerSection = TimerSection()
     /// Where the pager goes by itself (`[pager]`).
     package var pager: PagerSection = PagerSection()
+    /// The MQTT broker (`[mqtt]`).
+    package var mqtt: MQTTSection = MQTTSection()
     /// The pages, in order.
     package var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.
@@ -241,6 +243,8 @@ package struct PageSpec: Hashable, Sendable {
 package struct PushedValue: Hashable, Sendable {
     /// A value not set again for this long is marked stale; nil: never.
     package var staleAfter: TimeSpan?
+    /// Where an MQTT-fed value comes from (`source = "mqtt"`); nil for `crownpager set` alone.
+    package var mqtt: MQTTSubscription?
 
     /// A pushed value, stale after `staleAfter`.
     package init(staleAfter: TimeSpan? = nil) { self.staleAfter = staleAfter }

@@ -203,14 +203,22 @@ extension ConfigurationSetting {
         "page.lines", .integer(1...100), default: "5", pageKinds: ["file"], "How many of the file's last lines to show")
     static let pageSource = ConfigurationSetting(
         "page.source",
-        .special(described: "a numeric system value such as \"cpu-temperature\", \"command\", \"file\" or \"push\""),
+        .special(
+            described: "a numeric system value such as \"cpu-temperature\", \"command\", \"file\", \"push\" or \"mqtt\""
+        ),
         default: nil, example: "\"push\"", pageKinds: ["text", "gauge"],
-        "Where the gauge's number comes from: a system value, a command (argv), a file (path) or \"push\" "
-            + "(crownpager set) (required); a text page's text from \"push\"")
+        "Where the gauge's number comes from: a system value, a command (argv), a file (path), \"push\" "
+            + "(crownpager set) or \"mqtt\" (topic) (required); a text page's text from \"push\" or \"mqtt\"")
     static let pageStaleAfter = ConfigurationSetting(
         "page.stale_after", .duration(minimumMilliseconds: 100, allowsNever: false), default: nil,
         example: "\"10min\"", pageKinds: ["text", "gauge"],
-        "With source = \"push\": a value not set again for this long is marked stale")
+        "With source = \"push\" or \"mqtt\": a value not set again for this long is marked stale")
+    static let pageTopic = ConfigurationSetting(
+        "page.topic", .string, default: nil, example: "\"home/kitchen/temperature\"", pageKinds: ["text", "gauge"],
+        "With source = \"mqtt\": the topic whose messages set the value; a retained one fills the page at start")
+    static let pageJSON = ConfigurationSetting(
+        "page.json", .string, default: nil, example: "\"sensor.temperature\"", pageKinds: ["text", "gauge"],
+        "With source = \"mqtt\": the value is this field of a JSON payload, a dotted path (a number indexes an array)")
     static let pageMinimum = ConfigurationSetting(
         "page.min", .number(-1e12...1e12), default: nil, example: "30", pageKinds: ["gauge"],
         "The value at the empty end: by source, e.g. 30 for cpu-temperature, else 0")
@@ -246,7 +254,8 @@ extension ConfigurationSetting {
         Settings.rows.map { $0.description } + [
             pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
-            pageMaximum, pageUnit, pageStyle, pageStaleAfter, pageAction, pageConfirm, pageActionTimeout, pageStay,
+            pageMaximum, pageUnit, pageStyle, pageStaleAfter, pageTopic, pageJSON, pageAction, pageConfirm,
+            pageActionTimeout, pageStay,
         ]
 
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.

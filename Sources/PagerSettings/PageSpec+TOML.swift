@@ -88,10 +88,11 @@ extension PageSpec {
     /// Whether a text page's `source` says `"push"`, the only source a text page takes.
     private static func isPushed(_ table: inout ConfigTable) throws(ConfigError) -> Bool {
         guard let source = try table.string(ConfigurationSetting.pageSource) else { return false }
-        guard source == "push" else {
+        guard source == "push" || source == "mqtt" else {
             throw table.error(
                 ConfigurationSetting.pageSource,
-                "a text page's source is \"push\" (its text from crownpager set), found \"\(source)\"")
+                "a text page's source is \"push\" (its text from crownpager set) or \"mqtt\" (from topic), "
+                    + "found \"\(source)\"")
         }
         return true
     }
@@ -100,12 +101,14 @@ extension PageSpec {
     private static func pushedValue(_ table: inout ConfigTable, kind: PageKind) throws(ConfigError) -> PushedValue? {
         let pushed: Bool
         switch kind {
-        case .text: pushed = try table.string(ConfigurationSetting.pageSource) == "push"
+        case .text: pushed = try table.string(ConfigurationSetting.pageSource) != nil
         case .gauge(let gauge): pushed = gauge.source == .push
         // Other kinds take neither key: the check of unknown keys names them.
         default: return nil
         }
         let staleAfter = try table.duration(ConfigurationSetting.pageStaleAfter) ?? nil
+        let source = try table.string(ConfigurationSetting.pageSource)
+        let mqtt = try mqttSubscription(&table, fed: pushed && source == "mqtt")
         guard pushed else {
             if staleAfter != nil {
                 throw table.error(
@@ -114,7 +117,31 @@ extension PageSpec {
             }
             return nil
         }
-        return PushedValue(staleAfter: staleAfter)
+        var value = PushedValue(staleAfter: staleAfter)
+        value.mqtt = mqtt
+        return value
+    }
+
+    /// `topic` and `json` of a page whose `source = "mqtt"`; either on another page is a mistake.
+    private static func mqttSubscription(_ table: inout ConfigTable, fed: Bool) throws(ConfigError) -> MQTTSubscription?
+    {
+        let topic = try table.string(ConfigurationSetting.pageTopic)
+        let json = try table.string(ConfigurationSetting.pageJSON)
+        guard fed else {
+            for (setting, value) in [(ConfigurationSetting.pageTopic, topic), (ConfigurationSetting.pageJSON, json)]
+            where value != nil {
+                throw table.error(
+                    setting, "\(setting.name) belongs with source = \"mqtt\": add it or remove \(setting.name)")
+            }
+            return nil
+        }
+        guard let topic, !topic.isEmpty, !topic.contains("#"), !topic.contains("+") else {
+            throw table.error(
+                ConfigurationSetting.pageTopic,
+                "source = \"mqtt\" needs the topic its value is published on, without wildcards, e.g. topic = \"home/kitchen/temperature\""
+            )
+        }
+        return MQTTSubscription(topic: topic, json: json)
     }
 
     private static func defaultTitle(for kind: PageKind) -> String {
@@ -207,7 +234,7 @@ extension PageSpec {
         )
         let source: ValueSource
         switch sourceText {
-        case "push":
+        case "push", "mqtt":
             source = .push
         case "command":
             source = .command(try command(&table))

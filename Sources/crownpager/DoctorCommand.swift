@@ -5,6 +5,6 @@ struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the display and the crown on this machine, and say what to put in the configuration.",
-        subcommands: [DoctorDisplayCommand.self, DoctorCrownCommand.self]
+        subcommands: [DoctorDisplayCommand.self, DoctorCrownCommand.self, DoctorMQTTCommand.self]
     )
 }

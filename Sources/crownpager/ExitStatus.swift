@@ -30,7 +30,7 @@ extension CrownPagerError {
     /// The exit status this failure ends the program with.
     var exitStatus: ExitStatus {
         switch self {
-        case .configuration, .restartNeeded: return .configuration
+        case .configuration, .restartNeeded, .mqtt: return .configuration
         case .image(let error): return error.kind == .unreadable ? .noInput : .dataError
         case .readFile(.tooLarge), .readFile(.notARegularFile), .readFile(.unsuitableOutput): return .dataError
         case .readFile(.failed(_, _, let errno)): return errno == .ioError ? .ioError : .noInput

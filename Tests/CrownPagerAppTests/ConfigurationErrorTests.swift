@@ -122,7 +122,7 @@ import Testing
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         (
             "[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
-            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, title, stay, action, confirm, action_timeout, duration, source, text, stale_after"
+            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, title, stay, action, confirm, action_timeout, duration, source, text, stale_after, topic, json"
         ),
         (
             "[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",
@@ -188,7 +188,7 @@ import Testing
         ("page = 1", "test.toml:1: page: expected [[page]] tables, found the integer 1"),
         (
             "[dispaly]\nbus = 1",
-            "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, timer, pager, page"
+            "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, timer, pager, mqtt, page"
         ),
         ("[display]\nbus = 1\nbus = 2", "test.toml:3: column 1: the key 'bus' is defined twice: first on line 2"),
         (

@@ -137,6 +137,14 @@ import Testing
                 == "{\"page\": 2, \"pages\": 3, \"title\": \"Clock\", \"screen\": \"dimmed\", \"displayLost\": false, "
                 + "\"notification\": \"Door, open\", \"queuedNotifications\": 1, \"titles\": [\"Hello, world\", \"Clock\", \"Tab\\there \\\\ too\"], "
                 + "\"stalePages\": [3]}\n")
+        // With MQTT on, its state is one more field, line and member.
+        var withMQTT = status
+        withMQTT.mqtt = "disconnected (the connection closed); retrying in 2 s"
+        let read = ControlResponse(parsing: ControlResponse.ok(withMQTT.fields).line.dropLast())
+        #expect(read.flatMap(ControlStatus.init) == withMQTT)
+        #expect(
+            withMQTT.text.hasSuffix("stale: pages 3\nmqtt: disconnected (the connection closed); retrying in 2 s\n"))
+        #expect(withMQTT.json.hasSuffix(", \"mqtt\": \"disconnected (the connection closed); retrying in 2 s\"}\n"))
         let refused = ControlResponse.error(.unknownPage, "no page \"Kitchen\": the pages are 1 to 3")
         #expect(ControlResponse(parsing: refused.line.dropLast()) == refused)
         #expect(ControlResponse(parsing: "maybe") == nil)

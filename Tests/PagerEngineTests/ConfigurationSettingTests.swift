@@ -43,7 +43,11 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
 
     /// What a page needs besides its kind for `setting` to mean something: an action to confirm or time.
     static func companion(of setting: ConfigurationSetting) -> String {
-        ["confirm", "action_timeout"].contains(setting.name) ? "\naction = [\"true\"]" : ""
+        if ["topic", "json"].contains(setting.name) {
+            // A page fed by MQTT: its topic (and for json, a topic besides).
+            return "\nsource = \"mqtt\"" + (setting.name == "json" ? "\ntopic = \"t\"" : "")
+        }
+        return ["confirm", "action_timeout"].contains(setting.name) ? "\naction = [\"true\"]" : ""
     }
 
     /// `[crown]` and `lines.a = 17` for `crown.lines.a`.
@@ -89,7 +93,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let read = try parse(Self.file(setting: setting, value: example))
         #expect(
             read.display != empty.display || read.crown != empty.crown || read.indicator != empty.indicator
-                || read.timer != empty.timer || read.pager != empty.pager)
+                || read.timer != empty.timer || read.pager != empty.pager || read.mqtt != empty.mqtt)
     }
 
     /// A page key's default, written into a page of each kind that takes it, changes nothing.
@@ -130,7 +134,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     }
 
     /// The keys the parser knows are the table's, in each table: an unknown key lists them.
-    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator", "timer", "pager"])
+    @Test(arguments: ["", "display", "crown", "crown.lines", "indicator", "timer", "pager", "mqtt"])
     func theParserKnowsTheTableKeys(_ section: String) throws {
         let text: String
         switch section {

@@ -66,7 +66,7 @@ import Testing
             ),
             (
                 "[[page]]\nkind = \"text\"\nsource = \"command\"\n",
-                "t.toml:3: page[1].source: a text page's source is \"push\" (its text from crownpager set), found \"command\""
+                "t.toml:3: page[1].source: a text page's source is \"push\" (its text from crownpager set) or \"mqtt\" (from topic), found \"command\""
             ),
             ("[[page]]\nkind = \"text\"\n", "t.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         ]

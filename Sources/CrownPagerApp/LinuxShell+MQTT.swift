@@ -1,0 +1,65 @@
+import CrownVocabulary
+import LinuxHardware
+import PagerEngine
+
+extension LinuxShell {
+    /// Makes the MQTT bridge `[mqtt]` asks for; it connects in the loop, never blocking it.
+    func openMQTT() throws(CrownPagerError) {
+        guard mqtt == nil else { return }
+        mqtt = try MQTTBridge(configuration)
+        if let mqtt {
+            OperatorLog.info(
+                "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base)")
+        }
+    }
+
+    /// The MQTT connection's descriptor, for poll(2), while there is one.
+    var mqttDescriptors: [Int32] { mqtt?.client.descriptor.map { [$0] } ?? [] }
+
+    /// Reads and writes what the connection has (`ready` marks its descriptor readable), keeps it
+    /// alive, and hands the messages that came to the engine as the control socket's inputs.
+    func serveMQTT(
+        _ ready: Set<Int32>, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
+    ) throws(CrownPagerError) -> Bool {
+        guard let mqtt else { return false }
+        // What the last turn changed goes out now: the page, the screen.
+        mqtt.observe(engine.snapshot)
+        let readable = mqtt.client.descriptor.map { ready.contains($0) } ?? false
+        guard readable || mqtt.client.nextDeadline(after: now).map({ $0 <= now }) == true else { return false }
+        let served = mqtt.client.service(readable: readable, at: now)
+        if let changed = served.changed {
+            if mqtt.noteState(changed) { OperatorLog.info("crownpager: mqtt: \(changed)") }
+            if changed == .connected { mqtt.connected() }
+        }
+        var drew = false
+        for message in served.messages {
+            let (inputs, log) = mqtt.inputs(for: message)
+            for line in log { OperatorLog.warning(line) }
+            for input in inputs {
+                let effects = engine.handle(input, at: now)
+                for reply in effects.replies where reply.refusal != nil {
+                    OperatorLog.warning("crownpager: mqtt: \(message.topic): \(reply.message)")
+                }
+                drew = try perform(effects, &engine, &loop, at: now) || drew
+            }
+        }
+        return drew
+    }
+
+    /// Hands a fact of the crown to the engine, published on the way when MQTT is on.
+    func feedCrown(_ fact: CrownEvent, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp)
+        throws(CrownPagerError)
+    {
+        mqtt?.crown(fact)
+        _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now)
+    }
+
+    /// Says `offline` and disconnects cleanly at the end of the run.
+    func closeMQTT() {
+        mqtt?.client.disconnect(
+            saying: mqtt.map {
+                MQTTMessage(topic: $0.base + "/availability", payload: Array("offline".utf8), retained: true)
+            })
+        mqtt = nil
+    }
+}

@@ -1,0 +1,96 @@
+import CrownVocabulary
+import PagerConfig
+
+/// `[mqtt]`: the broker the pager publishes to and takes values, notifications and pages from.
+package struct MQTTSection: Hashable, Sendable {
+    /// The broker's name or address; nil leaves MQTT off.
+    package var host: String? = Settings.mqttHost.defaultValue
+    /// Its TCP port.
+    package var port: Int = Settings.mqttPort.defaultValue
+    /// The user name, if the broker asks for one.
+    package var username: String? = Settings.mqttUsername.defaultValue
+    /// The file holding the password (its first line).
+    package var passwordFile: String? = Settings.mqttPasswordFile.defaultValue
+    /// The client id; nil: `crownpager-` and the machine id.
+    package var clientID: String? = Settings.mqttClientID.defaultValue
+    /// The topic every other is under; nil: `crownpager/<hostname>`.
+    package var baseTopic: String? = Settings.mqttBaseTopic.defaultValue
+    /// MQTT's keep-alive.
+    package var keepalive: TimeSpan = Settings.mqttKeepalive.defaultValue
+    /// TLS to the broker.
+    package var tls: Bool = Settings.mqttTLS.defaultValue
+    /// The CA file that signed the broker's certificate; nil: the system's.
+    package var cafile: String? = Settings.mqttCAFile.defaultValue
+    /// Home Assistant's MQTT discovery.
+    package var discovery: Bool = Settings.mqttDiscovery.defaultValue
+    /// The topic prefix Home Assistant discovers under.
+    package var discoveryPrefix: String = Settings.mqttDiscoveryPrefix.defaultValue
+}
+
+/// The topic a page's value comes from (`source = "mqtt"`), and the field of a JSON payload.
+package struct MQTTSubscription: Hashable, Sendable {
+    /// The topic to subscribe to.
+    package var topic: String
+    /// A dotted path into a JSON payload; nil: the whole payload is the value.
+    package var json: String?
+
+    /// Messages on `topic`, their `json` field if given.
+    package init(topic: String, json: String? = nil) {
+        self.topic = topic
+        self.json = json
+    }
+}
+
+extension Settings {
+    /// `[mqtt]`: the broker. None of it changes on a reload: the connection is made once.
+    package static let mqttHost = Setting<String?>(
+        "mqtt.host", .string, SettingCodec<String>.string.optional(), default: nil, example: "\"192.168.1.10\"",
+        reloadable: false,
+        "The MQTT broker's name or address (Home Assistant's Mosquitto); unset, MQTT is off"
+    ) { $0.mqtt.host = $1 }
+    package static let mqttPort = Setting<Int>(
+        "mqtt.port", .integer(1...65535), .integer, default: 1883, reloadable: false,
+        "The broker's TCP port: 1883, or 8883 with TLS"
+    ) { $0.mqtt.port = $1 }
+    package static let mqttUsername = Setting<String?>(
+        "mqtt.username", .string, SettingCodec<String>.string.optional(), default: nil, example: "\"crownpager\"",
+        reloadable: false, "The user name the broker knows the pager by; unset, none"
+    ) { $0.mqtt.username = $1 }
+    package static let mqttPasswordFile = Setting<String?>(
+        "mqtt.password_file", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"/etc/crownpager/mqtt-password\"", reloadable: false,
+        "A file whose first line is the password, owned by root or the service's user and not readable by others"
+    ) { $0.mqtt.passwordFile = $1 }
+    package static let mqttClientID = Setting<String?>(
+        "mqtt.client_id", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"crownpager-kitchen\"", reloadable: false,
+        "The client id; unset, crownpager- and the first 12 characters of /etc/machine-id"
+    ) { $0.mqtt.clientID = $1 }
+    package static let mqttBaseTopic = Setting<String?>(
+        "mqtt.base_topic", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"crownpager/kitchen\"", reloadable: false,
+        "The topic the pager's own are under (availability, page, crown, notify); unset, crownpager/ and the host name"
+    ) { $0.mqtt.baseTopic = $1 }
+    package static let mqttKeepalive = Setting<TimeSpan>(
+        "mqtt.keepalive", .duration(minimumMilliseconds: 5000, allowsNever: false), .duration,
+        default: TimeSpan.milliseconds(60_000), reloadable: false,
+        "MQTT's keep-alive: the broker publishes the offline will after one and a half of it without a word"
+    ) { $0.mqtt.keepalive = $1 }
+    package static let mqttTLS = Setting<Bool>(
+        "mqtt.tls", .boolean, .boolean, default: false, reloadable: false,
+        "TLS to the broker, its certificate checked against cafile (or the system's CAs) and host"
+    ) { $0.mqtt.tls = $1 }
+    package static let mqttCAFile = Setting<String?>(
+        "mqtt.cafile", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"/etc/crownpager/broker-ca.pem\"", reloadable: false,
+        "With tls: the CA certificate (PEM) that signed the broker's; unset, the system's in /etc/ssl/certs"
+    ) { $0.mqtt.cafile = $1 }
+    package static let mqttDiscovery = Setting<Bool>(
+        "mqtt.discovery", .boolean, .boolean, default: true, reloadable: false,
+        "Announce the pager to Home Assistant by MQTT discovery"
+    ) { $0.mqtt.discovery = $1 }
+    package static let mqttDiscoveryPrefix = Setting<String>(
+        "mqtt.discovery_prefix", .string, .string, default: "homeassistant", reloadable: false,
+        "The topic prefix Home Assistant reads discovery from"
+    ) { $0.mqtt.discoveryPrefix = $1 }
+}

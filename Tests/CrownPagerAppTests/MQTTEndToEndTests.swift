@@ -1,0 +1,259 @@
+import CrownPagerApp
+import Foundation
+import Glibc
+import PagerEngine
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// `crownpager run` on the fake kernel against a real broker (Debian's mosquitto on 127.0.0.1):
+/// pages fed by topics, notifications and page changes published to it, the crown and the
+/// pager's availability published by it, a broker that goes away or never answers.
+@Suite(.tags(.endToEnd), .serialized) struct MQTTEndToEndTests {
+    static let base = "crownpager/test"
+
+    /// The pages: a text page and a gauge fed by topics, a plain page to turn to.
+    static func configuration(port: Int) -> String {
+        """
+        [display]
+        bus = 1
+
+        [mqtt]
+        host = "127.0.0.1"
+        port = \(port)
+        base_topic = "\(base)"
+        keepalive = "5s"
+
+        [[page]]
+        kind = "text"
+        title = "Kitchen"
+        source = "mqtt"
+        topic = "home/kitchen"
+
+        [[page]]
+        kind = "text"
+        title = "Hall"
+        text = "hall"
+
+        [[page]]
+        kind = "text"
+        title = "Outside"
+        source = "mqtt"
+        topic = "home/outside"
+        json = "sensor.temperature"
+        """
+    }
+
+    /// A pager with the knob on the fake chip and a control socket, run against `port`.
+    struct Pager {
+        let knob: FakeKnobRun
+        let process: Process
+        let error: Pipe
+        var socket: String { knob.bus.scratch.path + "/control.sock" }
+
+        init(port: Int) throws {
+            knob = try FakeKnobRun()
+            let path = knob.bus.scratch.path + "/crownpager.toml"
+            try MQTTEndToEndTests.configuration(port: port).write(toFile: path, atomically: true, encoding: .utf8)
+            let socket = knob.bus.scratch.path + "/control.sock"
+            (process, _, error) = try knob.start([
+                "run", "--config", path, "--no-acceleration", "--persist", "--socket", socket,
+            ])
+        }
+
+        /// The `status --json` object; empty while the socket is not there yet.
+        func status() throws -> [String: Any] {
+            let run = try runCrownPager(["status", "--json", "--socket", socket])
+            guard run.status == 0 else { return [:] }
+            return try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any] ?? [:]
+        }
+
+        /// Waits, with a deadline, until `status` satisfies `condition`.
+        func waitForStatus(deadline seconds: Double = 20, _ condition: ([String: Any]) -> Bool) throws -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if condition(try status()) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+
+        func stop() -> String { FakeBusRun.stop(process, error: error) }
+    }
+
+    /// The settled glass of the three pages with `body` on the page at `index`.
+    static func glass(_ body: ConfiguredPage.Body, onPage index: Int, after detents: [Int] = []) -> Bitmap {
+        var pages = [
+            ConfiguredPage(title: "Kitchen", body: .text("")), ConfiguredPage(title: "Hall", body: .text("hall")),
+            ConfiguredPage(title: "Outside", body: .text("")),
+        ]
+        pages[index].body = body
+        return settledFrame(pages, .ssd1306_128x64, after: detents)
+    }
+
+    /// Waits, with a deadline, until `subscription`'s retained value on `topic` is `expected`.
+    static func waitForRetained(_ broker: MosquittoBroker, _ topic: String, _ expected: String) throws -> Bool {
+        let end = Date().addingTimeInterval(30)
+        while Date() < end {
+            if try broker.retained(topic, seconds: 1) == expected { return true }
+        }
+        return false
+    }
+
+    @Test func aRetainedValueFillsThePageAPublishFollowsAndJunkIsMarked() throws {
+        let broker = try MosquittoBroker()
+        try broker.publish("home/kitchen", "21.5 C", retain: true)
+        let pager = try Pager(port: broker.port)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["21.5 C"], status: nil), onPage: 0)))
+        try broker.publish("home/kitchen", "22 C")
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["22 C"], status: nil), onPage: 0)))
+        // Not UTF-8: the value stays, marked, and one line says why.
+        try broker.publish("home/kitchen", [0xFF, 0xFE, 0x00, 0x80])
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["22 C"], status: "not text"), onPage: 0)))
+        // A JSON field on the third page.
+        try broker.publish("home/outside", #"{"sensor": {"temperature": 7.5, "unit": "C"}}"#)
+        try broker.publish(Self.base + "/page/set", "Outside")
+        #expect(try pager.waitForStatus { $0["page"] as? Int == 3 })
+        #expect(
+            try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["7.5"], status: nil), onPage: 2, after: [1, 1])))
+        let messages = pager.stop()
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
+        #expect(messages.components(separatedBy: "home/kitchen (page 1): ignored: it is not UTF-8 text").count == 2)
+        #expect(messages.contains("crownpager: mqtt: connected"), "\(messages)")
+    }
+
+    @Test func notificationsPageChangesCrownEventsAndAvailability() throws {
+        let broker = try MosquittoBroker()
+        let pager = try Pager(port: broker.port)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
+        #expect(try broker.retained(Self.base + "/page") == "Kitchen")
+        #expect(try broker.retained(Self.base + "/screen") == "bright")
+        try broker.publish(Self.base + "/page/set", "2")
+        #expect(try pager.waitForStatus { $0["page"] as? Int == 2 })
+        #expect(try Self.waitForRetained(broker, Self.base + "/page", "Hall"))
+        try broker.publish(Self.base + "/notify", #"{"message": "Someone at the door", "title": "Door"}"#)
+        #expect(try pager.waitForStatus { $0["notification"] as? String == "Door" })
+
+        // The crown's events, as the fake chip's detents and a press make them.
+        let crown = try broker.subscribe(Self.base + "/crown", count: 2)
+        usleep(300_000)
+        pager.knob.write(FakeKnobRun.detents(1))
+        usleep(200_000)
+        ActionEndToEndTests.press(pager.knob)
+        let events = crown.lines()
+        #expect(events == [#"{"event":"turn_forward","count":1}"#, #"{"event":"press","count":1}"#], "\(events)")
+
+        // SIGKILL: no clean goodbye, so the broker publishes the last will.
+        kill(pager.process.processIdentifier, SIGKILL)
+        pager.process.waitUntilExit()
+        #expect(try Self.waitForRetained(broker, Self.base + "/availability", "offline"))
+    }
+
+    @Test func aBrokerRestartedMidRunIsReconnectedAndTheEndSaysOffline() throws {
+        let broker = try MosquittoBroker()
+        let pager = try Pager(port: broker.port)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
+        #expect(try pager.status()["mqtt"] as? String == "connected")
+        broker.stop()
+        #expect(try pager.waitForStatus { ($0["mqtt"] as? String ?? "").hasPrefix("disconnected (") })
+        // The pager keeps paging without its broker.
+        #expect(try runCrownPager(["show", "3", "--socket", pager.socket]).status == 0)
+        #expect(try pager.waitForStatus { $0["page"] as? Int == 3 })
+        // A fresh broker keeps nothing: the availability it holds is the pager's after reconnecting.
+        try broker.start()
+        #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
+        let messages = pager.stop()
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
+        #expect(messages.contains("crownpager: mqtt: disconnected ("), "\(messages)")
+        #expect(try broker.retained(Self.base + "/availability") == "offline")
+    }
+
+    @Test func aBrokerThatNeverAnswersLeavesTheLoopResponsive() throws {
+        let silent = try TCPListener()
+        let pager = try Pager(port: silent.port)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try pager.waitForStatus { $0["page"] as? Int == 1 })
+        // The status says so: the CONNECT went out and nothing came back.
+        #expect(try pager.status()["mqtt"] as? String == "connecting")
+        for page in [2, 3, 1] {
+            #expect(try runCrownPager(["show", "\(page)", "--socket", pager.socket]).status == 0)
+            #expect(try pager.status()["page"] as? Int == page)
+        }
+        let started = Date()
+        pager.process.terminate()
+        pager.process.waitUntilExit()
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 0.1, "SIGTERM took \(took) s")
+        #expect(pager.process.terminationStatus == 0)
+    }
+}
+
+/// `[mqtt]`'s password file is refused at start when others may read it, with the fix.
+@Suite(.tags(.endToEnd)) struct MQTTPasswordFileTests {
+    @Test func aPasswordFileOthersMayReadIsRefusedWithTheFix() throws {
+        let fake = try FakeBusRun()
+        let secret = fake.scratch.path + "/mqtt-password"
+        try "hunter2\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        #expect(chmod(secret, 0o644) == 0)
+        let path = fake.scratch.path + "/crownpager.toml"
+        let text = """
+            [display]
+            bus = 1
+
+            [mqtt]
+            host = "127.0.0.1"
+            username = "pager"
+            password_file = "\(secret)"
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let (status, _, error) = try fake.run(["run", "--config", path], devices: "1:0x3c")
+        #expect(status == 78, "\(error)")
+        #expect(
+            error.contains("password_file \(secret) may be read by others (mode 644): chmod 640 \(secret)"), "\(error)")
+    }
+}
+
+/// `crownpager doctor mqtt` against a real broker, and against a port nobody listens on.
+@Suite(.tags(.endToEnd)) struct MQTTDoctorTests {
+    @Test func theDoctorTriesTheBrokerAndSaysWhatIsWrong() throws {
+        let broker = try MosquittoBroker()
+        let path = broker.scratch.path + "/crownpager.toml"
+        let file = { (port: Int) in "[mqtt]\nhost = \"127.0.0.1\"\nport = \(port)\nbase_topic = \"doctor/test\"\n" }
+        try file(broker.port).write(toFile: path, atomically: true, encoding: .utf8)
+        let worked = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "10"])
+        #expect(worked.status == 0, "\(worked.standardOutput)\(worked.standardError)")
+        #expect(worked.standardOutput.contains("mqtt: subscribed, published and received"), "\(worked.standardOutput)")
+        broker.stop()
+        let failed = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "2"])
+        #expect(failed.status == 69)
+        #expect(failed.standardOutput.contains("mqtt: failed: "), "\(failed.standardOutput)")
+        try "".write(toFile: path, atomically: true, encoding: .utf8)
+        let off = try runCrownPager(["doctor", "mqtt", "--config", path])
+        #expect(off.status == 69 && off.standardOutput.contains("[mqtt] has no host"), "\(off.standardOutput)")
+    }
+
+    @Test func wrongCredentialsAreNamed() throws {
+        let broker = try MosquittoBroker(user: "pager", password: "right")
+        let secret = broker.scratch.path + "/mqtt-password"
+        let path = broker.scratch.path + "/crownpager.toml"
+        let file =
+            "[mqtt]\nhost = \"127.0.0.1\"\nport = \(broker.port)\nusername = \"pager\"\npassword_file = \"\(secret)\"\n"
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        for (password, status) in [("wrong", Int32(69)), ("right", 0)] {
+            try (password + "\n").write(toFile: secret, atomically: true, encoding: .utf8)
+            #expect(chmod(secret, 0o600) == 0)
+            let run = try runCrownPager(["doctor", "mqtt", "--config", path, "--timeout", "5"])
+            #expect(run.status == status, "\(run.standardOutput)\(run.standardError)")
+            if status != 0 {
+                #expect(
+                    run.standardOutput.contains(
+                        "the broker refused the connection: Connection Refused: not authorised."),
+                    "\(run.standardOutput)")
+            }
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Debian's mosquitto (`setup.sh --test` installs it) on 127.0.0.1 at a free port, with its
+/// configuration in a scratch folder; and mosquitto_pub and mosquitto_sub to talk to it.
+final class MosquittoBroker {
+    let scratch: ScratchDirectory
+    let port: Int
+    private var process: Process?
+
+    /// A broker on a free port, started and accepting connections: anyone, or only `user` with `password`.
+    init(user: String? = nil, password: String = "") throws {
+        scratch = try ScratchDirectory()
+        port = try freeTCPPort()
+        var configuration = "listener \(port) 127.0.0.1\npersistence false\n"
+        if let user {
+            let made = try runProgram(
+                "/usr/bin/mosquitto_passwd", ["-b", "-c", scratch.path + "/passwd", user, password])
+            #expect(made.status == 0, "\(made.standardError)")
+            configuration += "allow_anonymous false\npassword_file \(scratch.path)/passwd\n"
+        } else {
+            configuration += "allow_anonymous true\n"
+        }
+        try configuration.write(toFile: scratch.path + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts it (again) on the same port; waits, with a deadline, until it accepts connections.
+    func start() throws {
+        let broker = Process()
+        broker.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        broker.arguments = ["-c", scratch.path + "/mosquitto.conf"]
+        broker.standardOutput = FileHandle.nullDevice
+        broker.standardError = FileHandle.nullDevice
+        try broker.run()
+        process = broker
+        let end = Date().addingTimeInterval(20)
+        while Date() < end {
+            if acceptsConnections(port: port) { return }
+            usleep(20_000)
+        }
+        Issue.record("mosquitto did not listen on port \(port) within 20 s")
+    }
+
+    /// Kills it (as a crash would) and waits until it has gone. SIGKILL: a child of the test
+    /// process inherits its signal mask, in which SIGTERM may be blocked (TerminationSignals).
+    func stop() {
+        guard let broker = process, broker.isRunning else { return }
+        kill(broker.processIdentifier, SIGKILL)
+        broker.waitUntilExit()
+        process = nil
+    }
+
+    /// mosquitto_pub: `payload` (bytes) on `topic`, retained when asked.
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) throws {
+        let file = scratch.path + "/payload"
+        try Data(payload).write(to: URL(fileURLWithPath: file))
+        let run = try runProgram(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-f", file, "-q", "1"] + (retain ? ["-r"] : []))
+        #expect(run.status == 0, "\(run.standardError)")
+    }
+
+    /// `text` on `topic`.
+    func publish(_ topic: String, _ text: String, retain: Bool = false) throws {
+        try publish(topic, Array(text.utf8), retain: retain)
+    }
+
+    /// mosquitto_sub on `topic` in the background, until `count` messages came or `seconds` passed:
+    /// call `lines()` on it for the messages.
+    func subscribe(_ topic: String, count: Int, seconds: Int = 20) throws -> Subscription {
+        let sub = Process()
+        sub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        sub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)", "-W", "\(seconds)"]
+        let output = Pipe()
+        sub.standardOutput = output
+        sub.standardError = FileHandle.nullDevice
+        try sub.run()
+        return Subscription(process: sub, output: output)
+    }
+
+    /// The first retained message on `topic` (empty when none came within `seconds`).
+    func retained(_ topic: String, seconds: Int = 5) throws -> String {
+        try subscribe(topic, count: 1, seconds: seconds).lines().first ?? ""
+    }
+
+    /// A mosquitto_sub run.
+    struct Subscription {
+        let process: Process
+        let output: Pipe
+
+        /// Its messages, one a line, once it ended.
+        func lines() -> [String] {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text.split(separator: "\n").map(String.init)
+        }
+    }
+}
+
+/// A TCP port on 127.0.0.1 nobody listens on now: bound to 0, the kernel's pick, then closed.
+func freeTCPPort() throws -> Int {
+    let listener = try TCPListener()
+    return listener.port
+}
+
+/// A TCP listener on 127.0.0.1 that never accepts: connections complete in its backlog, and
+/// nothing is ever said on them (a broker that accepts and never answers).
+final class TCPListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(bound == 0 && listen(descriptor, 16) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// Whether something accepts a TCP connection on 127.0.0.1:`port`.
+func acceptsConnections(port: Int) -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    } == 0
+}
+
+/// Runs `path` with `arguments` to its end.
+func runProgram(_ path: String, _ arguments: [String]) throws -> (
+    status: Int32, standardOutput: String, standardError: String
+) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, out, err)
+}
