@@ -38,7 +38,7 @@ package final class LinuxShell {
     /// How often to look for a knob's GPIO chip or input device that went away mid-run.
     package var knobRetryInterval = TimeSpan.milliseconds(1000)
     /// A knob whose chip or device went away, and when to try opening it again.
-    private var lostKnob: (knob: LostKnob, retryAt: Timestamp, lastFailure: String?)?
+    var lostKnob: (knob: LostKnob, retryAt: Timestamp, lastFailure: String?)?
     /// When to retry a panel that stopped answering.
     package var retryPolicy = DisplayRetryPolicy()
     /// Frames while something moves come at most this often.
@@ -319,37 +319,6 @@ package final class LinuxShell {
         }
         for fact in facts { try feedCrown(fact, &engine, &loop, at: now) }
         return nil
-    }
-
-    /// The knob's chip or input device went away (its driver unbound, an expander or a USB knob
-    /// unplugged): the run goes on with the terminal's keys and opens it again every `knobRetryInterval`.
-    private func loseKnob(_ lost: LostKnob, because reason: String, at now: Timestamp) {
-        knob = nil
-        lostKnob = (lost, now + knobRetryInterval, nil)
-        OperatorLog.error(
-            "crownpager: the knob's \(lost.what) disappeared (\(reason)); the terminal's keys "
-                + "still turn the crown; waiting for it to come back")
-    }
-
-    /// Tries the lost knob again when its time has come.
-    private func reopenKnob(at now: Timestamp) {
-        guard let lost = lostKnob, lost.retryAt <= now else { return }
-        let source: Knob
-        do {
-            source = try lost.knob.reopen()
-        } catch {
-            lostKnob?.retryAt = now + knobRetryInterval
-            // Each new reason once (a chip back with the wrong permissions), not every retry's.
-            let failure = error.description
-            if failure != lost.lastFailure {
-                lostKnob?.lastFailure = failure
-                OperatorLog.info("crownpager: the knob cannot be opened yet: \(failure)")
-            }
-            return
-        }
-        knob = source
-        lostKnob = nil
-        OperatorLog.info("crownpager: the knob is back: \(source.sourceDescription)")
     }
 
     /// Raw mode for the keys: required for the mock (it draws there), used when present for a panel.

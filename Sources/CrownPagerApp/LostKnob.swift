@@ -1,4 +1,5 @@
 import CrownInput
+import CrownVocabulary
 import LinuxHardware
 import PagerEngine
 import PagerSettings
@@ -35,5 +36,38 @@ enum LostKnob {
                 throw .inputDevice(error)
             }
         }
+    }
+}
+
+extension LinuxShell {
+    /// The knob's chip or input device went away (its driver unbound, an expander or a USB knob
+    /// unplugged): the run goes on with the terminal's keys and opens it again every `knobRetryInterval`.
+    func loseKnob(_ lost: LostKnob, because reason: String, at now: Timestamp) {
+        knob = nil
+        lostKnob = (lost, now + knobRetryInterval, nil)
+        OperatorLog.error(
+            "crownpager: the knob's \(lost.what) disappeared (\(reason)); the terminal's keys "
+                + "still turn the crown; waiting for it to come back")
+    }
+
+    /// Tries the lost knob again when its time has come.
+    func reopenKnob(at now: Timestamp) {
+        guard let lost = lostKnob, lost.retryAt <= now else { return }
+        let source: Knob
+        do {
+            source = try lost.knob.reopen()
+        } catch {
+            lostKnob?.retryAt = now + knobRetryInterval
+            // Each new reason once (a chip back with the wrong permissions), not every retry's.
+            let failure = error.description
+            if failure != lost.lastFailure {
+                lostKnob?.lastFailure = failure
+                OperatorLog.info("crownpager: the knob cannot be opened yet: \(failure)")
+            }
+            return
+        }
+        knob = source
+        lostKnob = nil
+        OperatorLog.info("crownpager: the knob is back: \(source.sourceDescription)")
     }
 }

@@ -41,8 +41,9 @@ package enum SettingType: Hashable, Sendable {
         }
     }
 
-    /// `"1s"`, `"100ms"`, `"2min"`: the shortest whole unit.
+    /// `"1s"`, `"100ms"`, `"2min"`, `"1h"`: the largest whole unit.
     package static func durationText(_ milliseconds: Int64) -> String {
+        if milliseconds >= 3_600_000, milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
         if milliseconds >= 60_000, milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)min" }
         if milliseconds >= 1000, milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         return "\(milliseconds)ms"

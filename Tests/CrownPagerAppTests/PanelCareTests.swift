@@ -17,7 +17,7 @@ import Testing
                 "\u{2713} off_after = \"10min\": switches the panel off after that long idle as well",
                 "\u{00B7} pixel_shift is \"never\": set pixel_shift = \"3min\" in [display]; it moves the picture a "
                     + "pixel along its orbit that often",
-                "\u{00B7} invert_every is \"never\": set invert_every = \"60min\" in [display]; it swaps lit and dark "
+                "\u{00B7} invert_every is \"never\": set invert_every = \"1h\" in [display]; it swaps lit and dark "
                     + "pixels that often",
             ])
     }
