@@ -29,7 +29,7 @@ sysroot="/sysroot-$arch"
 builder_packages=(swiftlang libc6-dev libstdc++-14-dev git ca-certificates libi2c-dev libmosquitto-dev
   binutils-aarch64-linux-gnu qemu-user-static file)
 sysroot_packages=(libc6 libc6-dev libcrypt1 libcrypt-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev
-  libatomic1 libswiftlang swiftlang libi2c-dev libi2c0 libmosquitto-dev libmosquitto1 libcjson1 libssl3t64
+  libatomic1 libswiftlang swiftlang libi2c-dev libi2c0 libmosquitto-dev libmosquitto1 libcjson1 libssl3t64 zlib1g libzstd1
   libasan8 libtsan2 liblsan0 libubsan1 libhwasan0 libitm1 libgomp1)
 
 if [ "$action" = prepare ]; then

@@ -19,6 +19,11 @@ final class MosquittoBroker {
             let made = try runProgram(
                 "/usr/bin/mosquitto_passwd", ["-b", "-c", scratch.path + "/passwd", user, password])
             #expect(made.status == 0, "\(made.standardError)")
+            // Started as root, mosquitto drops to its own user before it reads the file, which
+            // a newer mosquitto_passwd (Debian 13's) makes 0600: the file is the broker's.
+            if geteuid() == 0, let owner = getpwnam("mosquitto") {
+                #expect(chown(scratch.path + "/passwd", owner.pointee.pw_uid, owner.pointee.pw_gid) == 0)
+            }
             configuration += "allow_anonymous false\npassword_file \(scratch.path)/passwd\n"
         } else {
             configuration += "allow_anonymous true\n"
