@@ -205,7 +205,7 @@ package final class UnixSocket {
 
     /// A new stream socket (non-blocking when asked) given to `call` (bind or connect) with `path`'s
     /// address; closed again if that fails.
-    static func stream(
+    package static func stream(
         at path: String, _ operation: String, nonBlocking: Bool = false,
         _ call: (CInt, UnsafePointer<sockaddr>, socklen_t) -> CInt
     ) throws(UnixSocketError) -> CInt {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LinuxHardware
 import TestSupport
 import Testing
 
@@ -213,20 +214,7 @@ final class RawClient {
     let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            let bytes = Array(path.utf8)
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        descriptor = try UnixSocket.stream(at: path, "connect") { connect($0, $1, $2) }
     }
 
     deinit { close(descriptor) }

@@ -35,10 +35,9 @@ import Testing
         #expect(throws: ControlSocketError.inUse(path: path)) { try ControlListener(path: path) }
         #expect(Self.mode(path) & S_IFMT == S_IFSOCK)
         // A killed run's socket: nobody listens, so it is replaced.
-        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         listener = nil
         #expect(Self.mode(path) == 0)
-        try Self.bindOnly(stale, path)
+        let stale = try UnixSocket.stream(at: path, "bind") { bind($0, $1, $2) }
         listener = try ControlListener(path: path)
         #expect(listener != nil)
         close(stale)
@@ -76,22 +75,5 @@ import Testing
         // The client gone, the server reads the end.
         _ = consume client
         #expect(try server.receive(maximum: 64) == .closed)
-    }
-
-    /// Binds `descriptor` at `path` without listening: a socket nobody answers on.
-    static func bindOnly(_ descriptor: Int32, _ path: String) throws {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            let bytes = Array(path.utf8)
-            buffer.copyBytes(from: bytes)
-            buffer[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(result == 0)
     }
 }
