@@ -30,8 +30,7 @@ package struct RunOverrides: Sendable {
 
     /// Overrides `setting` with `value`; a later value for the same setting wins.
     package mutating func set<Value>(_ setting: Setting<Value>, _ value: Value) {
-        settings.removeAll { $0.key == setting.key }
-        settings.append(SettingOverride(setting, value))
+        replace(with: SettingOverride(setting, value))
     }
 
     /// Overrides the settings `arguments` name by their flags in the table (`--sensitivity low`,
@@ -59,13 +58,17 @@ package struct RunOverrides: Sendable {
                 next += 1
             }
             do {
-                let override = try row.override(value)
-                settings.removeAll { $0.key == override.key }
-                settings.append(override)
+                replace(with: try row.override(value))
             } catch {
                 throw .refused(error)
             }
         }
+    }
+
+    /// `override` in place of any earlier value for its setting: a later flag wins.
+    private mutating func replace(with override: SettingOverride) {
+        settings.removeAll { $0.key == override.key }
+        settings.append(override)
     }
 
     /// `--flag=value` as the flag and its value; a lone flag with no value.
