@@ -81,10 +81,9 @@ extension DeviceEngine {
 
     /// Sets `Effects.keepsNotifications` when the notifications a restart must bring back changed.
     mutating func noteKeptNotifications(in effects: inout Effects) {
-        // No allocation while there are none: this runs for every input.
-        guard notifications.isShowing || !notifications.waiting.isEmpty || !notifications.persisted.isEmpty else {
-            return
-        }
+        // This runs for every input: the list is made only after the queue changed, not for each
+        // detent, tick or pushed value while a notification shows.
+        guard notifications.takeKeptChange() else { return }
         let kept = notifications.kept
         guard kept != notifications.persisted else { return }
         effects.keepsNotifications = kept

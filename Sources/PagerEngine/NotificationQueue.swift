@@ -31,6 +31,9 @@ package struct NotificationQueue: Hashable, Sendable {
     /// Whether the crown's next release belongs to the press that dismissed or brought in a
     /// notification, so the pager never sees half a press.
     package var swallowsRelease = false
+    /// Whether `kept` may differ since `takeKeptChange()` last said so: what was queued, shown,
+    /// dismissed or restored since. Scrolling and time change nothing kept.
+    private var keptMayHaveChanged = false
 
     /// An empty queue where at most `capacity` notifications wait.
     package init(capacity: Int = defaultCapacity) {
@@ -54,6 +57,7 @@ package struct NotificationQueue: Hashable, Sendable {
     /// passive one, else the oldest active one, else the oldest (a critical one).
     package mutating func enqueue(_ notification: PagerNotification) -> PagerNotification? {
         waiting.append(notification)
+        keptMayHaveChanged = true
         guard waiting.count > capacity else { return nil }
         let victim =
             waiting.firstIndex { $0.priority == .passive } ?? waiting.firstIndex { $0.priority == .active } ?? 0
@@ -72,6 +76,7 @@ package struct NotificationQueue: Hashable, Sendable {
     /// Takes the waiting notification at `index` onto the overlay from `instant`.
     package mutating func show(_ index: Int, at instant: Timestamp) {
         let notification = waiting.remove(at: index)
+        keptMayHaveChanged = true
         let timeout = notification.timeout ?? Self.defaultTimeout
         shown = Shown(
             notification: notification, since: instant,
@@ -82,6 +87,7 @@ package struct NotificationQueue: Hashable, Sendable {
     @discardableResult
     package mutating func dismiss() -> PagerNotification? {
         defer { shown = nil }
+        keptMayHaveChanged = true
         return shown?.notification
     }
 
@@ -93,6 +99,13 @@ package struct NotificationQueue: Hashable, Sendable {
     /// Puts `notifications` back in the queue, before those that came since (a restart).
     package mutating func restore(_ notifications: [PagerNotification]) {
         waiting = notifications + waiting
+        keptMayHaveChanged = true
+    }
+
+    /// Whether `kept` may have changed since the last call; the next call says false until it may again.
+    package mutating func takeKeptChange() -> Bool {
+        defer { keptMayHaveChanged = false }
+        return keptMayHaveChanged
     }
 
     /// The active and critical notifications not dismissed yet, the shown one first: what
