@@ -89,6 +89,8 @@ extension ControlResponse {
         case .unknownPage: self = .error(.unknownPage, reply.message)
         case .notPushed: self = .error(.notPushed, reply.message)
         case .badValue: self = .error(.badValue, reply.message)
+        case .notRemote: self = .error(.notRemote, reply.message)
+        case .busy: self = .error(.running, reply.message)
         }
     }
 }
