@@ -58,7 +58,8 @@ package enum MQTTTopic: CaseIterable, Sendable {
     package var payload: String {
         switch self {
         case .availability: return "`online`; `offline`"
-        case .page, .pageSet: return "a page's title (`page/set`: or its number from 1)"
+        case .page: return "the current page's title"
+        case .pageSet: return "a page's title, or its number from 1"
         case .screen: return "`bright`, `dimmed` or `off`"
         case .crown: return "`{\"event_type\":\"turn_forward\",\"count\":2}`"
         case .notify: return "text, or JSON `{\"message\":…,\"title\":…,\"priority\":…}`"
