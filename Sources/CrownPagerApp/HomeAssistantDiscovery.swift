@@ -1,4 +1,5 @@
 import LinuxHardware
+import PagerControl
 import PagerSettings
 
 /// Home Assistant's MQTT discovery for one pager (`[mqtt] discovery`): one device, its entities'
@@ -259,7 +260,7 @@ enum PageTopics {
     }
 }
 
-/// A JSON value written with its keys in the order given, escaped as RFC 8259 asks.
+/// A JSON value written with its keys in the order given, its strings escaped as RFC 8259 asks.
 indirect enum JSONText {
     case string(String)
     case integer(Int)
@@ -283,25 +284,6 @@ indirect enum JSONText {
         }
     }
 
-    /// `text` in quotes: `"` and `\` escaped, control characters as `\u00XX`, the rest as UTF-8.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` in quotes, escaped as `crownpager status --json` escapes its strings.
+    static func quoted(_ text: String) -> String { ControlStatus.jsonString(text) }
 }
