@@ -201,6 +201,15 @@ import Testing
         try broker.publish(Self.base + "/page/restart/press", "PRESS")
         let result = ConfiguredPage.Body.output(lines: ["exit status 0", "restarted"], status: nil)
         #expect(try pager.knob.bus.waitForGlass(Self.glass(result, onPage: 3)))
+
+        // The same controls from the command line, through the control socket.
+        let socket = pager.knob.bus.scratch.path + "/control.sock"
+        #expect(try runCrownPager(["brightness", "20", "--socket", socket]).status == 0)
+        #expect(try Self.waitForRegisters(pager.knob) { $0.contrast == UInt8(20 * 255 / 100) })
+        let refused = try runCrownPager(["press", "Reboot", "--socket", socket])
+        #expect(refused.status == 65 && refused.standardError.contains("give it remote = true"), "\(refused)")
+        #expect(try runCrownPager(["display", "off", "--socket", socket]).status == 0)
+        #expect(try Self.waitForRegisters(pager.knob) { !$0.isDisplayOn })
         let messages = FakeBusRun.stop(pager.process, error: pager.error)
         #expect(pager.process.terminationStatus == 0, "\(messages)")
         #expect(!messages.contains("reboot"), "\(messages)")
