@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func malformedRequestsNameWhatIsWrong() {
-        #expect(Self.parse("") == .failure(.malformed("an empty line: use notify, show, set, status, brightness, display, press")))
+        let commands = "notify, show, set, status, brightness, display, press"
+        #expect(Self.parse("") == .failure(.malformed("an empty line: use \(commands)")))
         #expect(Self.parse("reboot") == .failure(.unknownCommand("reboot")))
         #expect(Self.parse("show") == .failure(.malformed("show needs page=...")))
         #expect(Self.parse("show page=1 page=2") == .failure(.malformed("page is given twice")))
