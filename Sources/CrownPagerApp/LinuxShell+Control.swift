@@ -34,20 +34,17 @@ extension LinuxShell {
                         engine.handle(.notify(PagerNotification(notification)), at: now), &engine, &loop, at: now)
                     || drew
                 control.answer(.done, to: request.client)
-            case .success(.show(let page)):
-                drew =
-                    try perform(
-                        engine.handle(.control(.show(page: page), reply: request.client), at: now), &engine, &loop,
-                        at: now) || drew
-            case .success(.set(let page, let value)):
-                drew =
-                    try perform(
-                        engine.handle(.control(.set(page: page, value: value), reply: request.client), at: now),
-                        &engine, &loop, at: now) || drew
             case .success(.status):
                 var status = Self.status(of: engine)
                 status.mqtt = mqtt?.client.state.description ?? ""
                 control.answer(.ok(status.fields), to: request.client)
+            case .success(let asked):
+                // The rest the engine decides, and answers with the client's reply id.
+                guard let decided = EngineControl(asked) else { continue }
+                drew =
+                    try perform(
+                        engine.handle(.control(decided, reply: request.client), at: now), &engine, &loop, at: now)
+                    || drew
             }
         }
         control.expire(at: now)
@@ -81,6 +78,20 @@ extension PagerNotification {
     }
 }
 
+extension EngineControl {
+    /// The engine's request for a control request it decides; nil for `notify` and `status`.
+    init?(_ request: ControlRequest) {
+        switch request {
+        case .show(let page): self = .show(page: page)
+        case .set(let page, let value): self = .set(page: page, value: value)
+        case .brightness(let percent): self = .brightness(percent: percent)
+        case .display(let on): self = .display(on: on)
+        case .press(let page): self = .press(page: page)
+        case .notify, .status: return nil
+        }
+    }
+}
+
 extension ControlResponse {
     /// The line that answers the engine's `reply`.
     init(_ reply: ControlReply) {
@@ -89,6 +100,8 @@ extension ControlResponse {
         case .unknownPage: self = .error(.unknownPage, reply.message)
         case .notPushed: self = .error(.notPushed, reply.message)
         case .badValue: self = .error(.badValue, reply.message)
+        case .notRemote: self = .error(.notRemote, reply.message)
+        case .busy: self = .error(.running, reply.message)
         }
     }
 }

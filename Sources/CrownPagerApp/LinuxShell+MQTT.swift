@@ -6,7 +6,7 @@ extension LinuxShell {
     /// Makes the MQTT bridge `[mqtt]` asks for; it connects in the loop, never blocking it.
     func openMQTT() throws(CrownPagerError) {
         guard mqtt == nil else { return }
-        mqtt = try MQTTBridge(configuration)
+        mqtt = try MQTTBridge(configuration, version: softwareVersion)
         if let mqtt {
             OperatorLog.info(
                 "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base)")
@@ -40,6 +40,7 @@ extension LinuxShell {
                 for reply in effects.replies where reply.refusal != nil {
                     OperatorLog.warning("crownpager: mqtt: \(message.topic): \(reply.message)")
                 }
+                if effects.replies.allSatisfy({ $0.refusal == nil }) { mqtt.accepted(message) }
                 drew = try perform(effects, &engine, &loop, at: now) || drew
             }
         }
@@ -58,7 +59,8 @@ extension LinuxShell {
     func closeMQTT() {
         mqtt?.client.disconnect(
             saying: mqtt.map {
-                MQTTMessage(topic: $0.base + "/availability", payload: Array("offline".utf8), retained: true)
+                MQTTMessage(
+                    topic: MQTTTopic.availability.topic($0.base), payload: Array("offline".utf8), retained: true)
             })
         mqtt = nil
     }

@@ -48,6 +48,8 @@ package final class LinuxShell {
     let configuration: Configuration
     /// The MQTT broker's connection (`[mqtt]`), if one is configured.
     var mqtt: MQTTBridge?
+    /// The release number, for Home Assistant's device and origin (`crownpager --version`'s first line).
+    package var softwareVersion = "unknown"
     let live = LiveReadings()
     let sampler = PageSampling()
     let commands = CommandRunner()
@@ -379,5 +381,6 @@ package final class LinuxShell {
             return
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
+        mqtt?.pagesChanged(engine.configuration.pages)
     }
 }

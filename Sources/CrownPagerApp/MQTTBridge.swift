@@ -8,10 +8,7 @@ import PagerSettings
 /// control socket gives (`set`, `show`, `notify`), never a path of their own; what the pager
 /// does is published under the base topic.
 ///
-/// Topics under `base_topic`: `availability` (`online`/`offline`, retained, `offline` also the
-/// last will), `page` (the current page's title, retained), `screen` (`bright`, `dimmed`, `off`,
-/// retained), `crown` (`{"event":"turn_forward","count":2}`, `press`, `long_press`); it takes
-/// `notify` (plain text, or JSON with message, title, priority) and `page/set` (a title or number).
+/// Its topics are `MQTTTopic`'s table; Home Assistant's discovery is `HomeAssistantDiscovery`'s.
 final class MQTTBridge {
     /// The connection.
     let client: MQTTClient
@@ -19,8 +16,17 @@ final class MQTTBridge {
     let base: String
     /// The pages each subscribed topic feeds: index from 0, JSON path, whether a gauge.
     private let feeds: [String: [(page: Int, json: String?, gauge: Bool)]]
-    /// What was last published, so each change goes out once: the page, the screen.
-    private var published: (page: String?, screen: String?) = (nil, nil)
+    /// What was last published, so each change goes out once: the page, the screen, the
+    /// brightness, the display switch.
+    private var published: (page: String?, screen: String?, brightness: String?, display: String?) = (
+        nil, nil, nil, nil
+    )
+    /// Home Assistant's discovery; nil with `discovery = false`.
+    private var discovery: HomeAssistantDiscovery?
+    /// The topics that set a pushed page's value or press a remote action, by topic.
+    private var pageCommands: [String: PageTopics.Command] = [:]
+    /// The pushed values MQTT set, by state topic, to publish again after a reconnection.
+    private var pageValues: [String: String] = [:]
     /// When the crown's button went down, to tell a press from a long press.
     private var pressedAt: Timestamp?
     /// A press held this long is a long press.
@@ -30,18 +36,20 @@ final class MQTTBridge {
 
     /// The bridge `configuration` asks for; nil when `[mqtt]` has no host. A password file others
     /// may read, or one that cannot be read, is an error with the fix.
-    init?(_ configuration: Configuration) throws(CrownPagerError) {
+    init?(_ configuration: Configuration, version: String = "unknown") throws(CrownPagerError) {
         let settings = configuration.mqtt
         guard let host = settings.host, !host.isEmpty else { return nil }
         base = settings.baseTopic ?? "crownpager/" + Self.hostname()
-        var options = MQTTClientOptions(host: host, clientID: settings.clientID ?? Self.defaultClientID())
+        let clientID = settings.clientID ?? Self.defaultClientID()
+        var options = MQTTClientOptions(host: host, clientID: clientID)
         options.port = settings.port
         options.keepalive = settings.keepalive
         options.username = settings.username
         options.password = try settings.passwordFile.map { path throws(CrownPagerError) in try Self.password(at: path) }
         options.tls = settings.tls
         options.cafile = settings.cafile
-        options.will = MQTTMessage(topic: base + "/availability", payload: Array("offline".utf8), retained: true)
+        options.will = MQTTMessage(
+            topic: MQTTTopic.availability.topic(base), payload: Array("offline".utf8), retained: true)
         do { client = try MQTTClient(options) } catch { throw .mqtt(error.description) }
         longPress = configuration.crown.crownConfiguration.longPressDuration
         var feeds: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
@@ -53,21 +61,52 @@ final class MQTTBridge {
         }
         self.feeds = feeds
         for topic in feeds.keys.sorted() { client.subscribe(topic) }
-        client.subscribe(base + "/notify")
-        client.subscribe(base + "/page/set")
+        for topic in [MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet] { client.subscribe(topic.topic(base)) }
+        if settings.discovery {
+            let found = HomeAssistantDiscovery(
+                prefix: settings.discoveryPrefix, clientID: clientID, base: base, version: version,
+                pages: configuration.pages)
+            client.subscribe(found.status)
+            client.subscribe(found.ownConfigs)
+            discovery = found
+        }
+        pagesChanged(configuration.pages)
+    }
+
+    /// New pages (a reload): their command topics subscribed, their entities announced, and the
+    /// configs of the entities gone cleared.
+    func pagesChanged(_ pages: [PageSpec]) {
+        pageCommands = PageTopics.commands(base: base, pages: pages)
+        for topic in pageCommands.keys.sorted() { client.subscribe(topic) }
+        guard let gone = discovery?.update(pages: pages) else { return }
+        for topic in gone { client.publish(topic, [], retain: true) }
+        announce()
     }
 
     /// What the engine is to do for `message`, and the log lines it is worth.
     func inputs(for message: MQTTMessage) -> (inputs: [EngineInput], log: [String]) {
         var inputs: [EngineInput] = []
         var log: [String] = []
-        if message.topic == base + "/notify" {
+        if let discovery, message.topic == discovery.status || discovery.isLeftOver(message) {
+            if message.topic == discovery.status {
+                if message.payload == Array("online".utf8) { connected() }
+            } else {
+                client.publish(message.topic, [], retain: true)
+            }
+            return ([], [])
+        }
+        switch control(message) {
+        case .success(let request)?: return ([.control(request, reply: Self.replyID)], [])
+        case .failure(let problem)?: return ([], ["crownpager: mqtt: \(message.topic): ignored: \(problem)"])
+        case nil: break
+        }
+        if message.topic == MQTTTopic.notify.topic(base) {
             guard let notification = Self.notification(message.payload) else {
                 return ([], ["crownpager: mqtt: \(message.topic): ignored: not UTF-8 text of at most 64 KiB"])
             }
             return ([.notify(notification)], [])
         }
-        if message.topic == base + "/page/set" {
+        if message.topic == MQTTTopic.pageSet.topic(base) {
             guard case .success(let page) = MQTTPayload.value(of: message.payload, json: nil, gauge: false) else {
                 return ([], ["crownpager: mqtt: \(message.topic): ignored: not a page's title or number"])
             }
@@ -92,36 +131,86 @@ final class MQTTBridge {
     func crown(_ event: CrownEvent) {
         switch event {
         case .rotated(let detents, _) where detents != 0:
-            publishCrown(detents > 0 ? "turn_forward" : "turn_back", count: abs(detents))
+            publishCrown(detents > 0 ? .turnForward : .turnBack, count: abs(detents))
         case .pressed(let at): pressedAt = at
         case .released(let at):
             guard let down = pressedAt else { return }
             pressedAt = nil
-            publishCrown(at - down >= longPress ? "long_press" : "press", count: 1)
+            publishCrown(at - down >= longPress ? .longPress : .press, count: 1)
         default: break
         }
     }
 
-    private func publishCrown(_ name: String, count: Int) {
-        client.publish(base + "/crown", "{\"event\":\"\(name)\",\"count\":\(count)}", retain: false)
+    private func publishCrown(_ type: CrownEventType, count: Int) {
+        client.publish(
+            MQTTTopic.crown.topic(base), "{\"event_type\":\"\(type.rawValue)\",\"count\":\(count)}", retain: false)
     }
 
     /// Publishes the page and the screen's state when they changed (all again after a reconnection).
     func observe(_ snapshot: EngineSnapshot) {
         guard client.state == .connected else { return }
-        if published.page != snapshot.title, client.publish(base + "/page", snapshot.title, retain: true) {
-            published.page = snapshot.title
-        }
-        let screen = "\(snapshot.screen)"
-        if published.screen != screen, client.publish(base + "/screen", screen, retain: true) {
-            published.screen = screen
-        }
+        publish(.page, snapshot.title, was: &published.page)
+        publish(.screen, "\(snapshot.screen)", was: &published.screen)
+        publish(.brightness, String(snapshot.brightness), was: &published.brightness)
+        publish(.display, snapshot.isSwitchedOff ? "OFF" : "ON", was: &published.display)
     }
 
-    /// After a connection: `online`, and the state afresh at the next `observe`.
+    /// Publishes `value` on `topic` (retained) unless it went out last; notes it when it did.
+    private func publish(_ topic: MQTTTopic, _ value: String, was last: inout String?) {
+        if last != value, client.publish(topic.topic(base), value, retain: true) { last = value }
+    }
+
+    /// After a connection, and when Home Assistant starts: `online`, the discovery configs, the
+    /// pushed values MQTT set, and the state afresh at the next `observe`.
     func connected() {
-        client.publish(base + "/availability", "online", retain: true)
-        published = (nil, nil)
+        client.publish(MQTTTopic.availability.topic(base), "online", retain: true)
+        announce()
+        for (topic, value) in pageValues.sorted(by: { $0.key < $1.key }) { client.publish(topic, value, retain: false) }
+        published = (nil, nil, nil, nil)
+    }
+
+    /// Publishes every discovery config (retained), when discovery is on.
+    private func announce() {
+        for config in discovery?.configs ?? [] { client.publish(config.topic, config.payload, retain: true) }
+    }
+
+    /// A message the engine took without refusal: a pushed value set from MQTT is the state
+    /// Home Assistant shows for its `text` or `number`.
+    func accepted(_ message: MQTTMessage) {
+        guard case .set? = pageCommands[message.topic],
+            case .success(let value) = MQTTPayload.value(of: message.payload, json: nil, gauge: false)
+        else { return }
+        let state = String(message.topic.dropLast("set".count)) + "state"
+        pageValues[state] = value
+        client.publish(state, value, retain: false)
+    }
+
+    /// The control a message on a command topic asks for, or why its payload asks for none; nil
+    /// when `message` is on none of them.
+    private func control(_ message: MQTTMessage) -> Result<EngineControl, MQTTCommandProblem>? {
+        let command = pageCommands[message.topic]
+        let brightness = message.topic == MQTTTopic.brightnessSet.topic(base)
+        guard command != nil || brightness || message.topic == MQTTTopic.displaySet.topic(base) else { return nil }
+        guard case .success(let text) = MQTTPayload.value(of: message.payload, json: nil, gauge: false) else {
+            return .failure(MQTTCommandProblem("not UTF-8 text of at most 64 KiB"))
+        }
+        let word = text.trimmingCharacters
+        switch command {
+        case .set(let page)?: return .success(.set(page: String(page), value: text))
+        case .press(let page)?: return .success(.press(page: String(page)))
+        case nil where brightness:
+            // Home Assistant's number may send 40.0; the engine refuses a value out of range, with the range.
+            guard let percent = Double(word), percent.isFinite, abs(percent) < 1e6 else {
+                return .failure(MQTTCommandProblem("not a brightness from 0 to 100"))
+            }
+            return .success(.brightness(percent: Int(percent.rounded())))
+        case nil:
+            switch word.uppercased() {
+            case "ON": return .success(.display(on: true))
+            case "OFF": return .success(.display(on: false))
+            default: return .failure(MQTTCommandProblem("not ON or OFF"))
+            }
+        }
     }
 
     /// Whether `state` is worth a line in the journal: a connection, or a failure for a new reason
@@ -203,4 +292,12 @@ extension String {
         }
         return String(self[first...last])
     }
+}
+
+/// Why a command's payload was ignored, for the journal.
+struct MQTTCommandProblem: Error, CustomStringConvertible {
+    /// The few words the journal shows.
+    var description: String
+
+    init(_ description: String) { self.description = description }
 }

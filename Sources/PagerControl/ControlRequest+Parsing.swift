@@ -32,7 +32,7 @@ package enum ControlProtocol {
     /// The longest request line, its newline included: longer ones are refused whole.
     package static let maximumLineBytes = 4096
     /// The commands a request starts with.
-    package static let commands = ["notify", "show", "set", "status"]
+    package static let commands = ["notify", "show", "set", "status", "brightness", "display", "press"]
 }
 
 extension ControlRequest {
@@ -88,6 +88,18 @@ extension ControlRequest {
             request = .set(page: try reader.required("page"), value: try reader.required("value"))
         case "status":
             request = .status
+        case "brightness":
+            let word = try reader.required("percent")
+            guard let percent = Int(word), (0...100).contains(percent) else {
+                throw .malformed("percent \"\(clipped(word))\": a whole number from 0 to 100")
+            }
+            request = .brightness(percent: percent)
+        case "display":
+            let word = try reader.required("state")
+            guard word == "on" || word == "off" else { throw .malformed("state \"\(clipped(word))\": use on or off") }
+            request = .display(on: word == "on")
+        case "press":
+            request = .press(page: try reader.required("page"))
         default:
             throw .unknownCommand(command)
         }

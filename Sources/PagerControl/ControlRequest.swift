@@ -8,6 +8,12 @@ package enum ControlRequest: Hashable, Sendable {
     case set(page: String, value: String)
     /// Describe the pager's state (`crownpager status`).
     case status
+    /// The brightness in use, 0 to 100, in place of `display.brightness` (`crownpager brightness`).
+    case brightness(percent: Int)
+    /// Switch the display off or on (`crownpager display`).
+    case display(on: Bool)
+    /// Run a `remote = true` page's action without the confirmation (`crownpager press`).
+    case press(page: String)
 
     /// The command word that starts the request's line.
     package var command: String {
@@ -16,6 +22,9 @@ package enum ControlRequest: Hashable, Sendable {
         case .show: return "show"
         case .set: return "set"
         case .status: return "status"
+        case .brightness: return "brightness"
+        case .display: return "display"
+        case .press: return "press"
         }
     }
 
@@ -34,6 +43,12 @@ package enum ControlRequest: Hashable, Sendable {
             fields = [ControlField("page", page), ControlField("value", value)]
         case .status:
             break
+        case .brightness(let percent):
+            fields.append(ControlField("percent", "\(percent)"))
+        case .display(let on):
+            fields.append(ControlField("state", on ? "on" : "off"))
+        case .press(let page):
+            fields.append(ControlField("page", page))
         }
         return ControlField.line(command, fields)
     }

@@ -58,4 +58,8 @@ package enum ControlErrorCode: String, CaseIterable, Hashable, Sendable {
     case badValue = "bad-value"
     /// Too many clients are connected: try again.
     case busy
+    /// The page has no action that may be run remotely (`remote = true`).
+    case notRemote = "not-remote"
+    /// The page's action is running: try again when it ends.
+    case running
 }

@@ -12,6 +12,12 @@ package enum EngineControl: Hashable, Sendable {
     /// A value for a pushed page that could not be read (an MQTT payload that is not text, not
     /// a number for a gauge): the page keeps its value, marked with `problem`'s few words.
     case mark(page: String, problem: String)
+    /// The brightness in use, 0 to 100, in place of `display.brightness` (`DeviceEngine+Remote`).
+    case brightness(percent: Int)
+    /// The display switched off (until switched on, or the crown wakes it) or on.
+    case display(on: Bool)
+    /// Runs a `remote = true` page's action at once, without the on-device confirmation.
+    case press(page: String)
 }
 
 /// The engine's answer to one `EngineControl`, for the shell to write back to the client that asked.
@@ -24,6 +30,10 @@ package struct ControlReply: Hashable, Sendable {
         case notPushed
         /// The value does not suit the page: a gauge takes a number.
         case badValue
+        /// The page has no action, or no `remote = true`.
+        case notRemote
+        /// The page's action is running.
+        case busy
     }
 
     /// The `reply` the request came with.
@@ -62,6 +72,9 @@ extension DeviceEngine {
                 try push(value, to: try page(named: reference))
             case .mark(let reference, let problem):
                 mark(try page(named: reference), with: problem)
+            case .brightness(let percent): try setBrightness(percent)
+            case .display(let on): switchDisplay(on: on)
+            case .press(let reference): try pressRemotely(try page(named: reference), into: &effects)
             }
         } catch {
             reply.refusal = error.reason
@@ -71,7 +84,7 @@ extension DeviceEngine {
     }
 
     /// The page `reference` names: a number from 1, else a title (exactly, else ignoring case).
-    private func page(named reference: String) throws(Refused) -> Int {
+    func page(named reference: String) throws(Refused) -> Int {
         let titles = book.specs.map { $0.title }
         if let number = Int(reference), titles.indices.contains(number - 1) { return number - 1 }
         let lowercased = reference.lowercased()
@@ -167,7 +180,7 @@ extension PageKind {
 }
 
 /// A request refused: why, and the sentence for the client.
-private struct Refused: Error {
+struct Refused: Error {
     var reason: ControlReply.Refusal
     var message: String
 }

@@ -65,6 +65,8 @@ package struct DeviceEngine {
     var home: HomeReturn
     /// The pixel shift's orbit and the swaps of lit and dark (`DeviceEngine+BurnIn`).
     var burnIn: BurnInCare
+    /// The brightness and display switch set remotely (`DeviceEngine+Remote`).
+    package internal(set) var remoteDisplay = RemoteDisplay()
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -120,7 +122,8 @@ package struct DeviceEngine {
             effects.log = presenter.warnings.map { .warning($0) }
         case .crown(let event):
             pacer.invalidate()
-            let swallowed = saver.activity(at: event.timestamp)
+            let woke = crownWakesSwitchedOffDisplay()
+            let swallowed = saver.activity(at: event.timestamp) || woke
             home.restart(at: event.timestamp)
             crownTally.count(event, applied: !swallowed)
             if swallowed {
@@ -276,13 +279,11 @@ package struct DeviceEngine {
         act(on: presenter.advance(to: now), into: &effects)
         // A timer that resumed just now lights a dimmed panel in this frame, not the next.
         if holdsScreen { _ = saver.activity(at: now) }
-        let wanted = saver.state(at: now)
-        if wanted != screen {
-            let display = configuration.display
+        let wanted = wantedScreen
+        if wanted != screen || remoteBrightnessPending {
             switch wanted {
             case .bright, .dimmed:
-                let percent = wanted == .bright ? display.brightness : display.dimBrightness
-                presenter.display.setBrightness(DisplayBrightness(percent: percent))
+                presenter.display.setBrightness(DisplayBrightness(percent: panelPercent(wanted)))
                 if screen == .off { presenter.display.setDisplayOn(true) }
             case .off:
                 presenter.display.setDisplayOn(false)

@@ -34,6 +34,10 @@ package struct EngineSnapshot: Hashable, Sendable {
     package var notification: PagerNotification?
     /// How many notifications wait behind it.
     package var notificationsQueued: Int
+    /// The brightness in use, 0 to 100: set remotely, else `display.brightness`.
+    package var brightness = 0
+    /// Whether the display was switched off remotely (`EngineControl.display`).
+    package var isSwitchedOff = false
 
     /// Whether the overlay shows a notification.
     package var isShowingNotification: Bool { notification != nil }
@@ -55,6 +59,7 @@ extension DeviceEngine {
             interaction: controller.overview != nil ? "list" : controller.interactionState.rawValue,
             isAnimating: presenter.isAnimating(at: instant), screen: screen, displayLost: health.isLost,
             frameInterval: pacer.frameInterval, learntBusHertz: pacer.busRate.hertz, crownTally: crownTally,
-            notification: notifications.shown?.notification, notificationsQueued: notifications.waiting.count)
+            notification: notifications.shown?.notification, notificationsQueued: notifications.waiting.count,
+            brightness: brightnessInUse, isSwitchedOff: remoteDisplay.isSwitchedOff)
     }
 }

@@ -248,6 +248,9 @@ extension ConfigurationSetting {
     static let pageStay = ConfigurationSetting(
         "page.stay", .boolean, default: "false", pageKinds: PageSpec.kinds,
         "pager.return_home_after never leaves this page")
+    static let pageRemote = ConfigurationSetting(
+        "page.remote", .boolean, default: "false", pageKinds: PageSpec.kinds,
+        "A press from MQTT (Home Assistant's button) runs the action at once, without the on-device confirmation")
 
     /// Every setting, in the order of the default file: the typed table's (`Settings`), then a page's keys.
     package static let all: [ConfigurationSetting] =
@@ -255,7 +258,7 @@ extension ConfigurationSetting {
             pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
             pageMaximum, pageUnit, pageStyle, pageStaleAfter, pageTopic, pageJSON, pageAction, pageConfirm,
-            pageActionTimeout, pageStay,
+            pageActionTimeout, pageStay, pageRemote,
         ]
 
     /// The keys a table takes, in the table's order: its settings' names and the tables within it.

@@ -20,6 +20,9 @@ package struct PageAction: Hashable, Sendable {
     package var confirmation: Confirmation
     /// What the confirmation names: the page's own title, else the command as written.
     package var label: String
+    /// Whether Home Assistant's button or `crownpager press` may run it, without the on-device
+    /// confirmation (`remote`): opt-in, as nobody stands at the pager to see the question.
+    package var isRemote = false
 
     /// How long the confirmation waits for the second press.
     package static let confirmationWindow = TimeSpan.milliseconds(5000)
@@ -43,13 +46,14 @@ package struct PageAction: Hashable, Sendable {
 }
 
 extension PageSpec {
-    /// Reads `action`, `confirm`, `action_timeout` and `stay` of a `[[page]]`; `title` is its own title, if any.
+    /// Reads `action`, `confirm`, `action_timeout`, `remote` and `stay` of a `[[page]]`; `title` is its own title, if any.
     static func action(_ table: inout ConfigTable, title: String?) throws(ConfigError) -> (PageAction?, Bool) {
         typealias Setting = ConfigurationSetting
         let stay = try table.boolean(Setting.pageStay) ?? false
         let argv = try table.strings(Setting.pageAction)
         let confirmation = try table.string(Setting.pageConfirm).flatMap(PageAction.Confirmation.init(rawValue:))
         let timeout = try table.duration(Setting.pageActionTimeout) ?? nil
+        let remote = try table.boolean(Setting.pageRemote) ?? false
         guard let argv else {
             let unused = [Setting.pageConfirm, Setting.pageActionTimeout].filter { table.has($0.name) }
             for setting in unused where !table.isInvalid(Setting.pageAction.name) {
@@ -58,14 +62,22 @@ extension PageSpec {
                         setting,
                         "there is no action to confirm or time: add action = [\"program\", \"argument\"] or remove it"))
             }
+            if table.has(Setting.pageRemote.name), !table.isInvalid(Setting.pageAction.name) {
+                try table.report(
+                    table.error(
+                        Setting.pageRemote,
+                        "remote runs the page's action from Home Assistant: add action = [\"program\", \"argument\"] or remove it"
+                    ))
+            }
             return (nil, stay)
         }
         guard !argv[0].isEmpty else { throw table.error(Setting.pageAction, "the program's name is empty") }
         let command = CommandSpec(
             argv: argv, refresh: .zero,
             timeout: timeout ?? .milliseconds(Setting.pageActionTimeout.defaultMilliseconds(30_000)))
-        let action = PageAction(
+        var action = PageAction(
             command: command, confirmation: confirmation ?? .press, label: title ?? argv.joined(separator: " "))
+        action.isRemote = remote
         return (action, stay)
     }
 }

@@ -15,7 +15,8 @@ struct CheckCommand: ParsableCommand {
             the reading: fix it to check the rest. \
             The file is only read. Without a file, checks the built-in configuration; \
             --print-default prints it, to start a file of your own; --print-reference prints every \
-            setting as a Markdown table (the reference in PagerEngine's Configuration article).
+            setting as a Markdown table (the reference in PagerEngine's Configuration article); \
+            --print-mqtt-topics every MQTT topic (the table in the MQTT article).
             """)
 
     @Argument(help: ArgumentHelp("The configuration file (TOML).", valueName: "config"))
@@ -26,6 +27,10 @@ struct CheckCommand: ParsableCommand {
 
     @Flag(help: "Print every setting (key, values, default, flag, reload, documentation) as a Markdown table and exit.")
     var printReference = false
+
+    @Flag(
+        help: "Print every MQTT topic the pager uses (direction, payload, what it does) as a Markdown table and exit.")
+    var printMqttTopics = false
 
     // Hidden, so `check --help` stays as it is: Scripts/release/docs.sh writes the page for the package.
     @Flag(help: ArgumentHelp("Print the crownpager.toml(5) man page (roff) and exit.", visibility: .hidden))
@@ -42,6 +47,10 @@ struct CheckCommand: ParsableCommand {
         }
         if printReference {
             print(ConfigurationSetting.reference)
+            return
+        }
+        if printMqttTopics {
+            print(MQTTTopic.reference)
             return
         }
         var configuration = Configuration.builtIn

@@ -109,6 +109,58 @@ struct SetCommand: ParsableCommand {
     func run() throws { _ = try control.send(.set(page: page, value: value)) }
 }
 
+/// `crownpager brightness`: the running pager's brightness in use.
+struct BrightnessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "brightness", abstract: "Set the running pager's brightness, 0 to 100, at once.",
+        discussion: "In place of display.brightness until the run ends; dimmed is never brighter. " + controlStatuses)
+
+    @Argument(help: "The brightness, 0 to 100.")
+    var percent: Int
+
+    @OptionGroup var control: ControlOptions
+
+    func validate() throws {
+        guard (0...100).contains(percent) else { throw ValidationError("the brightness is 0 to 100, not \(percent)") }
+    }
+
+    func run() throws { _ = try control.send(.brightness(percent: percent)) }
+}
+
+/// `crownpager display`: the running pager's display switched off or on.
+struct DisplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "display", abstract: "Switch the running pager's display off or on.",
+        discussion: "Off, the panel stays dark until switched on, or until a turn or press of the crown wakes it "
+            + "(that first turn or press turns no page). " + controlStatuses)
+
+    @Argument(help: "on or off.")
+    var state: String
+
+    @OptionGroup var control: ControlOptions
+
+    func validate() throws {
+        guard state == "on" || state == "off" else { throw ValidationError("say on or off, not '\(state)'") }
+    }
+
+    func run() throws { _ = try control.send(.display(on: state == "on")) }
+}
+
+/// `crownpager press`: a remote press of an action page.
+struct PressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "press", abstract: "Run an action page's action on the running pager, without asking.",
+        discussion: "Only for a page with remote = true: the press skips the confirmation at the pager. Refused "
+            + "(65) for other pages and while the action runs. " + controlStatuses)
+
+    @Argument(help: "The page: its title, or its number from 1.")
+    var page: String
+
+    @OptionGroup var control: ControlOptions
+
+    func run() throws { _ = try control.send(.press(page: page)) }
+}
+
 /// `crownpager status`: what the running pager shows.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -17,13 +17,15 @@ struct CrownPager: ParsableCommand {
             device unavailable (no panel answers, no GPIO chip or input device, no terminal for the \
             mock); 73 an output path that cannot be written (a folder, a block device); 74 an I/O \
             error (a device failing midway, an output file); 78 a bad configuration file; 128 + N \
-            when signal N ends the terminal mock. notify, show, set and status give 65 for a \
-            request the running pager refused and 69 when no pager listens at the control socket.
+            when signal N ends the terminal mock. notify, show, set, status, brightness, display and \
+            press give 65 for a request the running pager refused and 69 when no pager listens at the control socket.
             """,
         version: BuildVersion.text,
         subcommands: [
             RunCommand.self, RenderCommand.self, ReplayCommand.self, DoctorCommand.self, CheckCommand.self,
             WiringDiagramCommand.self, NotifyCommand.self, ShowCommand.self, SetCommand.self, StatusCommand.self,
+            BrightnessCommand.self,
+            DisplayCommand.self, PressCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -107,6 +107,7 @@ struct RunCommand: ParsableCommand {
             configuration: configuration, path: file, target: target, overrides: overrides, tracePath: display.trace,
             persist: persist)
         run.controlSocketPath = socket ?? ControlSocketPath.forRun(mock: target == .emulator)
+        run.softwareVersion = BuildVersion.number
         if let record, let palette = picture.chosenPalette {
             let display = overrides.applied(to: configuration).display
             try report {

@@ -131,7 +131,7 @@ import Testing
         #expect(run.status == 69)
         #expect(run.standardError.contains("no pager is running at \(scratch.path)/none.sock"))
         #expect(try runCrownPager(["notify", "hi", "--priority", "urgent"]).status == 64)
-        for command in ["notify", "show", "set", "status"] {
+        for command in ["notify", "show", "set", "status", "brightness", "display", "press"] {
             let help = try runCrownPager([command, "--help"])
             #expect(help.status == 0 && help.standardOutput.contains("--socket"), "\(command)")
         }

@@ -144,7 +144,8 @@ import Testing
         usleep(200_000)
         ActionEndToEndTests.press(pager.knob)
         let events = crown.lines()
-        #expect(events == [#"{"event":"turn_forward","count":1}"#, #"{"event":"press","count":1}"#], "\(events)")
+        #expect(
+            events == [#"{"event_type":"turn_forward","count":1}"#, #"{"event_type":"press","count":1}"#], "\(events)")
 
         // SIGKILL: no clean goodbye, so the broker publishes the last will.
         kill(pager.process.processIdentifier, SIGKILL)

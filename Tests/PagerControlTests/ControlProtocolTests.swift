@@ -7,7 +7,7 @@ import Testing
         Result { () throws(ControlRequestError) in try ControlRequest(parsing: Array(line.utf8)) }
     }
 
-    @Test func theFourCommandsParse() {
+    @Test func theCommandsParse() {
         #expect(
             Self.parse("notify title=Door priority=critical timeout=5000 message=Someone\\sat\\sthe\\sdoor")
                 == .success(
@@ -20,10 +20,14 @@ import Testing
             Self.parse("set page=Washer value=12\\smin\\nleft\r")
                 == .success(.set(page: "Washer", value: "12 min\nleft")))
         #expect(Self.parse("status") == .success(.status))
+        #expect(Self.parse("brightness percent=40") == .success(.brightness(percent: 40)))
+        #expect(Self.parse("display state=off") == .success(.display(on: false)))
+        #expect(Self.parse("press page=Restart\\sfoo") == .success(.press(page: "Restart foo")))
     }
 
     @Test func malformedRequestsNameWhatIsWrong() {
-        #expect(Self.parse("") == .failure(.malformed("an empty line: use notify, show, set, status")))
+        let commands = "notify, show, set, status, brightness, display, press"
+        #expect(Self.parse("") == .failure(.malformed("an empty line: use \(commands)")))
         #expect(Self.parse("reboot") == .failure(.unknownCommand("reboot")))
         #expect(Self.parse("show") == .failure(.malformed("show needs page=...")))
         #expect(Self.parse("show page=1 page=2") == .failure(.malformed("page is given twice")))
@@ -38,6 +42,10 @@ import Testing
         #expect(
             Self.parse("notify message=hi timeout=-1")
                 == .failure(.malformed("timeout \"-1\": milliseconds from 1 to 86400000")))
+        #expect(
+            Self.parse("brightness percent=101")
+                == .failure(.malformed("percent \"101\": a whole number from 0 to 100")))
+        #expect(Self.parse("display state=dim") == .failure(.malformed("state \"dim\": use on or off")))
         #expect(
             Self.parse("status\tnow")
                 == .failure(.malformed("a control character in the line: escape it (\\n, \\t, \\r)")))
@@ -84,7 +92,7 @@ import Testing
                 return string
             }
             let request: ControlRequest
-            switch generator.next() % 4 {
+            switch generator.next() % 7 {
             case 0:
                 request = .notify(
                     ControlNotification(
@@ -94,6 +102,9 @@ import Testing
                 )
             case 1: request = .show(page: text())
             case 2: request = .set(page: text(), value: text())
+            case 3: request = .brightness(percent: Int(generator.next() % 101))
+            case 4: request = .display(on: generator.next() % 2 == 0)
+            case 5: request = .press(page: text())
             default: request = .status
             }
             let line = request.line
@@ -120,7 +131,8 @@ import Testing
             return .notify(notification)
         case .show(let page): return .show(page: clean(page))
         case .set(let page, let value): return .set(page: clean(page), value: clean(value))
-        case .status: return .status
+        case .press(let page): return .press(page: clean(page))
+        case .status, .brightness, .display: return request
         }
     }
 

@@ -47,7 +47,7 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
             // A page fed by MQTT: its topic (and for json, a topic besides).
             return "\nsource = \"mqtt\"" + (setting.name == "json" ? "\ntopic = \"t\"" : "")
         }
-        return ["confirm", "action_timeout"].contains(setting.name) ? "\naction = [\"true\"]" : ""
+        return ["confirm", "action_timeout", "remote"].contains(setting.name) ? "\naction = [\"true\"]" : ""
     }
 
     /// `[crown]` and `lines.a = 17` for `crown.lines.a`.

@@ -1,0 +1,342 @@
+import CrownPagerApp
+import Foundation
+import Glibc
+import PagerEngine
+import PagerGraphics
+import SSD1306
+import TestSupport
+import Testing
+
+/// Home Assistant's MQTT discovery against a real broker: `crownpager run` on the fake kernel
+/// announces its device and entities (retained), takes Home Assistant's commands as the control
+/// socket's inputs (page, brightness, display, a pushed value, a remote press), clears the
+/// configs of pages gone, and announces again when Home Assistant comes online.
+@Suite(.tags(.endToEnd), .serialized) struct HomeAssistantEndToEndTests {
+    static let base = "crownpager/ha"
+    /// The client id given, `.` not being a node id's: the node is `crownpager-test_1`.
+    static let node = "crownpager-test_1"
+    static let washer = "Washer \"Mk 2\" \u{FC}"
+
+    /// Five pages: plain, a pushed text (a title with quotes and a non-ASCII letter), a pushed
+    /// gauge, an action Home Assistant may press, one it may not; and `extra` pages after them.
+    static func configuration(port: Int, extra: String = "") -> String {
+        """
+        [display]
+        bus = 1
+
+        [mqtt]
+        host = "127.0.0.1"
+        port = \(port)
+        base_topic = "\(base)"
+        client_id = "crownpager-test.1"
+        keepalive = "5s"
+
+        [[page]]
+        kind = "text"
+        title = "Kitchen"
+        text = "kitchen"
+
+        [[page]]
+        kind = "text"
+        title = "Washer \\"Mk 2\\" \u{FC}"
+        source = "push"
+
+        [[page]]
+        kind = "gauge"
+        title = "Tank"
+        source = "push"
+        min = 0
+        max = 200
+        unit = "L"
+
+        [[page]]
+        kind = "text"
+        title = "Restart"
+        text = "restarts foo"
+        action = ["/bin/echo", "restarted"]
+        remote = true
+
+        [[page]]
+        kind = "text"
+        title = "Reboot"
+        text = "reboots"
+        action = ["/bin/true"]
+        \(extra)
+        """
+    }
+
+    /// A pager run with `text` as its configuration, its knob on the fake chip.
+    static func start(_ text: String) throws -> (knob: FakeKnobRun, process: Process, error: Pipe) {
+        let knob = try FakeKnobRun()
+        let path = knob.bus.scratch.path + "/crownpager.toml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let socket = knob.bus.scratch.path + "/control.sock"
+        let (process, _, error) = try knob.start([
+            "run", "--config", path, "--no-acceleration", "--persist", "--socket", socket,
+        ])
+        return (knob, process, error)
+    }
+
+    /// Every retained message under the discovery prefix, by topic: what the broker sends a new
+    /// subscriber before anything published after it subscribed (mosquitto_sub's `-W` needs
+    /// SIGALRM, which the test runner's children may have blocked).
+    static func retainedConfigs(_ broker: MosquittoBroker) throws -> [String: String] {
+        let subscription = try LiveSubscription(broker, "homeassistant/#")
+        defer { subscription.stop() }
+        #expect(try subscription.waitUntilSubscribed())
+        return Dictionary(subscription.received().map { ($0.topic, $0.payload) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Waits, with a deadline, until the retained configs satisfy `condition`; returns the last seen.
+    static func waitForConfigs(_ broker: MosquittoBroker, _ condition: ([String: String]) -> Bool) throws
+        -> [String: String]
+    {
+        let end = Date().addingTimeInterval(30)
+        var configs: [String: String] = [:]
+        while Date() < end {
+            configs = try retainedConfigs(broker)
+            if condition(configs) { return configs }
+        }
+        return configs
+    }
+
+    static func topic(_ component: String, _ objectID: String) -> String {
+        "homeassistant/\(component)/\(node)/\(objectID)/config"
+    }
+
+    static func json(_ text: String?) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data((text ?? "").utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// Every entity the five pages give.
+    static let expected = [
+        topic("sensor", "page"), topic("event", "crown"), topic("select", "page_select"), topic("notify", "notify"),
+        topic("notify", "notify_passive"), topic("notify", "notify_critical"), topic("number", "brightness"),
+        topic("switch", "display"), topic("text", "page_washer_mk_2"), topic("number", "page_tank"),
+        topic("button", "press_restart"),
+    ]
+
+    @Test func theDeviceAndItsEntitiesAreAnnouncedRetainedWithTheirKeys() throws {
+        let broker = try MosquittoBroker()
+        let pager = try Self.start(Self.configuration(port: broker.port))
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        let configs = try Self.waitForConfigs(broker) { Set($0.keys) == Set(Self.expected) }
+        #expect(Set(configs.keys) == Set(Self.expected), "\(configs.keys.sorted())")
+        #expect(configs[Self.topic("button", "press_reboot")] == nil, "no button without remote = true")
+
+        for (topic, text) in configs {
+            let config = try Self.json(text)
+            let objectID = topic.split(separator: "/")[3]
+            #expect(config["unique_id"] as? String == "\(Self.node)_\(objectID)")
+            #expect(config["availability_topic"] as? String == Self.base + "/availability")
+            let device = config["device"] as? [String: Any] ?? [:]
+            #expect(device["identifiers"] as? [String] == [Self.node] && device["model"] as? String == "CrownPager")
+            #expect((device["sw_version"] as? String ?? "").contains("."), "\(device)")
+            #expect((config["origin"] as? [String: Any])?["name"] as? String == "crownpager")
+        }
+        let select = try Self.json(configs[Self.topic("select", "page_select")])
+        #expect(select["command_topic"] as? String == Self.base + "/page/set")
+        #expect(select["options"] as? [String] == ["Kitchen", Self.washer, "Tank", "Restart", "Reboot"])
+        let washer = try Self.json(configs[Self.topic("text", "page_washer_mk_2")])
+        #expect(washer["name"] as? String == Self.washer, "the title's quotes and \u{FC} escaped and read back")
+        #expect(washer["command_topic"] as? String == Self.base + "/page/washer_mk_2/set")
+        #expect(washer["state_topic"] as? String == Self.base + "/page/washer_mk_2/state")
+        let tank = try Self.json(configs[Self.topic("number", "page_tank")])
+        #expect(tank["min"] as? Int == 0 && tank["max"] as? Int == 200 && tank["unit_of_measurement"] as? String == "L")
+        let crown = try Self.json(configs[Self.topic("event", "crown")])
+        #expect(crown["event_types"] as? [String] == ["turn_forward", "turn_back", "press", "long_press"])
+        let notify = try Self.json(configs[Self.topic("notify", "notify_critical")])
+        #expect((notify["command_template"] as? String ?? "").contains("\"priority\": \"critical\""))
+
+        // The crown's event as Home Assistant's event entity reads it: JSON with event_type.
+        let events = try LiveSubscription(broker, Self.base + "/crown")
+        #expect(try events.waitUntilSubscribed())
+        pager.knob.write(FakeKnobRun.detents(1))
+        #expect(events.next(seconds: 10) == #"{"event_type":"turn_forward","count":1}"#)
+
+        // Home Assistant started again: every config comes again (after the retained one).
+        let again = try LiveSubscription(broker, Self.topic("sensor", "page"))
+        #expect(try again.waitUntilSubscribed())
+        #expect(again.next(seconds: 10)?.contains("\"unique_id\"") == true, "the retained config")
+        try broker.publish("homeassistant/status", "online")
+        #expect(again.next(seconds: 10)?.contains("\"unique_id\"") == true, "published again")
+        events.stop()
+        again.stop()
+        let messages = FakeBusRun.stop(pager.process, error: pager.error)
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
+    }
+
+    @Test func homeAssistantsCommandsAreTheEnginesInputs() throws {
+        let broker = try MosquittoBroker()
+        let pager = try Self.start(Self.configuration(port: broker.port))
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/availability", "online"))
+        #expect(try broker.retained(Self.base + "/brightness") == "80")
+        #expect(try broker.retained(Self.base + "/display") == "ON")
+
+        // The brightness number: Set Contrast Control (81h) at 40% on the fake bus.
+        try broker.publish(Self.base + "/brightness/set", "40")
+        #expect(try Self.waitForRegisters(pager.knob) { $0.contrast == UInt8(40 * 255 / 100) })
+        #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/brightness", "40"))
+        // The display switch: Set Display OFF (AEh), then ON (AFh).
+        try broker.publish(Self.base + "/display/set", "OFF")
+        #expect(try Self.waitForRegisters(pager.knob) { !$0.isDisplayOn })
+        #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/display", "OFF"))
+        try broker.publish(Self.base + "/display/set", "ON")
+        #expect(try Self.waitForRegisters(pager.knob) { $0.isDisplayOn })
+
+        // The select shows the washer's page; its text set from Home Assistant shows and is its state.
+        let state = try LiveSubscription(broker, Self.base + "/page/washer_mk_2/state")
+        #expect(try state.waitUntilSubscribed())
+        try broker.publish(Self.base + "/page/set", Self.washer)
+        #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/page", Self.washer))
+        try broker.publish(Self.base + "/page/washer_mk_2/set", "Spin 1200")
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["Spin 1200"], status: nil), onPage: 1)))
+        #expect(state.next(seconds: 10) == "Spin 1200")
+        state.stop()
+
+        // The button runs the remote action at once; the page without remote = true has no press topic.
+        try broker.publish(Self.base + "/page/set", "Restart")
+        try broker.publish(Self.base + "/page/reboot/press", "PRESS")
+        try broker.publish(Self.base + "/page/restart/press", "PRESS")
+        let result = ConfiguredPage.Body.output(lines: ["exit status 0", "restarted"], status: nil)
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(result, onPage: 3)))
+
+        // The same controls from the command line, through the control socket.
+        let socket = pager.knob.bus.scratch.path + "/control.sock"
+        #expect(try runCrownPager(["brightness", "20", "--socket", socket]).status == 0)
+        #expect(try Self.waitForRegisters(pager.knob) { $0.contrast == UInt8(20 * 255 / 100) })
+        let refused = try runCrownPager(["press", "Reboot", "--socket", socket])
+        #expect(refused.status == 65 && refused.standardError.contains("give it remote = true"), "\(refused)")
+        #expect(try runCrownPager(["display", "off", "--socket", socket]).status == 0)
+        #expect(try Self.waitForRegisters(pager.knob) { !$0.isDisplayOn })
+        let messages = FakeBusRun.stop(pager.process, error: pager.error)
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
+        #expect(!messages.contains("reboot"), "\(messages)")
+    }
+
+    @Test func aPageRemovedAtARestartLosesItsEntity() throws {
+        let broker = try MosquittoBroker()
+        let extra = "\n[[page]]\nkind = \"text\"\ntitle = \"Garage door\"\ntext = \"opens\"\nsource = \"push\"\n"
+        let gone = Self.topic("text", "page_garage_door")
+        let first = try Self.start(Self.configuration(port: broker.port, extra: extra))
+        defer { if first.process.isRunning { first.process.terminate() } }
+        #expect(try Self.waitForConfigs(broker) { $0[gone] != nil }[gone] != nil)
+        _ = FakeBusRun.stop(first.process, error: first.error)
+
+        let second = try Self.start(Self.configuration(port: broker.port))
+        defer { if second.process.isRunning { second.process.terminate() } }
+        let configs = try Self.waitForConfigs(broker) { $0[gone] == nil && Set($0.keys) == Set(Self.expected) }
+        #expect(configs[gone] == nil && Set(configs.keys) == Set(Self.expected), "\(configs.keys.sorted())")
+        let messages = FakeBusRun.stop(second.process, error: second.error)
+        #expect(second.process.terminationStatus == 0, "\(messages)")
+    }
+
+    @Test func withoutDiscoveryNothingIsAnnounced() throws {
+        let broker = try MosquittoBroker()
+        let text = Self.configuration(port: broker.port).replacingOccurrences(
+            of: "keepalive = \"5s\"", with: "keepalive = \"5s\"\ndiscovery = false")
+        let pager = try Self.start(text)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/availability", "online"))
+        #expect(try Self.retainedConfigs(broker).isEmpty)
+        _ = FakeBusRun.stop(pager.process, error: pager.error)
+    }
+
+    /// The settled glass of the five pages with `body` on the page at `index`, shown from the first.
+    static func glass(_ body: ConfiguredPage.Body, onPage index: Int) -> Bitmap {
+        var pages = [
+            ConfiguredPage(title: "Kitchen", body: .text("kitchen")), ConfiguredPage(title: washer, body: .text("")),
+            ConfiguredPage(title: "Tank", body: .text("")),
+            ConfiguredPage(title: "Restart", body: .text("restarts foo")),
+            ConfiguredPage(title: "Reboot", body: .text("reboots")),
+        ]
+        pages[index].body = body
+        return settledFrame(pages, .ssd1306_128x64, after: Array(repeating: 1, count: index))
+    }
+
+    /// Waits, with a deadline, until the registers the fake bus's transfers leave satisfy `condition`.
+    static func waitForRegisters(_ knob: FakeKnobRun, _ condition: (SSD1306Registers) -> Bool) throws -> Bool {
+        let end = Date().addingTimeInterval(20)
+        while Date() < end {
+            var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
+            emulator.replay(try knob.bus.transfers())
+            if condition(emulator.registers) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
+
+/// mosquitto_sub on a topic, read as messages come: `next` waits, with a deadline, for the next.
+final class LiveSubscription {
+    let broker: MosquittoBroker
+    let topic: String
+    /// Published on until it comes back, to know the subscription is in place.
+    let probe = "crownpager-test/probe"
+    private let process = Process()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+    private var messages: [(topic: String, payload: String)] = []
+
+    init(_ broker: MosquittoBroker, _ topic: String) throws {
+        self.broker = broker
+        self.topic = topic
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-v", "-t", topic, "-t", probe]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// Ends mosquitto_sub. Before a pager's run is stopped: a child started meanwhile holds the
+    /// run's standard error open too, and reading it to its end would wait for this one.
+    func stop() {
+        guard process.isRunning else { return }
+        // SIGKILL: a child of the test runner may have SIGTERM blocked, as the runner's thread had.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Every message read and not taken yet, the probe's left out.
+    func received() -> [(topic: String, payload: String)] { messages.filter { $0.topic != probe } }
+
+    /// The next payload on `topic` within `seconds`; nil when none came.
+    func next(seconds: Double) -> String? { next(on: topic, seconds: seconds) }
+
+    /// Publishes on the probe topic until it comes back (or 10 s passed): then the broker sends
+    /// this subscriber everything published after.
+    func waitUntilSubscribed() throws -> Bool {
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
+            try broker.publish(probe, "probe")
+            if next(on: probe, seconds: 0.2) != nil { return true }
+        }
+        return false
+    }
+
+    private func next(on wanted: String, seconds: Double) -> String? {
+        let end = Date().addingTimeInterval(seconds)
+        while true {
+            if let index = messages.firstIndex(where: { $0.topic == wanted }) {
+                return messages.remove(at: index).payload
+            }
+            let left = end.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: 65536)
+            let count = read(ready.fd, &bytes, bytes.count)
+            guard count > 0 else { return nil }
+            buffer += bytes[0..<count]
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                messages.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
+            }
+        }
+    }
+}
