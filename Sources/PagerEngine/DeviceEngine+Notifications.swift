@@ -91,11 +91,13 @@ extension DeviceEngine {
     }
 
     /// Shows the first waiting critical or active notification when none shows: an active one
-    /// wakes a dimmed panel and waits while the panel is off; a critical one wakes it from off too.
+    /// wakes a dimmed panel and waits while the panel is off (the saver's or switched off
+    /// remotely); a critical one wakes it from off too, and switches it on.
     private mutating func showNextNotification() {
         guard !notifications.isShowing, let index = notifications.nextInterrupting else { return }
         let isCritical = notifications.waiting[index].priority == .critical
-        guard isCritical || saver.state(at: now) != .off else { return }
+        guard isCritical || wantedScreen != .off else { return }
+        if isCritical { remoteDisplay.isSwitchedOff = false }
         _ = saver.activity(at: now)
         show(index)
     }

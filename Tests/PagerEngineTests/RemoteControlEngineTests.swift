@@ -110,6 +110,29 @@ import Testing
         #expect(engine.presenter.pager.currentPage == page && !engine.snapshot.isSwitchedOff)
     }
 
+    @Test func anActiveNotificationWaitsWhileSwitchedOffAndACriticalOneSwitchesItOn() throws {
+        var engine = try Self.engine()
+        _ = Self.control(&engine, .display(on: false), at: .milliseconds(1_000))
+        _ = Self.frames(&engine, at: .milliseconds(1_000))
+        _ = engine.handle(.notify(PagerNotification(message: "Washer done")), at: .milliseconds(2_000))
+        _ = Self.frames(&engine, at: .milliseconds(2_000))
+        // Shown on a dark panel it would time out unseen: it waits for the display instead.
+        #expect(!engine.isShowingNotification && engine.screen == .off)
+        _ = Self.control(&engine, .display(on: true), at: .milliseconds(2_500))
+        _ = Self.frames(&engine, at: .milliseconds(2_500))
+        #expect(engine.isShowingNotification, "switched on, the waiting one shows")
+        _ = engine.handle(.crown(.pressed(at: .milliseconds(2_600))), at: .milliseconds(2_600))
+        _ = engine.handle(.crown(.released(at: .milliseconds(2_700))), at: .milliseconds(2_700))
+        _ = Self.control(&engine, .display(on: false), at: .milliseconds(2_800))
+        _ = Self.frames(&engine, at: .milliseconds(2_800))
+        #expect(!engine.isShowingNotification && engine.screen == .off)
+
+        _ = engine.handle(
+            .notify(PagerNotification(message: "Smoke in the kitchen", priority: .critical)), at: .milliseconds(3_000))
+        #expect(Self.frames(&engine, at: .milliseconds(3_000)).contains { $0 == [0xAF] })  // Set Display ON (AFh)
+        #expect(engine.isShowingNotification && engine.screen == .bright && !engine.snapshot.isSwitchedOff)
+    }
+
     @Test func aRemotePressRunsOnlyARemoteActionAndNeverTwiceAtOnce() throws {
         var engine = try Self.engine()
         let restart = CommandSpec(
