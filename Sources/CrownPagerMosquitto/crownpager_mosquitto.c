@@ -22,6 +22,8 @@ typedef struct ssl_method_st SSL_METHOD;
 typedef struct X509_VERIFY_PARAM_st X509_VERIFY_PARAM;
 /// X509_V_ERR_HOSTNAME_MISMATCH and X509_V_ERR_IP_ADDRESS_MISMATCH (<openssl/x509_vfy.h>).
 enum { name_mismatch = 62, address_mismatch = 64 };
+/// SSL_VERIFY_PEER, SSL_FILETYPE_PEM, SSL_CTRL_SET_MIN_PROTO_VERSION and TLS1_2_VERSION (<openssl/ssl.h>).
+enum { verify_peer = 1, filetype_pem = 1, set_min_proto_version = 123, tls_1_2 = 0x0303 };
 
 /// libmosquitto's functions the client calls, then OpenSSL's the name check calls.
 #define MOSQUITTO_FUNCTIONS(F)                                                                              \
@@ -33,10 +35,8 @@ enum { name_mismatch = 62, address_mismatch = 64 };
     F(mosquitto_message_callback_set)                                                                       \
     F(mosquitto_username_pw_set)                                                                            \
     F(mosquitto_will_set)                                                                                   \
-    F(mosquitto_tls_set)                                                                                    \
-    F(mosquitto_tls_insecure_set)                                                                           \
-    F(mosquitto_int_option)                                                                                 \
     F(mosquitto_opts_set)                                                                                   \
+    F(mosquitto_int_option)                                                                                 \
     F(mosquitto_ssl_get)                                                                                    \
     F(mosquitto_socket)                                                                                     \
     F(mosquitto_want_write)                                                                                 \
@@ -60,6 +60,12 @@ static struct {
     X509_VERIFY_PARAM *(*SSL_CTX_get0_param)(SSL_CTX *ctx);
     int (*X509_VERIFY_PARAM_set1_host)(X509_VERIFY_PARAM *param, const char *name, size_t length);
     int (*X509_VERIFY_PARAM_set1_ip_asc)(X509_VERIFY_PARAM *param, const char *address);
+    void (*SSL_CTX_set_verify)(SSL_CTX *ctx, int mode, void *callback);
+    int (*SSL_CTX_load_verify_locations)(SSL_CTX *ctx, const char *cafile, const char *capath);
+    int (*SSL_CTX_use_certificate_chain_file)(SSL_CTX *ctx, const char *file);
+    int (*SSL_CTX_use_PrivateKey_file)(SSL_CTX *ctx, const char *file, int type);
+    int (*SSL_CTX_check_private_key)(const SSL_CTX *ctx);
+    long (*SSL_CTX_ctrl)(SSL_CTX *ctx, int command, long larg, void *parg);
     int (*SSL_up_ref)(SSL *ssl);
     void (*SSL_free)(SSL *ssl);
     long (*SSL_get_verify_result)(const SSL *ssl);
@@ -104,6 +110,12 @@ static void load(void) {
     RESOLVE(SSL_CTX_get0_param)
     RESOLVE(X509_VERIFY_PARAM_set1_host)
     RESOLVE(X509_VERIFY_PARAM_set1_ip_asc)
+    RESOLVE(SSL_CTX_set_verify)
+    RESOLVE(SSL_CTX_load_verify_locations)
+    RESOLVE(SSL_CTX_use_certificate_chain_file)
+    RESOLVE(SSL_CTX_use_PrivateKey_file)
+    RESOLVE(SSL_CTX_check_private_key)
+    RESOLVE(SSL_CTX_ctrl)
     RESOLVE(SSL_up_ref)
     RESOLVE(SSL_free)
     RESOLVE(SSL_get_verify_result)
@@ -160,20 +172,6 @@ int mosquitto_will_set(
     return api.mosquitto_will_set(mosq, topic, payloadlen, payload, qos, retain);
 }
 
-int mosquitto_tls_set(
-    struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile, const char *keyfile,
-    int (*pw_callback)(char *buf, int size, int rwflag, void *userdata)) {
-    return api.mosquitto_tls_set(mosq, cafile, capath, certfile, keyfile, pw_callback);
-}
-
-int mosquitto_tls_insecure_set(struct mosquitto *mosq, bool value) {
-    return api.mosquitto_tls_insecure_set(mosq, value);
-}
-
-int mosquitto_int_option(struct mosquitto *mosq, enum mosq_opt_t option, int value) {
-    return api.mosquitto_int_option(mosq, option, value);
-}
-
 int mosquitto_opts_set(struct mosquitto *mosq, enum mosq_opt_t option, void *value) {
     return api.mosquitto_opts_set(mosq, option, value);
 }
@@ -218,22 +216,36 @@ const char *mosquitto_strerror(int mosq_errno) {
 
 // MARK: The certificate checked against the name, not the address connected to
 
-int crownpager_mosquitto_tls_expect(struct mosquitto *mosq, const char *expected) {
+const char *crownpager_mosquitto_tls_context(
+    struct mosquitto *mosq, const char *expected, const char *cafile, const char *capath, const char *certfile,
+    const char *keyfile) {
     SSL_CTX *context = api.SSL_CTX_new(api.TLS_client_method());
-    if (!context) return MOSQ_ERR_NOMEM;
-    X509_VERIFY_PARAM *parameters = api.SSL_CTX_get0_param(context);
+    if (!context) return "a TLS context could not be made (out of memory?)";
+    const char *failure = NULL;
     unsigned char address[16];
     int numeric = inet_pton(AF_INET, expected, address) == 1 || inet_pton(AF_INET6, expected, address) == 1;
-    int set = numeric ? api.X509_VERIFY_PARAM_set1_ip_asc(parameters, expected)
-                      : api.X509_VERIFY_PARAM_set1_host(parameters, expected, 0);
-    // libmosquitto takes a reference of its own (MOSQ_OPT_SSL_CTX) and, with the defaults option,
-    // loads cafile and the client certificate into it and asks for the peer's verification.
-    int code = set == 1 ? api.mosquitto_opts_set(mosq, MOSQ_OPT_SSL_CTX, context) : MOSQ_ERR_INVAL;
+    X509_VERIFY_PARAM *parameters = api.SSL_CTX_get0_param(context);
+    // A NULL callback: OpenSSL's own verdict, the name check included, decides the handshake.
+    api.SSL_CTX_set_verify(context, verify_peer, NULL);
+    if (api.SSL_CTX_ctrl(context, set_min_proto_version, tls_1_2, NULL) != 1) failure = "TLS 1.2 could not be required";
+    else if ((numeric ? api.X509_VERIFY_PARAM_set1_ip_asc(parameters, expected)
+                      : api.X509_VERIFY_PARAM_set1_host(parameters, expected, 0)) != 1)
+        failure = "the host could not be set for the certificate check";
+    else if (api.SSL_CTX_load_verify_locations(context, cafile, capath) != 1)
+        failure = "cafile (or /etc/ssl/certs) holds no CA certificate OpenSSL could read";
+    else if (certfile && api.SSL_CTX_use_certificate_chain_file(context, certfile) != 1)
+        failure = "certfile holds no certificate OpenSSL could read (PEM)";
+    else if (keyfile && api.SSL_CTX_use_PrivateKey_file(context, keyfile, filetype_pem) != 1)
+        failure = "keyfile holds no unencrypted private key OpenSSL could read (PEM)";
+    else if (keyfile && api.SSL_CTX_check_private_key(context) != 1)
+        failure = "keyfile is not the private key of certfile";
+    // libmosquitto takes a reference of its own, and uses the context as it is: without the
+    // defaults option (on unless turned off), which would set its own verify callback.
+    else if (api.mosquitto_opts_set(mosq, MOSQ_OPT_SSL_CTX, context) != MOSQ_ERR_SUCCESS ||
+             api.mosquitto_int_option(mosq, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 0) != MOSQ_ERR_SUCCESS)
+        failure = "libmosquitto refused the TLS context (built without TLS?)";
     api.SSL_CTX_free(context);
-    if (code != MOSQ_ERR_SUCCESS) return code;
-    code = api.mosquitto_int_option(mosq, MOSQ_OPT_SSL_CTX_WITH_DEFAULTS, 1);
-    // libmosquitto's own check compares the certificate with the host given to connect: the address.
-    return code == MOSQ_ERR_SUCCESS ? api.mosquitto_tls_insecure_set(mosq, true) : code;
+    return failure;
 }
 
 void *crownpager_mosquitto_tls_hold(struct mosquitto *mosq) {

@@ -160,12 +160,14 @@ package final class MQTTClient {
             try check(code, "the last will on \(will.topic)")
         }
         if options.tls {
-            let capath = options.cafile == nil ? "/etc/ssl/certs" : nil
-            let code = mosquitto_tls_set(handle, options.cafile, capath, options.certfile, options.keyfile, nil)
-            try check(code, "TLS (cafile, certfile, keyfile)")
             // The connection goes to the address the lookup found; the certificate is checked
             // against the name configured, by OpenSSL, as libmosquitto would check it.
-            try check(crownpager_mosquitto_tls_expect(handle, options.host), "the TLS name check of \(options.host)")
+            let capath = options.cafile == nil ? "/etc/ssl/certs" : nil
+            let failure = crownpager_mosquitto_tls_context(
+                handle, options.host, options.cafile, capath, options.certfile, options.keyfile)
+            if let failure {
+                throw MQTTClientError(description: "TLS cannot be set up: \(String(cString: failure))")
+            }
         }
     }
 

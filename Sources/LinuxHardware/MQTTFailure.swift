@@ -45,7 +45,11 @@ package enum MQTTFailure: String, Hashable, Sendable, CustomStringConvertible {
     /// The failure libmosquitto's `code` is (`error`: errno for MOSQ_ERR_ERRNO), during the
     /// connection's handshake (`connecting`) or after, with or without TLS.
     static func of(_ code: Int32, error: Int32, tls: Bool, connecting: Bool) -> MQTTFailure {
-        if code == MOSQ_ERR_TLS.rawValue { return .tlsHandshake }
+        // Under TLS a broker that wants a client certificate closes the connection once the
+        // handshake is done, before its CONNACK: lost while connecting.
+        if code == MOSQ_ERR_TLS.rawValue || (tls && connecting && code == MOSQ_ERR_CONN_LOST.rawValue) {
+            return .tlsHandshake
+        }
         guard code == MOSQ_ERR_ERRNO.rawValue else { return connecting ? .noAnswer : .lost }
         switch error {
         case ECONNREFUSED: return .refused

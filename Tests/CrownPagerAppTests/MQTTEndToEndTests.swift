@@ -52,10 +52,13 @@ import Testing
         let error: Pipe
         var socket: String { knob.bus.scratch.path + "/control.sock" }
 
-        init(port: Int) throws {
+        init(port: Int) throws { try self.init(configuration: MQTTEndToEndTests.configuration(port: port)) }
+
+        /// A pager run with `configuration` (the three pages of `configuration(port:)`, its `[mqtt]` changed).
+        init(configuration: String) throws {
             knob = try FakeKnobRun()
             let path = knob.bus.scratch.path + "/crownpager.toml"
-            try MQTTEndToEndTests.configuration(port: port).write(toFile: path, atomically: true, encoding: .utf8)
+            try configuration.write(toFile: path, atomically: true, encoding: .utf8)
             let socket = knob.bus.scratch.path + "/control.sock"
             (process, _, error) = try knob.start([
                 "run", "--config", path, "--no-acceleration", "--persist", "--socket", socket,

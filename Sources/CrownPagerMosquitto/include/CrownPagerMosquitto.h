@@ -32,13 +32,16 @@ const char *crownpager_mosquitto_load_error(void);
 /// The CROWNPAGER_LIBMOSQUITTO value tried instead of the soname; NULL when it was unset or empty.
 const char *crownpager_mosquitto_library_override(void);
 
-/// Makes `mosq`'s TLS check the broker's certificate against `expected` (a name, or a numeric
-/// address) with OpenSSL's own check, from the first byte of the handshake, so that the client
-/// may connect to the address a lookup found without libmosquitto looking the name up again
-/// (its connect calls getaddrinfo(3), which blocks). libmosquitto's own name check, which would
-/// compare the certificate with the address, is turned off. Call after mosquitto_tls_set and
-/// before each connect. Returns a MOSQ_ERR_ code.
-int crownpager_mosquitto_tls_expect(struct mosquitto *mosq, const char *expected);
+/// Gives `mosq` the TLS context its connections use, made here rather than by libmosquitto: the
+/// broker's certificate is checked against `cafile` (or the CAs in `capath`) and against
+/// `expected` (a name, or a numeric address) by OpenSSL's own check, so the client may connect
+/// to the address a lookup found without libmosquitto looking the name up again (its connect
+/// calls getaddrinfo(3), which blocks) and comparing the certificate with the address. With
+/// `certfile` and `keyfile` (PEM, the key unencrypted), the client shows its certificate.
+/// libmosquitto's own TLS settings are left unused. Returns NULL, or what failed.
+const char *crownpager_mosquitto_tls_context(
+    struct mosquitto *mosq, const char *expected, const char *cafile, const char *capath, const char *certfile,
+    const char *keyfile);
 /// The TLS session of the connection under way, held (a reference of its own) so that its
 /// verification result can be read after libmosquitto has dropped a failed handshake; NULL
 /// without TLS or before a connect. Release it with crownpager_mosquitto_tls_release.
