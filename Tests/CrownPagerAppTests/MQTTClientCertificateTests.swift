@@ -1,12 +1,10 @@
-import Foundation
-import Glibc
 import PagerConfig
 import PagerSettings
 import TestSupport
 import Testing
 
-/// `[mqtt]`'s client certificate: certfile and keyfile both or neither, only with TLS, and a key
-/// file others may read refused at start, as the password file is.
+/// `[mqtt]`'s client certificate: certfile and keyfile both or neither, only with TLS (a key file
+/// others may read is refused at start: MQTTPasswordFileTests).
 @Suite struct MQTTClientCertificateTests {
     @Test func certfileAndKeyfileGoTogetherAndOnlyWithTLS() throws {
         let cases = [
@@ -33,27 +31,5 @@ import Testing
         }
         let both = try parseConfiguration("[mqtt]\nhost = \"b\"\ntls = true\ncertfile = \"c.crt\"\nkeyfile = \"c.key\"")
         #expect(both.mqtt.certfile == "c.crt" && both.mqtt.keyfile == "c.key")
-    }
-
-    @Test(.tags(.endToEnd)) func aKeyFileOthersMayReadIsRefusedWithTheFix() throws {
-        let fake = try FakeBusRun()
-        let key = fake.scratch.path + "/client.key"
-        try "not a key\n".write(toFile: key, atomically: true, encoding: .utf8)
-        #expect(chmod(key, 0o644) == 0)
-        let path = fake.scratch.path + "/crownpager.toml"
-        let text = """
-            [display]
-            bus = 1
-
-            [mqtt]
-            host = "127.0.0.1"
-            tls = true
-            certfile = "\(fake.scratch.path)/client.crt"
-            keyfile = "\(key)"
-            """
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let (status, _, error) = try fake.run(["run", "--config", path], devices: "1:0x3c")
-        #expect(status == 78, "\(error)")
-        #expect(error.contains("keyfile \(key) may be read by others (mode 644): chmod 640 \(key)"), "\(error)")
     }
 }

@@ -34,13 +34,7 @@ import Testing
         // The loop still pages while the broker fails.
         #expect(try runCrownPager(["show", "2", "--socket", pager.socket]).status == 0)
         #expect(try pager.status()["page"] as? Int == 2)
-        let started = Date()
-        pager.process.terminate()
-        pager.process.waitUntilExit()
-        let took = Date().timeIntervalSince(started)
-        #expect(took < 0.1, "SIGTERM took \(took) s")
-        #expect(pager.process.terminationStatus == 0)
-        return String(decoding: pager.error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return pager.terminateWithin100Milliseconds()
     }
 
     /// `crownpager doctor mqtt` with the pager's configuration: its status and standard output.
