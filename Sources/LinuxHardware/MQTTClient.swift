@@ -311,7 +311,7 @@ package final class MQTTClient {
             return
         }
         let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // With TLS too: the certificate is checked against the name (crownpager_mosquitto_tls_expect),
+        // With TLS too: the certificate is checked against the name (crownpager_mosquitto_tls_context),
         // so libmosquitto, given the address, does not look the name up again with getaddrinfo(3).
         connect(to: address, at: now)
     }
