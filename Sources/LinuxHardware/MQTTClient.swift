@@ -108,6 +108,8 @@ package final class MQTTClient {
     private var retryAt: Timestamp?
     private var connectStartedAt: Timestamp?
     private var backoff = TimeSpan.milliseconds(1000)
+    /// When `service` last ran, which `nextDeadline` counts from.
+    private var servicedAt: Timestamp?
     /// The TLS session of the connection under way, held to read its certificate check once it failed.
     private var session: UnsafeMutableRawPointer?
     /// The longest wait between attempts.
@@ -205,9 +207,12 @@ package final class MQTTClient {
 
     /// When `service` must run next without input: a retry, a lookup to look at, keep-alive,
     /// bytes waiting to be written. poll(2) watches only for reading, so writes are tried every 10 ms.
+    /// Counted from the last service, not from `now`: a deadline always 10 ms after now would never
+    /// be due, and a lookup would never be looked at again.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
-        if lookup != nil || wantsWrite { return now + .milliseconds(10) }
-        if descriptor != nil { return now + .milliseconds(1000) }
+        let last = servicedAt ?? now
+        if lookup != nil || wantsWrite { return last + .milliseconds(10) }
+        if descriptor != nil { return last + .milliseconds(1000) }
         return retryAt
     }
 
@@ -239,6 +244,7 @@ package final class MQTTClient {
     package func service(readable: Bool, at now: Timestamp) -> (messages: [MQTTMessage], changed: MQTTConnectionState?)
     {
         let before = state
+        servicedAt = now
         if state == .connecting || state == .connected, descriptor == nil {
             drop("the connection closed", state == .connected ? .lost : .noAnswer, at: now)
         } else if descriptor != nil {

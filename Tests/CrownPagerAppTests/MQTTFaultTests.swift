@@ -53,8 +53,8 @@ import Testing
         let broker = try MosquittoBroker(
             tls: .init(certificate: certificate, key: key, authority: authority.certificate))
         let tlsPort = try #require(broker.tlsPort)
-        // The address, checked against the certificate's by OpenSSL.
-        let pager = try Pager(configuration: Self.configuration(host: "127.0.0.1", port: tlsPort, Self.tls(authority)))
+        // A name, looked up without blocking, then checked against the certificate's by OpenSSL.
+        let pager = try Pager(configuration: Self.configuration(host: "localhost", port: tlsPort, Self.tls(authority)))
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try pager.waitForStatus { $0["mqtt"] as? String == "connected" })
         try broker.publish("home/kitchen", "21 C")
@@ -62,8 +62,8 @@ import Testing
         #expect(try pager.knob.bus.waitForGlass(glass))
         let messages = try Self.expectState(pager, containing: "connected")
         #expect(messages.contains("crownpager: mqtt: connected"), "\(messages)")
-        // A name, looked up without blocking, then checked against the certificate's names.
-        let doctor = try Self.doctor(Self.configuration(host: "localhost", port: tlsPort, Self.tls(authority)))
+        // An address, checked against the certificate's addresses.
+        let doctor = try Self.doctor(Self.configuration(host: "127.0.0.1", port: tlsPort, Self.tls(authority)))
         #expect(doctor.status == 0, "\(doctor.output)")
     }
 
