@@ -15,7 +15,7 @@
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
 //   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
-//                    and to the MQTT broker (libmosquitto)
+//                    and to the MQTT broker (libmosquitto, loaded at run time)
 //   VhostUserI2C     vhost-user and virtio-i2c for a VM's panel     (SSD1306: standard library only)
 //   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
@@ -69,10 +69,10 @@ let package = Package(
         // Debian 12 and 13 and the build needs no libgpiod headers. dlopen is in libc from glibc
         // 2.34 on; older glibc keeps it in libdl.
         .target(name: "CrownPagerGPIO", linkerSettings: [.linkedLibrary("dl")]),
-        // libmosquitto, the MQTT client (libmosquitto1 at run time); its pkg-config file names the library.
-        .systemLibrary(
-            name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]),
+        // libmosquitto, the MQTT client, loaded at run time when [mqtt] has a host: the shim links
+        // no libmosquitto (nor, through it, libssl and libcrypto) into runs without MQTT. The build
+        // needs libmosquitto-dev for <mosquitto.h>, its types and constants.
+        .target(name: "CrownPagerMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // A broker's name looked up without blocking the run loop: getaddrinfo_a(3), a GNU extension.
         .target(name: "CrownPagerLookup"),
         // The commit, compiler and libgpiod a build was made from (Scripts/release/build-info.sh), for --version.
@@ -82,7 +82,8 @@ let package = Package(
         .target(
             name: "LinuxHardware",
             dependencies: [
-                "CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO", "CMosquitto",
+                "CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO",
+                "CrownPagerMosquitto",
                 "CrownPagerLookup",
             ]
         ),

@@ -61,8 +61,9 @@ apt_install() {
 # Building: the C library's headers and start files (Scrt1.o, crti.o: gcc, which swiftlang
 # depends on, only recommends libc6-dev), git and CA certificates (SwiftPM fetches the
 # dependencies with git), libi2c (the display) and i2c-tools (i2cdetect, i2ctransfer to replay
-# traces), libmosquitto (the MQTT client). libgpiod follows below: only its run-time library, which
-# the program loads itself.
+# traces), libmosquitto-dev (<mosquitto.h> for the MQTT client's types: the program links no
+# libmosquitto, it loads libmosquitto1 when [mqtt] has a host). libgpiod follows below: only its
+# run-time library, which the program loads itself.
 packages=(libc6-dev git ca-certificates libi2c-dev i2c-tools libmosquitto-dev)
 # GNU Unifont's glyphs (/usr/share/unifont/unifont.hex): text the built-in fonts lack, Hangul first
 # (PagerGraphics.docc/UnicodeText.md; its test reads the installed file).

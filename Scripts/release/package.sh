@@ -106,13 +106,16 @@ for library in $needed; do
       entry="libstdc++6${gcc:+ (>= $gcc)}" ;;
     libgcc_s.so.1) entry="libgcc-s1" ;;
     libi2c.so.0) entry="libi2c0" ;;
-    libmosquitto.so.1) entry="libmosquitto1" ;;
     *) say "the binary needs $library, which this script cannot name a package for"; exit 1 ;;
   esac
   case " ${depends[*]-} " in *" $entry,"* | *" $entry "*) ;; *) depends+=("$entry") ;; esac
 done
 # libgpiod is not linked: the program loads either major at run time (Sources/CrownPagerGPIO).
 depends+=("libgpiod3 | libgpiod2")
+# Nor is libmosquitto (Sources/CrownPagerMosquitto): it is loaded when [mqtt] has a host. A Depends,
+# not a Recommends: a configuration with a host must work wherever the package is installed, and
+# the library is small (its libssl is on every Debian already).
+depends+=("libmosquitto1")
 depends+=("passwd")
 # The unit's ExecReload is /bin/kill, which procps ships; a minimal Debian (debootstrap minbase, a
 # container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/dev/unit-check.sh).

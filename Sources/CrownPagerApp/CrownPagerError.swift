@@ -46,6 +46,8 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     case usage(String)
     /// `[mqtt]` cannot be used as written (a password file others may read): what and the fix.
     case mqtt(String)
+    /// `[mqtt]` has a host but libmosquitto cannot be loaded: why, and the package to install.
+    case mqttUnavailable(String)
 
     /// A sentence for the operator: what failed, on which file or device, and how to fix it.
     package var description: String {
@@ -68,7 +70,7 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
         case .restartNeeded: return "the panel, bus or address changed: restart crownpager to use them"
         case .displayNotAnswering(let reason): return "the display does not answer: \(reason)"
         case .usage(let message): return message
-        case .mqtt(let message): return "[mqtt] \(message)"
+        case .mqtt(let message), .mqttUnavailable(let message): return "[mqtt] \(message)"
         }
     }
 }

@@ -48,9 +48,15 @@ final class MQTTBridge {
         options.password = try settings.passwordFile.map { path throws(CrownPagerError) in try Self.password(at: path) }
         options.tls = settings.tls
         options.cafile = settings.cafile
+        options.certfile = settings.certfile
+        options.keyfile = try settings.keyfile.map { path throws(CrownPagerError) in
+            try MQTTPrivateFile.check(path, setting: "keyfile", create: "with the certificate's private key")
+        }
         options.will = MQTTMessage(
             topic: MQTTTopic.availability.topic(base), payload: Array("offline".utf8), retained: true)
-        do { client = try MQTTClient(options) } catch { throw .mqtt(error.description) }
+        do { client = try MQTTClient(options) } catch {
+            throw error.libraryMissing ? .mqttUnavailable(error.description) : .mqtt(error.description)
+        }
         longPress = configuration.crown.crownConfiguration.longPressDuration
         var feeds: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
         for (index, page) in configuration.pages.enumerated() {
@@ -261,22 +267,7 @@ final class MQTTBridge {
     /// The first line of the password file, which only root or the service's user may own and
     /// others may not read.
     static func password(at path: String) throws(CrownPagerError) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw .mqtt(
-                "password_file \(path) cannot be read: \(Errno(rawValue: errno).sentence): create it with the password on its first line"
-            )
-        }
-        guard status.st_uid == 0 || status.st_uid == getuid() else {
-            throw .mqtt(
-                "password_file \(path) is owned by uid \(status.st_uid), neither root nor the service's user: "
-                    + "chown root \(path)")
-        }
-        guard status.st_mode & 0o007 == 0 else {
-            throw .mqtt(
-                "password_file \(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
-                    + "chmod 640 \(path) (or 600)")
-        }
+        try MQTTPrivateFile.check(path, setting: "password_file", create: "with the password on its first line")
         let text: String
         do { text = try FileSystem.readText(atPath: path, maximumBytes: 4096) } catch { throw .readFile(error) }
         return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")

@@ -4,7 +4,7 @@ import PagerSettings
 
 /// `crownpager doctor mqtt`: connects to `[mqtt]`'s broker as the pager would, subscribes,
 /// publishes and waits for its own message to come back, and says what went wrong if it did not
-/// (refused, bad credentials, unreachable, no answer).
+/// (connection refused, bad credentials, TLS name mismatch, unreachable, no answer).
 package enum MQTTDoctor {
     /// The outcome: whether the round trip worked, and the lines to print.
     package static func check(_ configuration: Configuration, timeout: TimeSpan) throws(CrownPagerError) -> (
@@ -18,7 +18,7 @@ package enum MQTTDoctor {
         let nonce = "crownpager doctor \(MonotonicClock.now().nanoseconds)"
         client.subscribe(topic)
         var lines = ["mqtt: \(client.options.host):\(client.options.port) as \(client.options.clientID)"]
-        var failures: [String] = []
+        var failures: [(reason: String, failure: MQTTFailure?)] = []
         let end = MonotonicClock.now() + timeout
         var published = false
         while MonotonicClock.now() < end {
@@ -26,7 +26,9 @@ package enum MQTTDoctor {
             let descriptors = client.descriptor.map { [$0] } ?? []
             let readable = (try? Readiness.wait(for: descriptors, timeoutMilliseconds: 10))?.first ?? false
             let served = client.service(readable: readable, at: now)
-            if case .waiting(let reason, _)? = served.changed, !failures.contains(reason) { failures.append(reason) }
+            if case .waiting(let reason, _)? = served.changed, !failures.contains(where: { $0.reason == reason }) {
+                failures.append((reason, client.lastFailure))
+            }
             if served.changed == .connected {
                 lines.append("mqtt: connected; publishing on \(topic)")
                 published = client.publish(topic, nonce, retain: false)
@@ -36,7 +38,18 @@ package enum MQTTDoctor {
                 return (true, lines + ["mqtt: subscribed, published and received: the broker works for the pager"])
             }
         }
-        let why = failures.isEmpty ? ["no answer within \(timeout.milliseconds / 1000) s"] : failures
-        return (false, lines + why.map { "mqtt: failed: \($0)" })
+        if failures.isEmpty {
+            let failure = client.state == .connecting ? MQTTFailure.noAnswer : .unreachable
+            failures = [("nothing within \(timeout.milliseconds / 1000) s (\(client.state))", failure)]
+        }
+        // The kind first (refused, bad credentials, TLS name mismatch, unreachable), then the details and the fix.
+        return (
+            false,
+            lines
+                + failures.map { failed in
+                    guard let failure = failed.failure else { return "mqtt: failed: \(failed.reason)" }
+                    return "mqtt: failed: \(failure): \(failed.reason); \(failure.fix)"
+                }
+        )
     }
 }

@@ -1,5 +1,5 @@
-import CMosquitto
 import CrownPagerLookup
+import CrownPagerMosquitto
 import CrownVocabulary
 import Glibc
 
@@ -61,6 +61,10 @@ package struct MQTTClientOptions: Hashable, Sendable {
     package var tls: Bool = false
     /// The CA file that signed the broker's certificate.
     package var cafile: String?
+    /// The client certificate (PEM) a broker that asks for one gets; with `keyfile`.
+    package var certfile: String?
+    /// The client certificate's private key (PEM); with `certfile`.
+    package var keyfile: String?
     /// The message the broker publishes when this client goes silent: its topic and payload, retained.
     package var will: MQTTMessage?
 
@@ -75,6 +79,8 @@ package struct MQTTClientOptions: Hashable, Sendable {
 package struct MQTTClientError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed, with the fix.
     package var description: String
+    /// Whether libmosquitto itself is missing (a package to install), not a setting to change.
+    package var libraryMissing = false
 }
 
 /// An MQTT client on libmosquitto that never blocks the run loop.
@@ -93,6 +99,8 @@ package final class MQTTClient {
     package let options: MQTTClientOptions
     /// The connection's state now.
     package private(set) var state: MQTTConnectionState = .waiting(reason: "not started", retryIn: .zero)
+    /// What ended the last attempt that failed; nil before any did.
+    package private(set) var lastFailure: MQTTFailure?
     private let handle: OpaquePointer
     private let inbox = MQTTInbox()
     private var subscriptions: [String] = []
@@ -100,6 +108,10 @@ package final class MQTTClient {
     private var retryAt: Timestamp?
     private var connectStartedAt: Timestamp?
     private var backoff = TimeSpan.milliseconds(1000)
+    /// When `service` last ran, which `nextDeadline` counts from.
+    private var servicedAt: Timestamp?
+    /// The TLS session of the connection under way, held to read its certificate check once it failed.
+    private var session: UnsafeMutableRawPointer?
     /// The longest wait between attempts.
     package static let maximumBackoff = TimeSpan.milliseconds(60_000)
     /// How long a connection may take to be accepted before it is dropped and tried again.
@@ -107,7 +119,7 @@ package final class MQTTClient {
 
     /// A client for `options`; it connects at the first `service(readable:at:)`.
     package init(_ options: MQTTClientOptions) throws(MQTTClientError) {
-        _ = mosquittoLibrary
+        try Self.loadLibrary()
         self.options = options
         guard let made = mosquitto_new(options.clientID, true, nil) else {
             throw MQTTClientError(description: "libmosquitto could not make a client (out of memory?)")
@@ -134,6 +146,7 @@ package final class MQTTClient {
     }
 
     deinit {
+        crownpager_mosquitto_tls_release(session)
         mosquitto_destroy(handle)
         if let lookup { crownpager_lookup_free(lookup) }
     }
@@ -149,9 +162,31 @@ package final class MQTTClient {
             try check(code, "the last will on \(will.topic)")
         }
         if options.tls {
+            // The connection goes to the address the lookup found; the certificate is checked
+            // against the name configured, by OpenSSL, as libmosquitto would check it.
             let capath = options.cafile == nil ? "/etc/ssl/certs" : nil
-            try check(mosquitto_tls_set(handle, options.cafile, capath, nil, nil, nil), "TLS")
+            let failure = crownpager_mosquitto_tls_context(
+                handle, options.host, options.cafile, capath, options.certfile, options.keyfile)
+            if let failure {
+                throw MQTTClientError(description: "TLS cannot be set up: \(String(cString: failure))")
+            }
         }
+    }
+
+    /// Loads libmosquitto, once per process; a missing library or function is an error with the fix.
+    static func loadLibrary() throws(MQTTClientError) {
+        guard crownpager_mosquitto_load() != 0 else { return }
+        let reason = crownpager_mosquitto_load_error().map { String(cString: $0) } ?? "unknown error"
+        if let chosen = crownpager_mosquitto_library_override().map({ String(cString: $0) }) {
+            throw MQTTClientError(
+                description: "libmosquitto could not be loaded from CROWNPAGER_LIBMOSQUITTO=\(chosen) (\(reason)): "
+                    + "point it at libmosquitto.so.1, or unset it to use the installed one",
+                libraryMissing: true)
+        }
+        throw MQTTClientError(
+            description: "MQTT needs libmosquitto, which could not be loaded (\(reason)): "
+                + "sudo apt install libmosquitto1, or remove [mqtt] host to run without MQTT",
+            libraryMissing: true)
     }
 
     private func check(_ code: Int32, _ what: String) throws(MQTTClientError) {
@@ -172,9 +207,12 @@ package final class MQTTClient {
 
     /// When `service` must run next without input: a retry, a lookup to look at, keep-alive,
     /// bytes waiting to be written. poll(2) watches only for reading, so writes are tried every 10 ms.
+    /// Counted from the last service, not from `now`: a deadline always 10 ms after now would never
+    /// be due, and a lookup would never be looked at again.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
-        if lookup != nil || wantsWrite { return now + .milliseconds(10) }
-        if descriptor != nil { return now + .milliseconds(1000) }
+        let last = servicedAt ?? now
+        if lookup != nil || wantsWrite { return last + .milliseconds(10) }
+        if descriptor != nil { return last + .milliseconds(1000) }
         return retryAt
     }
 
@@ -206,8 +244,9 @@ package final class MQTTClient {
     package func service(readable: Bool, at now: Timestamp) -> (messages: [MQTTMessage], changed: MQTTConnectionState?)
     {
         let before = state
+        servicedAt = now
         if state == .connecting || state == .connected, descriptor == nil {
-            drop("the connection closed", at: now)
+            drop("the connection closed", state == .connected ? .lost : .noAnswer, at: now)
         } else if descriptor != nil {
             var code = MOSQ_ERR_SUCCESS.rawValue
             if readable { code = mosquitto_loop_read(handle, 1) }
@@ -217,12 +256,15 @@ package final class MQTTClient {
             if code == MOSQ_ERR_SUCCESS.rawValue { code = mosquitto_loop_misc(handle) }
             // A refusal comes as a CONNACK and then an error of the read: the CONNACK says why.
             if code != MOSQ_ERR_SUCCESS.rawValue, inbox.connackCode.map({ $0 == 0 }) ?? true {
-                drop(Self.sentence(code), at: now)
+                let error = Glibc.errno
+                let failure = MQTTFailure.of(code, error: error, tls: options.tls, connecting: state == .connecting)
+                drop(Self.sentence(code), failure, at: now)
             } else {
                 takeConnack(at: now)
             }
             if state == .connecting, let started = connectStartedAt, now - started >= Self.connectTimeout {
-                drop("the broker did not answer within \(Self.connectTimeout.milliseconds / 1000) s", at: now)
+                drop(
+                    "the broker did not answer within \(Self.connectTimeout.milliseconds / 1000) s", .noAnswer, at: now)
             }
         }
         if let lookup { finishLookup(lookup, at: now) }
@@ -254,7 +296,7 @@ package final class MQTTClient {
             return
         }
         guard let started = crownpager_lookup_start(options.host) else {
-            wait("the name \(options.host) could not be looked up (too long?)", at: now)
+            wait("the name \(options.host) could not be looked up (too long?)", .unreachable, at: now)
             return
         }
         lookup = started
@@ -271,13 +313,13 @@ package final class MQTTClient {
         var buffer = [CChar](repeating: 0, count: 64)
         guard status == 0, crownpager_lookup_address(pending, &buffer, buffer.count) == 0 else {
             let reason = String(cString: crownpager_lookup_error(status == 0 ? EAI_NONAME : status))
-            wait("\(options.host) was not found: \(reason)", at: now)
+            wait("\(options.host) was not found: \(reason)", .unreachable, at: now)
             return
         }
         let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // TLS checks the certificate against the host given to connect: the name, not the address
-        // (libmosquitto looks it up again, in the loop: normally quick, as the name was just found).
-        connect(to: options.tls ? options.host : address, at: now)
+        // With TLS too: the certificate is checked against the name (crownpager_mosquitto_tls_context),
+        // so libmosquitto, given the address, does not look the name up again with getaddrinfo(3).
+        connect(to: address, at: now)
     }
 
     private func connect(to address: String, at now: Timestamp) {
@@ -285,11 +327,16 @@ package final class MQTTClient {
         let seconds = Int32(clamping: max(5, options.keepalive.nanoseconds / 1_000_000_000))
         let code = mosquitto_connect_bind_async(handle, address, Int32(options.port), seconds, nil)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            wait("cannot connect to \(address):\(options.port): \(Self.sentence(code))", at: now)
+            let failure = MQTTFailure.of(code, error: Glibc.errno, tls: options.tls, connecting: true)
+            wait("cannot connect to \(address):\(options.port): \(Self.sentence(code))", failure, at: now)
             return
         }
         state = .connecting
         connectStartedAt = now
+        if options.tls {
+            crownpager_mosquitto_tls_release(session)
+            session = crownpager_mosquitto_tls_hold(handle)
+        }
     }
 
     private func takeConnack(at now: Timestamp) {
@@ -297,35 +344,50 @@ package final class MQTTClient {
         inbox.connackCode = nil
         guard code == 0 else {
             let reason = String(cString: mosquitto_connack_string(Int32(code)))
-            drop("the broker refused the connection: \(reason)", at: now)
+            drop("the broker refused the connection: \(reason)", .of(connack: code), at: now)
             return
         }
         state = .connected
         backoff = .milliseconds(1000)
+        crownpager_mosquitto_tls_release(session)
+        session = nil
         for topic in subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
     }
 
-    private func drop(_ reason: String, at now: Timestamp) {
+    private func drop(_ reason: String, _ failure: MQTTFailure, at now: Timestamp) {
         _ = mosquitto_disconnect(handle)
-        wait(reason, at: now)
+        let tls = tlsReason()
+        wait(tls?.reason ?? reason, tls?.failure ?? failure, at: now)
     }
 
-    private func wait(_ reason: String, at now: Timestamp) {
+    /// Why the TLS handshake under way failed, when the broker's certificate did not pass: a name
+    /// it is not for, or a CA not trusted, with the fix. Nil otherwise.
+    private func tlsReason() -> (reason: String, failure: MQTTFailure)? {
+        defer {
+            crownpager_mosquitto_tls_release(session)
+            session = nil
+        }
+        let code = crownpager_mosquitto_tls_verify_result(session)
+        guard code != 0 else { return nil }
+        let words = String(cString: crownpager_mosquitto_tls_verify_string(code))
+        if crownpager_mosquitto_tls_is_name_mismatch(code) != 0 {
+            let reason =
+                "TLS name mismatch: the broker's certificate is not for \(options.host) "
+                + "(certificate verify failed: \(words)): set host to a name the certificate lists "
+                + "(openssl s_client -connect \(options.host):\(options.port) shows them), or give the broker a certificate for it"
+            return (reason, .tlsNameMismatch)
+        }
+        let reason =
+            "TLS: the broker's certificate was not accepted (certificate verify failed: \(words)): "
+            + "set cafile to the CA certificate that signed it"
+        return (reason, .tlsCertificate)
+    }
+
+    private func wait(_ reason: String, _ failure: MQTTFailure, at now: Timestamp) {
+        lastFailure = failure
         state = .waiting(reason: reason, retryIn: backoff)
         retryAt = now + backoff
         backoff = min(backoff + backoff, Self.maximumBackoff)
-    }
-
-    /// Whether `host` is an IPv4 or IPv6 address, which needs no lookup.
-    static func isNumeric(_ host: String) -> Bool {
-        var address = in6_addr()
-        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
-    }
-
-    /// libmosquitto's words for an error code; for an error of the system, errno's.
-    static func sentence(_ code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return Errno(rawValue: Glibc.errno).sentence }
-        return String(cString: mosquitto_strerror(code))
     }
 }
 
@@ -334,9 +396,3 @@ private final class MQTTInbox {
     var messages: [MQTTMessage] = []
     var connackCode: Int?
 }
-
-/// mosquitto_lib_init, once, before the first client (a global's initialiser runs once).
-private let mosquittoLibrary: Bool = {
-    _ = mosquitto_lib_init()
-    return true
-}()

@@ -97,6 +97,10 @@ extension Configuration {
                 ConfigError(
                     file: file, line: Self.line(of: "home", in: "pager", root), key: "pager.home", message: problem))
         }
+        if let problem = mqttCertificateProblem, !top.isInvalid("mqtt.\(problem.key)") {
+            let line = Self.line(of: problem.key, in: "mqtt", root)
+            try top.report(ConfigError(file: file, line: line, key: "mqtt.\(problem.key)", message: problem.message))
+        }
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize
         if let image = indicator.image {

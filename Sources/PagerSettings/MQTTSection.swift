@@ -21,10 +21,28 @@ package struct MQTTSection: Hashable, Sendable {
     package var tls: Bool = Settings.mqttTLS.defaultValue
     /// The CA file that signed the broker's certificate; nil: the system's.
     package var cafile: String? = Settings.mqttCAFile.defaultValue
+    /// The client certificate (PEM) for a broker that asks for one; with `keyfile`.
+    package var certfile: String? = Settings.mqttCertFile.defaultValue
+    /// The client certificate's private key (PEM), which others may not read; with `certfile`.
+    package var keyfile: String? = Settings.mqttKeyFile.defaultValue
     /// Home Assistant's MQTT discovery.
     package var discovery: Bool = Settings.mqttDiscovery.defaultValue
     /// The topic prefix Home Assistant discovers under.
     package var discoveryPrefix: String = Settings.mqttDiscoveryPrefix.defaultValue
+}
+
+extension Configuration {
+    /// Why `[mqtt]`'s client certificate cannot be used as written (one of certfile and keyfile
+    /// without the other, or either without tls), with the fix; nil when it can.
+    package var mqttCertificateProblem: (key: String, message: String)? {
+        switch (mqtt.certfile, mqtt.keyfile) {
+        case (nil, nil): return nil
+        case (_?, nil): return ("certfile", "certfile needs its private key: add keyfile = \"/path/to/client.key\"")
+        case (nil, _?): return ("keyfile", "keyfile needs its certificate: add certfile = \"/path/to/client.crt\"")
+        case (_?, _?):
+            return mqtt.tls ? nil : ("certfile", "a client certificate is sent only over TLS: add tls = true")
+        }
+    }
 }
 
 /// The topic a page's value comes from (`source = "mqtt"`), and the field of a JSON payload.
@@ -85,6 +103,16 @@ extension Settings {
         example: "\"/etc/crownpager/broker-ca.pem\"", reloadable: false,
         "With tls: the CA certificate (PEM) that signed the broker's; unset, the system's in /etc/ssl/certs"
     ) { $0.mqtt.cafile = $1 }
+    package static let mqttCertFile = Setting<String?>(
+        "mqtt.certfile", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"/etc/crownpager/client.crt\"", reloadable: false,
+        "With tls: the client certificate (PEM) for a broker that requires one (require_certificate); with keyfile"
+    ) { $0.mqtt.certfile = $1 }
+    package static let mqttKeyFile = Setting<String?>(
+        "mqtt.keyfile", .string, SettingCodec<String>.string.optional(), default: nil,
+        example: "\"/etc/crownpager/client.key\"", reloadable: false,
+        "The client certificate's private key (PEM, unencrypted), owned by root or the service's user and not readable by others"
+    ) { $0.mqtt.keyfile = $1 }
     package static let mqttDiscovery = Setting<Bool>(
         "mqtt.discovery", .boolean, .boolean, default: true, reloadable: false,
         "Announce the pager to Home Assistant by MQTT discovery"

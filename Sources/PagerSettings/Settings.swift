@@ -266,7 +266,8 @@ package enum Settings {
         timerDuration.row, timerResumeAfter.row, timerLoop.row, timerDimsWhileAdvancing.row,
         pagerHome.row, pagerReturnHomeAfter.row,
         mqttHost.row, mqttPort.row, mqttUsername.row, mqttPasswordFile.row, mqttClientID.row, mqttBaseTopic.row,
-        mqttKeepalive.row, mqttTLS.row, mqttCAFile.row, mqttDiscovery.row, mqttDiscoveryPrefix.row,
+        mqttKeepalive.row, mqttTLS.row, mqttCAFile.row, mqttCertFile.row, mqttKeyFile.row, mqttDiscovery.row,
+        mqttDiscoveryPrefix.row,
     ]
 
     /// A duration, or `"never"` for nil.

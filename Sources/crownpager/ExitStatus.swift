@@ -50,6 +50,7 @@ extension CrownPagerError {
         case .crownScript(_, let script): return script == nil ? .usage : .dataError
         case .trace: return .dataError
         case .usage: return .usage
+        case .mqttUnavailable: return .unavailable
         }
     }
 }

@@ -52,10 +52,13 @@ import Testing
         let error: Pipe
         var socket: String { knob.bus.scratch.path + "/control.sock" }
 
-        init(port: Int) throws {
+        init(port: Int) throws { try self.init(configuration: MQTTEndToEndTests.configuration(port: port)) }
+
+        /// A pager run with `configuration` (the three pages of `configuration(port:)`, its `[mqtt]` changed).
+        init(configuration: String) throws {
             knob = try FakeKnobRun()
             let path = knob.bus.scratch.path + "/crownpager.toml"
-            try MQTTEndToEndTests.configuration(port: port).write(toFile: path, atomically: true, encoding: .utf8)
+            try configuration.write(toFile: path, atomically: true, encoding: .utf8)
             let socket = knob.bus.scratch.path + "/control.sock"
             (process, _, error) = try knob.start([
                 "run", "--config", path, "--no-acceleration", "--persist", "--socket", socket,
@@ -80,6 +83,17 @@ import Testing
         }
 
         func stop() -> String { FakeBusRun.stop(process, error: error) }
+
+        /// SIGTERM, which must end the pager cleanly within 100 ms; what it logged.
+        func terminateWithin100Milliseconds() -> String {
+            let started = Date()
+            process.terminate()
+            process.waitUntilExit()
+            let took = Date().timeIntervalSince(started)
+            #expect(took < 0.1, "SIGTERM took \(took) s")
+            #expect(process.terminationStatus == 0)
+            return String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
     }
 
     /// The settled glass of the three pages with `body` on the page at `index`.
@@ -184,37 +198,31 @@ import Testing
             #expect(try runCrownPager(["show", "\(page)", "--socket", pager.socket]).status == 0)
             #expect(try pager.status()["page"] as? Int == page)
         }
-        let started = Date()
-        pager.process.terminate()
-        pager.process.waitUntilExit()
-        let took = Date().timeIntervalSince(started)
-        #expect(took < 0.1, "SIGTERM took \(took) s")
-        #expect(pager.process.terminationStatus == 0)
+        _ = pager.terminateWithin100Milliseconds()
     }
 }
 
-/// `[mqtt]`'s password file is refused at start when others may read it, with the fix.
+/// `[mqtt]`'s secrets, the password file and the client certificate's key, are refused at start
+/// when others may read them, with the fix.
 @Suite(.tags(.endToEnd)) struct MQTTPasswordFileTests {
-    @Test func aPasswordFileOthersMayReadIsRefusedWithTheFix() throws {
+    @Test(arguments: ["password_file", "keyfile"]) func aSecretFileOthersMayReadIsRefusedWithTheFix(setting: String)
+        throws
+    {
         let fake = try FakeBusRun()
-        let secret = fake.scratch.path + "/mqtt-password"
+        let secret = fake.scratch.path + "/mqtt-secret"
         try "hunter2\n".write(toFile: secret, atomically: true, encoding: .utf8)
         #expect(chmod(secret, 0o644) == 0)
         let path = fake.scratch.path + "/crownpager.toml"
-        let text = """
-            [display]
-            bus = 1
-
-            [mqtt]
-            host = "127.0.0.1"
-            username = "pager"
-            password_file = "\(secret)"
-            """
+        let naming =
+            setting == "keyfile"
+            ? "tls = true\ncertfile = \"\(secret).crt\"\nkeyfile = \"\(secret)\""
+            : "username = \"pager\"\npassword_file = \"\(secret)\""
+        let text = "[display]\nbus = 1\n\n[mqtt]\nhost = \"127.0.0.1\"\n" + naming + "\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let (status, _, error) = try fake.run(["run", "--config", path], devices: "1:0x3c")
         #expect(status == 78, "\(error)")
         #expect(
-            error.contains("password_file \(secret) may be read by others (mode 644): chmod 640 \(secret)"), "\(error)")
+            error.contains("\(setting) \(secret) may be read by others (mode 644): chmod 640 \(secret)"), "\(error)")
     }
 }
 

@@ -8,13 +8,30 @@ import Testing
 final class MosquittoBroker {
     let scratch: ScratchDirectory
     let port: Int
+    /// The TLS listener's port, when it has one (`port` stays plain, for mosquitto_pub and mosquitto_sub).
+    let tlsPort: Int?
     private var process: Process?
 
-    /// A broker on a free port, started and accepting connections: anyone, or only `user` with `password`.
-    init(user: String? = nil, password: String = "") throws {
+    /// A TLS listener: the server certificate and key it shows, the CA a client certificate must
+    /// be signed by, and whether it requires one.
+    struct TLS {
+        var certificate: String
+        var key: String
+        var authority: String
+        var requireCertificate = false
+    }
+
+    /// A broker on a free port, started and accepting connections: anyone, or only `user` with
+    /// `password`; with a TLS listener on a second port when `tls` is given.
+    init(user: String? = nil, password: String = "", tls: TLS? = nil) throws {
         scratch = try ScratchDirectory()
         port = try freeTCPPort()
+        tlsPort = try tls.map { _ in try freeTCPPort() }
         var configuration = "listener \(port) 127.0.0.1\npersistence false\n"
+        if let tls, let tlsPort {
+            configuration += "listener \(tlsPort) 127.0.0.1\ncertfile \(tls.certificate)\nkeyfile \(tls.key)\n"
+            configuration += "cafile \(tls.authority)\nrequire_certificate \(tls.requireCertificate)\n"
+        }
         if let user {
             let made = try runProgram(
                 "/usr/bin/mosquitto_passwd", ["-b", "-c", scratch.path + "/passwd", user, password])

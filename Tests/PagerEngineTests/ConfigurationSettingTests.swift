@@ -53,7 +53,11 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
     /// `[crown]` and `lines.a = 17` for `crown.lines.a`.
     static func file(setting: ConfigurationSetting, value: String) -> String {
         let parts = setting.key.split(separator: ".", maxSplits: 1)
-        return "[\(parts[0])]\n\(parts[1]) = \(value)\n"
+        // A client certificate comes with its key, and only over TLS.
+        let pairs = [
+            "mqtt.certfile": "keyfile = \"k\"\ntls = true\n", "mqtt.keyfile": "certfile = \"c\"\ntls = true\n",
+        ]
+        return "[\(parts[0])]\n\(parts[1]) = \(value)\n" + (pairs[setting.key] ?? "")
     }
 
     @Test func everyKeyIsUniqueAndDocumented() {

@@ -1,0 +1,35 @@
+import PagerConfig
+import PagerSettings
+import TestSupport
+import Testing
+
+/// `[mqtt]`'s client certificate: certfile and keyfile both or neither, only with TLS (a key file
+/// others may read is refused at start: MQTTPasswordFileTests).
+@Suite struct MQTTClientCertificateTests {
+    @Test func certfileAndKeyfileGoTogetherAndOnlyWithTLS() throws {
+        let cases = [
+            (
+                "tls = true\ncertfile = \"c.crt\"", 4,
+                "certfile needs its private key: add keyfile = \"/path/to/client.key\""
+            ),
+            (
+                "tls = true\nkeyfile = \"c.key\"", 4,
+                "keyfile needs its certificate: add certfile = \"/path/to/client.crt\""
+            ),
+            (
+                "certfile = \"c.crt\"\nkeyfile = \"c.key\"", 3,
+                "a client certificate is sent only over TLS: add tls = true"
+            ),
+        ]
+        for (lines, line, message) in cases {
+            do {
+                _ = try parseConfiguration("[mqtt]\nhost = \"broker\"\n" + lines)
+                Issue.record("no error for \(lines)")
+            } catch {
+                #expect(error.line == line && error.message == message, "\(error)")
+            }
+        }
+        let both = try parseConfiguration("[mqtt]\nhost = \"b\"\ntls = true\ncertfile = \"c.crt\"\nkeyfile = \"c.key\"")
+        #expect(both.mqtt.certfile == "c.crt" && both.mqtt.keyfile == "c.key")
+    }
+}
