@@ -15,7 +15,7 @@ final class MQTTBridge {
     /// The topic the pager's own are under.
     let base: String
     /// The pages each subscribed topic feeds: index from 0, JSON path, whether a gauge.
-    private let feeds: [String: [(page: Int, json: String?, gauge: Bool)]]
+    private var feeds: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
     /// What was last published, so each change goes out once: the page, the screen, the
     /// brightness, the display switch.
     private var published: (page: String?, screen: String?, brightness: String?, display: String?) = (
@@ -58,15 +58,6 @@ final class MQTTBridge {
             throw error.libraryMissing ? .mqttUnavailable(error.description) : .mqtt(error.description)
         }
         longPress = configuration.crown.crownConfiguration.longPressDuration
-        var feeds: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
-        for (index, page) in configuration.pages.enumerated() {
-            guard let feed = page.push?.mqtt else { continue }
-            let gauge: Bool
-            if case .gauge = page.kind { gauge = true } else { gauge = false }
-            feeds[feed.topic, default: []].append((index, feed.json, gauge))
-        }
-        self.feeds = feeds
-        for topic in feeds.keys.sorted() { client.subscribe(topic) }
         for topic in [MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet] { client.subscribe(topic.topic(base)) }
         if settings.discovery {
             let found = HomeAssistantDiscovery(
@@ -82,8 +73,28 @@ final class MQTTBridge {
     /// New pages (a reload): their command topics subscribed, their entities announced, and the
     /// configs of the entities gone cleared.
     func pagesChanged(_ pages: [PageSpec]) {
-        pageCommands = PageTopics.commands(base: base, pages: pages)
+        let commands = PageTopics.commands(base: base, pages: pages)
+        // The bridge's own topics stay, whatever a page's `topic` was.
+        let standing = Set([MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet].map { $0.topic(base) })
+            .union([discovery?.status, discovery?.ownConfigs].compactMap { $0 })
+        for topic in pageCommands.keys where commands[topic] == nil && !standing.contains(topic) {
+            client.unsubscribe(topic)
+        }
+        pageCommands = commands
         for topic in pageCommands.keys.sorted() { client.subscribe(topic) }
+        var fresh: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
+        for (index, page) in pages.enumerated() {
+            guard let feed = page.push?.mqtt else { continue }
+            let gauge: Bool
+            if case .gauge = page.kind { gauge = true } else { gauge = false }
+            fresh[feed.topic, default: []].append((index, feed.json, gauge))
+        }
+        for topic in feeds.keys where fresh[topic] == nil && pageCommands[topic] == nil && !standing.contains(topic) {
+            client.unsubscribe(topic)
+        }
+        feeds = fresh
+        // Again: a reload makes the pages afresh, and the broker sends the retained values anew.
+        for topic in feeds.keys.sorted() { client.subscribe(topic, again: true) }
         guard let gone = discovery?.update(pages: pages) else { return }
         for topic in gone { client.publish(topic, [], retain: true) }
         announce()

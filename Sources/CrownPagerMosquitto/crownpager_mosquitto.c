@@ -41,6 +41,7 @@ enum { verify_peer = 1, filetype_pem = 1, set_min_proto_version = 123, tls_1_2 =
     F(mosquitto_socket)                                                                                     \
     F(mosquitto_want_write)                                                                                 \
     F(mosquitto_subscribe)                                                                                  \
+    F(mosquitto_unsubscribe)                                                                                \
     F(mosquitto_publish)                                                                                    \
     F(mosquitto_loop_read)                                                                                  \
     F(mosquitto_loop_write)                                                                                 \
@@ -184,6 +185,10 @@ bool mosquitto_want_write(struct mosquitto *mosq) { return api.mosquitto_want_wr
 
 int mosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
     return api.mosquitto_subscribe(mosq, mid, sub, qos);
+}
+
+int mosquitto_unsubscribe(struct mosquitto *mosq, int *mid, const char *sub) {
+    return api.mosquitto_unsubscribe(mosq, mid, sub);
 }
 
 int mosquitto_publish(

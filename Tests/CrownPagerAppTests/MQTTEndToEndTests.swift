@@ -152,12 +152,13 @@ import Testing
         #expect(try pager.waitForStatus { $0["notification"] as? String == "Door" })
 
         // The crown's events, as the fake chip's detents and a press make them.
-        let crown = try broker.subscribe(Self.base + "/crown", count: 2)
-        usleep(300_000)
+        let crown = try LiveSubscription(broker, Self.base + "/crown")
+        #expect(try crown.waitUntilSubscribed())
         pager.knob.write(FakeKnobRun.detents(1))
-        usleep(200_000)
+        let turn = crown.next(seconds: 10)
         ActionEndToEndTests.press(pager.knob)
-        let events = crown.lines()
+        let events = [turn, crown.next(seconds: 10)].compactMap { $0 }
+        crown.stop()
         #expect(
             events == [#"{"event_type":"turn_forward","count":1}"#, #"{"event_type":"press","count":1}"#], "\(events)")
 
@@ -165,6 +166,30 @@ import Testing
         kill(pager.process.processIdentifier, SIGKILL)
         pager.process.waitUntilExit()
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "offline"))
+    }
+
+    @Test func aReloadSubscribesItsNewTopicsAndFillsThePagesAgain() throws {
+        let broker = try MosquittoBroker()
+        try broker.publish("home/kitchen", "21.5 C", retain: true)
+        try broker.publish("home/hall", "dry", retain: true)
+        let pager = try Pager(port: broker.port)
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["21.5 C"], status: nil), onPage: 0)))
+        // The hall's page now takes its topic: SIGHUP reloads, the pages are made afresh.
+        let path = pager.knob.bus.scratch.path + "/crownpager.toml"
+        let text = Self.configuration(port: broker.port).replacingOccurrences(
+            of: "text = \"hall\"", with: "source = \"mqtt\"\ntopic = \"home/hall\"")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        kill(pager.process.processIdentifier, SIGHUP)
+        try broker.publish(Self.base + "/page/set", "Hall")
+        let hall = Self.glass(.output(lines: ["dry"], status: nil), onPage: 1, after: [1])
+        #expect(try pager.knob.bus.waitForGlass(hall), "the new topic's retained value fills its page")
+        // The kitchen's value, retained, comes again with the subscription made again.
+        try broker.publish(Self.base + "/page/set", "Kitchen")
+        let kitchen = Self.glass(.output(lines: ["21.5 C"], status: nil), onPage: 0)
+        #expect(try pager.knob.bus.waitForGlass(kitchen), "the reload's fresh page is filled again")
+        let messages = pager.stop()
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
     }
 
     @Test func aBrokerRestartedMidRunIsReconnectedAndTheEndSaysOffline() throws {

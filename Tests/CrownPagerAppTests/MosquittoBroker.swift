@@ -92,35 +92,11 @@ final class MosquittoBroker {
         try publish(topic, Array(text.utf8), retain: retain)
     }
 
-    /// mosquitto_sub on `topic` in the background, until `count` messages came or `seconds` passed:
-    /// call `lines()` on it for the messages.
-    func subscribe(_ topic: String, count: Int, seconds: Int = 20) throws -> Subscription {
-        let sub = Process()
-        sub.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        sub.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-C", "\(count)", "-W", "\(seconds)"]
-        let output = Pipe()
-        sub.standardOutput = output
-        sub.standardError = FileHandle.nullDevice
-        try sub.run()
-        return Subscription(process: sub, output: output)
-    }
-
-    /// The first retained message on `topic` (empty when none came within `seconds`).
-    func retained(_ topic: String, seconds: Int = 5) throws -> String {
-        try subscribe(topic, count: 1, seconds: seconds).lines().first ?? ""
-    }
-
-    /// A mosquitto_sub run.
-    struct Subscription {
-        let process: Process
-        let output: Pipe
-
-        /// Its messages, one a line, once it ended.
-        func lines() -> [String] {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text.split(separator: "\n").map(String.init)
-        }
+    /// The retained message on `topic` (empty when none came within `seconds`).
+    func retained(_ topic: String, seconds: Double = 5) throws -> String {
+        let subscription = try LiveSubscription(self, topic)
+        defer { subscription.stop() }
+        return subscription.next(seconds: seconds) ?? ""
     }
 }
 
@@ -190,4 +166,77 @@ func runProgram(_ path: String, _ arguments: [String]) throws -> (
     let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, out, err)
+}
+
+/// mosquitto_sub on a topic, read as messages come: `next` waits, with a deadline, for the next.
+final class LiveSubscription {
+    let broker: MosquittoBroker
+    let topic: String
+    /// Published on until it comes back, to know the subscription is in place.
+    let probe = "crownpager-test/probe"
+    private let process = Process()
+    private let output = Pipe()
+    private var buffer: [UInt8] = []
+    private var messages: [(topic: String, payload: String)] = []
+
+    init(_ broker: MosquittoBroker, _ topic: String) throws {
+        self.broker = broker
+        self.topic = topic
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-v", "-t", topic, "-t", probe]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { stop() }
+
+    /// Ends mosquitto_sub. Before a pager's run is stopped: a child started meanwhile holds the
+    /// run's standard error open too, and reading it to its end would wait for this one.
+    func stop() {
+        guard process.isRunning else { return }
+        // SIGKILL: a child of the test runner may have SIGTERM blocked, as the runner's thread had.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Every message read and not taken yet, the probe's left out.
+    func received() -> [(topic: String, payload: String)] { messages.filter { $0.topic != probe } }
+
+    /// The next payload on `topic` within `seconds`; nil when none came.
+    func next(seconds: Double) -> String? { next(on: topic, seconds: seconds) }
+
+    /// Publishes on the probe topic until it comes back (or 10 s passed): then the broker sends
+    /// this subscriber everything published after.
+    func waitUntilSubscribed() throws -> Bool {
+        let end = Date().addingTimeInterval(10)
+        while Date() < end {
+            try broker.publish(probe, "probe")
+            if next(on: probe, seconds: 0.2) != nil { return true }
+        }
+        return false
+    }
+
+    private func next(on wanted: String, seconds: Double) -> String? {
+        let end = Date().addingTimeInterval(seconds)
+        while true {
+            if let index = messages.firstIndex(where: { $0.topic == wanted }) {
+                return messages.remove(at: index).payload
+            }
+            let left = end.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, Int32(left * 1000) + 1) > 0 else { continue }
+            var bytes = [UInt8](repeating: 0, count: 65536)
+            let count = read(ready.fd, &bytes, bytes.count)
+            guard count > 0 else { return nil }
+            buffer += bytes[0..<count]
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                messages.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))
+            }
+        }
+    }
 }
