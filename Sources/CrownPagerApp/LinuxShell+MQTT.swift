@@ -22,8 +22,9 @@ extension LinuxShell {
         _ ready: Set<Int32>, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
     ) throws(CrownPagerError) -> Bool {
         guard let mqtt else { return false }
-        // What the last turn changed goes out now: the page, the screen.
+        // What the last turn changed goes out now: the page, the screen, the pushed values.
         mqtt.observe(engine.snapshot)
+        mqtt.observe(pushed: engine.pushedTexts)
         let readable = mqtt.client.descriptor.map { ready.contains($0) } ?? false
         guard readable || mqtt.client.nextDeadline(after: now).map({ $0 <= now }) == true else { return false }
         let served = mqtt.client.service(readable: readable, at: now)
@@ -40,7 +41,6 @@ extension LinuxShell {
                 for reply in effects.replies where reply.refusal != nil {
                     OperatorLog.warning("crownpager: mqtt: \(message.topic): \(reply.message)")
                 }
-                if effects.replies.allSatisfy({ $0.refusal == nil }) { mqtt.accepted(message) }
                 drew = try perform(effects, &engine, &loop, at: now) || drew
             }
         }

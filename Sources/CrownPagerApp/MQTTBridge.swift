@@ -25,8 +25,10 @@ final class MQTTBridge {
     private var discovery: HomeAssistantDiscovery?
     /// The topics that set a pushed page's value or press a remote action, by topic.
     private var pageCommands: [String: PageTopics.Command] = [:]
-    /// The pushed values MQTT set, by state topic, to publish again after a reconnection.
-    private var pageValues: [String: String] = [:]
+    /// The state topic of each pushed page Home Assistant may set, by page from 0.
+    private var stateTopics: [Int: String] = [:]
+    /// The pushed values last published on their state topics, by page from 0.
+    private var publishedValues: [Int: String] = [:]
     /// When the crown's button went down, to tell a press from a long press.
     private var pressedAt: Timestamp?
     /// A press held this long is a long press.
@@ -81,6 +83,11 @@ final class MQTTBridge {
             client.unsubscribe(topic)
         }
         pageCommands = commands
+        stateTopics = [:]
+        for case (let topic, .set(let page)) in commands {
+            stateTopics[page - 1] = String(topic.dropLast("set".count)) + "state"
+        }
+        publishedValues = [:]
         for topic in pageCommands.keys.sorted() { client.subscribe(topic) }
         var fresh: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
         for (index, page) in pages.enumerated() {
@@ -177,13 +184,13 @@ final class MQTTBridge {
         if last != value, client.publish(topic.topic(base), value, retain: true) { last = value }
     }
 
-    /// After a connection, and when Home Assistant starts: `online`, the discovery configs, the
-    /// pushed values MQTT set, and the state afresh at the next `observe`.
+    /// After a connection, and when Home Assistant starts: `online`, the discovery configs, and
+    /// the state and the pushed values afresh at the next `observe`.
     func connected() {
         client.publish(MQTTTopic.availability.topic(base), "online", retain: true)
         announce()
-        for (topic, value) in pageValues.sorted(by: { $0.key < $1.key }) { client.publish(topic, value, retain: false) }
         published = (nil, nil, nil, nil)
+        publishedValues = [:]
     }
 
     /// Publishes every discovery config (retained), when discovery is on.
@@ -191,15 +198,14 @@ final class MQTTBridge {
         for config in discovery?.configs ?? [] { client.publish(config.topic, config.payload, retain: true) }
     }
 
-    /// A message the engine took without refusal: a pushed value set from MQTT is the state
-    /// Home Assistant shows for its `text` or `number`.
-    func accepted(_ message: MQTTMessage) {
-        guard case .set? = pageCommands[message.topic],
-            case .success(let value) = MQTTPayload.value(of: message.payload, json: nil, gauge: false)
-        else { return }
-        let state = String(message.topic.dropLast("set".count)) + "state"
-        pageValues[state] = value
-        client.publish(state, value, retain: false)
+    /// Publishes the pushed values that changed (all again after a connection) on their pages'
+    /// state topics, whoever set them: Home Assistant, `crownpager set` or the control socket.
+    func observe(pushed values: [Int: String]) {
+        guard client.state == .connected, values != publishedValues else { return }
+        for (page, value) in values.sorted(by: { $0.key < $1.key }) where publishedValues[page] != value {
+            if let topic = stateTopics[page] { client.publish(topic, value, retain: false) }
+        }
+        publishedValues = values
     }
 
     /// The control a message on a command topic asks for, or why its payload asks for none; nil

@@ -86,7 +86,7 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .brightnessSet: return "sets it in place of `display.brightness`, at once"
         case .display: return "whether the display is switched on"
         case .displaySet: return "switches it off (until on, or a turn or press) or on"
-        case .pageValue: return "a `source = \"push\"` page's value last set by MQTT"
+        case .pageValue: return "a `source = \"push\"` page's value as last set (MQTT, `crownpager set`)"
         case .pageValueSet: return "sets that page's value (as `crownpager set`)"
         case .pagePress: return "runs a `remote = true` page's action, unconfirmed"
         case .discoveryConfig: return "Home Assistant's discovery, one per entity (`discovery = true`)"

@@ -52,6 +52,8 @@ struct PushedValues: Hashable, Sendable {
     var stale: Set<Int> = []
     /// The earliest instant a value goes stale; nil when none will.
     var nextStaleAt: Timestamp?
+    /// Each page's value as it was pushed, by page, for the shells that publish it.
+    var text: [Int: String] = [:]
 }
 
 extension DeviceEngine {
@@ -116,6 +118,7 @@ extension DeviceEngine {
             reading = .output(text: value, status: nil)
         }
         pushedValues.setAt[page] = now
+        pushedValues.text[page] = value
         pushedValues.stale.remove(page)
         pushedValues.nextStaleAt = nextStaleInstant()
         showReading(reading, on: page)
@@ -166,6 +169,9 @@ extension DeviceEngine {
 
     /// Every page's title, in order, for `crownpager status`.
     package var pageTitles: [String] { book.specs.map { $0.title } }
+
+    /// Each pushed page's value as it was pushed (`crownpager set`, MQTT), by page from 0.
+    package var pushedTexts: [Int: String] { pushedValues.text }
 
     /// The pages (from 0) whose pushed value has gone stale, in order.
     package var stalePages: [Int] { pushedValues.stale.sorted() }

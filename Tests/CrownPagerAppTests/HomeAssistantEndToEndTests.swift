@@ -193,6 +193,10 @@ import Testing
         try broker.publish(Self.base + "/page/washer_mk_2/set", "Spin 1200")
         #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["Spin 1200"], status: nil), onPage: 1)))
         #expect(state.next(seconds: 10) == "Spin 1200")
+        // A value set at the pager's control socket is Home Assistant's state too.
+        let socket = pager.knob.bus.scratch.path + "/control.sock"
+        #expect(try runCrownPager(["set", Self.washer, "Rinse", "--socket", socket]).status == 0)
+        #expect(state.next(seconds: 10) == "Rinse")
         state.stop()
 
         // The button runs the remote action at once; the page without remote = true has no press topic.
@@ -203,7 +207,6 @@ import Testing
         #expect(try pager.knob.bus.waitForGlass(Self.glass(result, onPage: 3)))
 
         // The same controls from the command line, through the control socket.
-        let socket = pager.knob.bus.scratch.path + "/control.sock"
         #expect(try runCrownPager(["brightness", "20", "--socket", socket]).status == 0)
         #expect(try Self.waitForRegisters(pager.knob) { $0.contrast == UInt8(20 * 255 / 100) })
         let refused = try runCrownPager(["press", "Reboot", "--socket", socket])
