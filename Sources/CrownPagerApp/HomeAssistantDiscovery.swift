@@ -27,7 +27,7 @@ struct HomeAssistantDiscovery {
     /// The entities of the pages configured now, and the pager's own.
     private(set) var entities: [Entity] = []
 
-    /// Where Home Assistant's project says how to get help; nil while the project has no public address.
+    /// Where CrownPager's users find help (origin's `support_url`); nil while the project has no public address.
     static let supportURL: String? = nil
 
     /// The discovery of the pager `clientID` under `base`, version `version`, for `pages`.
