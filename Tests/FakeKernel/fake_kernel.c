@@ -373,6 +373,7 @@ int ioctl(int fd, unsigned long request, ...) {
         errno = ENOTTY;
     }
     pthread_mutex_unlock(&fake_kernel_lock);
+    fake_bus_settle();
     return result;
 }
 
@@ -391,6 +392,7 @@ ssize_t write(int fd, const void *buffer, size_t count) {
     pthread_mutex_lock(&fake_kernel_lock);
     ssize_t result = kind->on_write(fd, buffer, count);
     pthread_mutex_unlock(&fake_kernel_lock);
+    fake_bus_settle();
     return result;
 }
 
