@@ -16,10 +16,11 @@
 # the last. The rate reached is what a second mosquitto_sub on the topic received over the phase.
 #
 # Detent to glass runs from the last edge of a detent (the instant the fake chip stamped it) to
-# the last byte of the first frame that started after it; a frame is the writes that follow one
-# another with less than 0.5 ms of idle bus between them. First byte is to that frame's first
-# byte. Crown events are what a mosquitto_sub on <base>/crown received (their counts summed)
-# against the detents made; the pager's own tally is its last log line.
+# the last byte of the first frame that can show it: the writes of the first loop turn whose
+# poll(2) returned after the edge (the fake kernel logs each turn's poll before its writes; the
+# loop takes its input after each poll). First byte is to that frame's first byte. Crown events are what a mosquitto_sub on <base>/crown received (their counts summed)
+# against the detents made; the pager's own tally is its last log line. Pager CPU is its user and
+# system time over the phase's detents, in per cent of one core.
 #
 #   Scripts/bench/mqtt-flood.sh [--detents N] [--rate R] [--binary PATH]
 #
@@ -129,6 +130,9 @@ feed() {
   done
 }
 
+# The pager's CPU time so far, user and system, in clock ticks (/proc/PID/stat fields 14 and 15).
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pager/stat"; }
+
 # One phase: $1 its name; flooded when $2 is "flood". Prints a line of figures for the table.
 phase() {
   local name=$1 flood=$2 made=0 direction=1 received_pid="" feeder="" publisher=""
@@ -148,7 +152,8 @@ phase() {
   else
     sleep 0.5
   fi
-  local started=${EPOCHREALTIME/./}
+  local started=${EPOCHREALTIME/./} ticks_before
+  ticks_before=$(cpu_ticks)
   echo "mark start $name" >&3
   while [ "$made" -lt "$detents" ]; do
     if [ "$direction" -gt 0 ]; then
@@ -161,7 +166,9 @@ phase() {
     sleep "0.$((150 + RANDOM % 100))"
   done
   echo "mark end $name" >&3
-  local ended=${EPOCHREALTIME/./}
+  local ended=${EPOCHREALTIME/./} cpu
+  cpu=$(awk -v t="$(($(cpu_ticks) - ticks_before))" -v hz="$(getconf CLK_TCK)" -v a="$started" -v b="${EPOCHREALTIME/./}" \
+    'BEGIN { printf "%.0f%%", 100 * t / hz / ((b - a) / 1000000) }')
   if [ -n "$feeder" ]; then
     kill "$feeder"
     wait "$feeder" 2>/dev/null || true
@@ -178,7 +185,7 @@ phase() {
     written=$(cat "$work/flood-written" 2>/dev/null || echo 0)
     received=$(grep -c . "$work/flood-received.txt" || true)
   fi
-  echo "$name $made $events $counted $written $received $seconds" >>"$work/phases.txt"
+  echo "$name $made $events $counted $written $received $seconds $cpu" >>"$work/phases.txt"
 }
 
 : >"$work/phases.txt"
@@ -189,23 +196,22 @@ kill -TERM "$pager"
 status=0
 wait "$pager" || status=$?
 
-# Detent to glass from the event log: frames from the I2C writes, then each detent's first frame.
-sort -n -k1,1 "$work/events.txt" | awk -v gap=500000 -v hz=400000 '
-  function finish_frame() { if (frame_bytes) { frames++; fstart[frames] = frame_start; fend[frames] = frame_end } }
+# Detent to glass from the event log: a turn's frame is the writes after a poll(2) returned (the
+# loop reads its input after each poll); a detent's frame is the first whose poll came after it.
+sort -n -k1,1 "$work/events.txt" | awk -v hz=400000 '
   $2 == "mark" { marks[$3 " " $4] = $1; next }
   $2 == "edge" { edges++; if (edges % 4 == 0) { detent[++detents] = $1 }; next }
+  $2 == "turn" { polled = $1; open = 0; next }
   $2 == "i2c" {
-    took = ($3 * 9 + 11) * 1000000000 / hz; start = $1 - took
-    if (frame_bytes && start - frame_end < gap) { frame_end = $1; frame_bytes += $3 }
-    else { finish_frame(); frame_start = start; frame_end = $1; frame_bytes = $3 }
+    if (!open) { frames++; fpoll[frames] = polled; fstart[frames] = $1 - ($3 * 9 + 11) * 1000000000 / hz; open = 1 }
+    fend[frames] = $1
   }
   END {
-    finish_frame()
     f = 1
     for (d = 1; d <= detents; d++) {
-      while (f <= frames && fstart[f] < detent[d]) f++
+      while (f <= frames && fpoll[f] < detent[d]) f++
       name = detent[d] < marks["end quiet"] ? "quiet" : "flooded"
-      if (f > frames || (d < detents && fstart[f] >= detent[d + 1])) { missing[name]++; continue }
+      if (f > frames || (d < detents && fpoll[f] >= detent[d + 1])) { missing[name]++; continue }
       printf "%s %.3f %.3f\n", name, (fstart[f] - detent[d]) / 1e6, (fend[f] - detent[d]) / 1e6
     }
     for (name in missing) printf "%s missing %d\n", name, missing[name]
@@ -214,10 +220,10 @@ sort -n -k1,1 "$work/events.txt" | awk -v gap=500000 -v hz=400000 '
 stopping="$(sed -n 's/^crownpager: stopping: //p' "$work/crownpager.log" | tail -n 1)"
 echo "mqtt-flood: crownpager run (release) on the fake kernel, I2C at 400 kHz; $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| phase | detents | frames measured | first byte p50 / p99 / max | glass p50 / p99 / max | crown events (count) | flood written / received | rate received |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| phase | detents | frames measured | first byte p50 / p99 / max | glass p50 / p99 / max | crown events (count) | flood written / received | rate received | pager CPU |"
+echo "|---|---|---|---|---|---|---|---|---|"
 problems=()
-while read -r name made events counted written received seconds; do
+while read -r name made events counted written received seconds cpu; do
   figures=$(awk -v n="$name" '$1 == n && $2 != "missing" { print $2, $3 }' "$work/latencies.txt" | awk '
     { first[NR] = $1; glass[NR] = $2 }
     function pct(a, p,   i, j, t, k) {
@@ -233,7 +239,7 @@ while read -r name made events counted written received seconds; do
   read -r measured first glass <<<"$figures"
   flood_rate="-"
   [ "$name" = flooded ] && flood_rate="$(awk -v r="$received" -v s="$seconds" 'BEGIN { printf "%.0f msg/s", r / s }')"
-  echo "| $name | $made | $measured | ${first//\// \/ } ms | ${glass//\// \/ } ms | $events ($counted) | $written / $received | $flood_rate |"
+  echo "| $name | $made | $measured | ${first//\// \/ } ms | ${glass//\// \/ } ms | $events ($counted) | $written / $received | $flood_rate | $cpu |"
   [ "$counted" = "$made" ] || problems+=("$name: $counted crown events published for $made detents")
   [ "$measured" = "$made" ] || problems+=("$name: $((made - measured)) detents had no frame of their own")
   p99=$(cut -d/ -f2 <<<"$glass")

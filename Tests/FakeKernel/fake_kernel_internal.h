@@ -86,6 +86,8 @@ void fake_log_event(uint64_t timestamp_ns, const char *text);
 /// Charges the calling thread the modelled bus time of an accepted I2C write of `length` bytes
 /// (FAKE_I2C_HZ; nothing without it): fake_bus_settle sleeps it once the kernel lock is released.
 void fake_bus_charge(size_t length);
+/// A poll(2) returned now: the next write begins a turn's frame, logged as "turn" at that instant.
+void fake_bus_note_poll(void);
 /// Sleeps the bus time charged since the last call, then logs "i2c <bytes>" to the event log
 /// (the last byte's instant): a blocking write on a real bus returns when its last byte is out.
 void fake_bus_settle(void);

@@ -90,7 +90,8 @@ int fake_write_node(const char *path, const char *contents) {
 // the repository's bus model counts it (9 bits a byte, control byte included, and 11 for start,
 // address and stop): the writing thread sleeps after the kernel lock is released, so the knob's
 // edges are still taken meanwhile. FAKE_EVENT_LOG=<file> gets a line per write at its last byte
-// ("<ns> i2c <bytes>"), and one per edge the FIFO brings (fake_gpio.c), CLOCK_MONOTONIC.
+// ("<ns> i2c <bytes>"), before the first write after a poll(2) a line "<ns> turn" stamped with
+// the instant that poll returned, and one per edge the FIFO brings (fake_gpio.c), CLOCK_MONOTONIC.
 
 uint64_t fake_monotonic_now(void) {
     struct timespec now;
@@ -104,6 +105,14 @@ void fake_log_event(uint64_t timestamp_ns, const char *text) {
     char line[256];
     int length = snprintf(line, sizeof line, "%llu %s\n", (unsigned long long)timestamp_ns, text);
     if (length > 0) fake_append_to_file(path, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+}
+
+// The last poll(2) return before a write: the loop reads its input after a poll, so a detent
+// stamped later cannot be in the frame that turn writes. Written and read by the loop's thread.
+static __thread uint64_t polled_ns, turn_logged_ns;
+
+void fake_bus_note_poll(void) {
+    if (getenv("FAKE_EVENT_LOG")) polled_ns = fake_monotonic_now();
 }
 
 static __thread uint64_t owed_ns;
@@ -124,6 +133,10 @@ void fake_bus_settle(void) {
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR) {
     }
     char text[64];
+    if (polled_ns != turn_logged_ns) {
+        turn_logged_ns = polled_ns;
+        fake_log_event(polled_ns, "turn");
+    }
     snprintf(text, sizeof text, "i2c %zu", owed_bytes);
     fake_log_event(fake_monotonic_now(), text);
     owed_ns = 0;
