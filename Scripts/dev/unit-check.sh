@@ -215,8 +215,10 @@ say "installed $(basename "$deb") into $root ($((SECONDS - started)) s so far)"
 
 # The boot: systemd as PID 1, journal and console to $work/console.log.
 machine="crownpager-unit-$$"
+# bpf(2) allowed: systemd in the container applies IPAddressDeny= (unit-check-mqtt.sh) with it, and
+# without it quietly does not (nspawn's filter refuses bpf, and systemd takes that as no support).
 SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 systemd-nspawn --quiet --directory "$root" --boot --machine "$machine" \
-  --register=no --keep-unit --private-network --console=passive </dev/null >"$work/console.log" 2>&1 &
+  --register=no --keep-unit --private-network --system-call-filter=bpf --console=passive </dev/null >"$work/console.log" 2>&1 &
 nspawn=$!
 # The container's PID 1 is systemd-nspawn's child once it has become systemd.
 leader=""
