@@ -111,8 +111,15 @@ void fake_log_event(uint64_t timestamp_ns, const char *text) {
 // stamped later cannot be in the frame that turn writes. Written and read by the loop's thread.
 static __thread uint64_t polled_ns, turn_logged_ns;
 
+/// Whether FAKE_EVENT_LOG is set, looked up once: poll(2) is called often, by tests too.
+static int logging_events(void) {
+    static int known = -1;
+    if (known < 0) known = getenv("FAKE_EVENT_LOG") != NULL;
+    return known;
+}
+
 void fake_bus_note_poll(void) {
-    if (getenv("FAKE_EVENT_LOG")) polled_ns = fake_monotonic_now();
+    if (logging_events()) polled_ns = fake_monotonic_now();
 }
 
 static __thread uint64_t owed_ns;
