@@ -21,9 +21,11 @@
 # Detent to glass runs from the last edge of a detent (the instant the fake chip stamped it) to
 # the last byte of the first frame that can show it: the writes of the first loop turn whose
 # poll(2) returned after the edge (the fake kernel logs each turn's poll before its writes; the
-# loop takes its input after each poll). First byte is to that frame's first byte. Crown events are what a mosquitto_sub on <base>/crown received (their counts summed)
-# against the detents made; the pager's own tally is its last log line. Pager CPU is its user and
-# system time over the phase's detents, in per cent of one core.
+# loop takes its input after each poll). First byte is to that frame's first byte. Crown events
+# are what a mosquitto_sub on <base>/crown received (their counts summed) against the detents
+# made; the pager's own tally is its last log line. Pager CPU is its user and system time over
+# the phase's detents, in per cent of one core. It fails when a crown event is missing, a detent
+# had no frame, or the glass p99 of a phase is 10 ms or more (issue 25's bound).
 #
 #   Scripts/bench/mqtt-flood.sh [--detents N] [--rate R] [--binary PATH]
 #
@@ -40,7 +42,10 @@ while [ $# -gt 0 ]; do
       [[ "${2:-}" =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] || { echo "mqtt-flood: $1 takes a whole number above 0" >&2; exit 2; }
       [ "$1" = --detents ] && detents=$2 || rate=$2
       shift 2 ;;
-    --binary) binary=${2:?"mqtt-flood: --binary takes the path of a crownpager"}; shift 2 ;;
+    --binary)
+      [ -x "${2:-}" ] || { echo "mqtt-flood: --binary takes the path of a crownpager" >&2; exit 2; }
+      binary="$(realpath "$2")"
+      shift 2 ;;
     *) echo "mqtt-flood: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -68,7 +73,7 @@ cc -O2 Scripts/bench/mqtt-flood-publisher.c -o "$work/publisher" -lmosquitto \
   || { echo "mqtt-flood: cannot build the publisher: it needs libmosquitto-dev" >&2; exit 1; }
 mkfifo "$work/input"
 
-# A free port: the kernel's pick for a socket bound to 0 (bash has no bind; ss lists what is taken).
+# A random port nobody listens on (ss lists those taken; bash cannot bind to 0 for the kernel's pick).
 port=$((20000 + RANDOM % 20000))
 while ss -Htln "sport = :$port" 2>/dev/null | grep -q .; do port=$((20000 + RANDOM % 20000)); done
 printf 'listener %s 127.0.0.1\npersistence false\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
