@@ -100,6 +100,7 @@ package final class MQTTClient {
     private var retryAt: Timestamp?
     private var connectStartedAt: Timestamp?
     private var backoff = TimeSpan.milliseconds(1000)
+    private var servicedAt = Timestamp(nanoseconds: 0)
     /// The longest wait between attempts.
     package static let maximumBackoff = TimeSpan.milliseconds(60_000)
     /// How long a connection may take to be accepted before it is dropped and tried again.
@@ -173,8 +174,10 @@ package final class MQTTClient {
     /// When `service` must run next without input: a retry, a lookup to look at, keep-alive,
     /// bytes waiting to be written. poll(2) watches only for reading, so writes are tried every 10 ms.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
-        if lookup != nil || wantsWrite { return now + .milliseconds(10) }
-        if descriptor != nil { return now + .milliseconds(1000) }
+        // From the last service, not from `now`: a deadline that moves with the clock is never due,
+        // and a silent socket would then never be serviced (no keep-alive, no connect timeout).
+        if lookup != nil || wantsWrite { return max(servicedAt + .milliseconds(10), now) }
+        if descriptor != nil { return servicedAt + .milliseconds(1000) }
         return retryAt
     }
 
@@ -206,6 +209,7 @@ package final class MQTTClient {
     package func service(readable: Bool, at now: Timestamp) -> (messages: [MQTTMessage], changed: MQTTConnectionState?)
     {
         let before = state
+        servicedAt = now
         if state == .connecting || state == .connected, descriptor == nil {
             drop("the connection closed", at: now)
         } else if descriptor != nil {
