@@ -38,7 +38,7 @@
 # boots a new copy. The container gets a cgroup v2 hierarchy of its own
 # (SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1: Debian 13's systemd wants one), a private network, and is
 # not registered with machined (--register=no --keep-unit), so the host needs no systemd running;
-# the checks enter it with nsenter. 70 to 95 s once the package and the cached roots exist
+# the checks enter it with nsenter. About 130 s once the package and the cached roots exist
 # (the watchdog takes 30 s to find the stopped loop).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
