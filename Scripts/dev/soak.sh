@@ -8,13 +8,18 @@
 #   - the I2C adapter unplugged for 5 s every 3 minutes (in a shorter run: once, at a third);
 #   - SIGHUP every 10 s, alternating two configurations with different page lists;
 #   - command pages that hang (killed at their timeout), flood (output capped) and fork (a child
-#     that calls setsid, and a sleeper that outlives its parent).
+#     that calls setsid, and a sleeper that outlives its parent);
+#   - with Debian's mosquitto installed (packages mosquitto, mosquitto-clients): [mqtt] against a
+#     broker on 127.0.0.1 that restarts every 3 minutes (in a shorter run: at a third and two
+#     thirds), a page fed by a topic published to every second, and after each restart the
+#     pager's availability `online` waited for (it reconnects by itself, with backoff).
 # Every 5 s it samples the process: RSS, file descriptors, threads, children. At the end it stops
 # the program with SIGTERM and reports peak RSS, RSS growth after the first fifth of the run,
 # descriptors and threads then and at the end, detents the knob made and detents the pager
 # applied (from the program's last log line), and whether it crashed. It fails if RSS grew by more
 # than 1 MiB, a descriptor or thread leaked, a detent was lost, the display did not come back
-# from every outage, a command's process outlived the run, or the program did not exit 0 on SIGTERM.
+# from every outage, a command's process outlived the run, the program did not exit 0 on SIGTERM,
+# or it did not say `online` again within 30 s of a broker's restart.
 #
 #   Scripts/dev/soak.sh [MINUTES]   default 1 (CI); 60 before a release
 #
@@ -31,6 +36,10 @@ for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] &
 for need in swift:swiftlang cc:gcc ps:procps; do
   command -v "${need%%:*}" >/dev/null || { echo "soak: cannot run: no ${need%%:*} (package ${need#*:}; Scripts/setup.sh --test installs it)" >&2; exit 1; }
 done
+broker=yes
+for need in /usr/sbin/mosquitto /usr/bin/mosquitto_pub /usr/bin/mosquitto_sub; do
+  [ -x "$need" ] || { broker=no; echo "soak: no $need: the broker's part is left out (packages mosquitto, mosquitto-clients)"; }
+done
 
 echo "soak: building crownpager (release)"
 swift build -c release --product crownpager >/dev/null
@@ -44,6 +53,20 @@ mkfifo "$fifo"
 
 # The commands carry this run's number, so that what is left over is told from another soak's.
 token=$$
+duration=$((minutes * 60))
+# The broker: mosquitto on 127.0.0.1 at a free port (the kernel's pick is not to be had from bash:
+# a random one nobody listens on), restarted by broker_cycle below; the pager's topics under soak/pager.
+port=$((20000 + RANDOM % 20000))
+while ss -Htln "sport = :$port" 2>/dev/null | grep -q .; do port=$((20000 + RANDOM % 20000)); done
+base="soak/pager-$token"
+mqtt_section() {
+  [ "$broker" = yes ] || return 0
+  printf '[mqtt]\nhost = "127.0.0.1"\nport = %s\nbase_topic = "%s"\nkeepalive = "10s"\n' "$port" "$base"
+}
+mqtt_page() {
+  [ "$broker" = yes ] || return 0
+  printf '[[page]]\nkind = "text"\ntitle = "Broker"\nsource = "mqtt"\ntopic = "%s/value"\n' "$base"
+}
 # Two configurations: the second has one page more and a page less, so a reload changes the list.
 configuration() { # extra page kind
   cat <<EOF
@@ -57,6 +80,8 @@ source = "gpio"
 chip = "/dev/gpiochip0"
 acceleration = false
 wrap = true
+$(mqtt_section)
+$(mqtt_page)
 [[page]]
 kind = "clock"
 title = "Clock"
@@ -98,6 +123,30 @@ cp "$work/a.toml" "$work/crownpager.toml"
 "$program" check "$work/a.toml" >/dev/null
 "$program" check "$work/b.toml" >/dev/null
 
+broker_pid=""
+start_broker() {
+  /usr/sbin/mosquitto -c "$work/mosquitto.conf" >>"$work/mosquitto.log" 2>&1 &
+  broker_pid=$!
+  for _ in $(seq 100); do ss -Htln "sport = :$port" | grep -q . && return 0; sleep 0.1; done
+  echo "soak: mosquitto did not listen on port $port:" >&2
+  tail -n 5 "$work/mosquitto.log" >&2
+  return 1
+}
+# Whether the pager's availability (retained; the broker keeps nothing across a restart, so it is
+# the pager's own after reconnecting) reads `online` within $1 seconds.
+online_within() {
+  local until=$((SECONDS + $1))
+  while [ "$SECONDS" -lt "$until" ]; do
+    [ "$(/usr/bin/mosquitto_sub -h 127.0.0.1 -p "$port" -t "$base/availability" -C 1 -W 2 2>/dev/null)" = online ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+if [ "$broker" = yes ]; then
+  printf 'listener %s 127.0.0.1\npersistence false\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
+  start_broker
+fi
+
 LD_PRELOAD="$(pwd)/$work/libFakeKernel.so" FAKE_KERNEL_ROOT="$(pwd)/$work/root" FAKE_I2C_DEVICES=1:0x3c \
   FAKE_GPIO_CHIPS=0:54 FAKE_GPIO_INPUT="$(pwd)/$fifo" \
   "$program" run --config "$work/crownpager.toml" --i2c-bus 1 >"$work/crownpager.out" 2>"$work/crownpager.log" &
@@ -136,6 +185,35 @@ knob() {
 knob &
 knob_pid=$!
 
+# The broker restarts every 3 minutes (a shorter run: at a third and two thirds, none in its last
+# 10 s), each followed by a wait of up to 30 s for `online`; one line each in $work/broker.
+restart_every=180
+[ "$duration" -lt $((restart_every * 3)) ] && restart_every=$((duration / 3))
+broker_cycle() {
+  local restarts=0 origin=$SECONDS at
+  if ! online_within 30; then echo "start: no online within 30 s" >>"$work/broker"; fi
+  while [ $(((restarts + 1) * restart_every)) -le $((duration - 10)) ]; do
+    while [ "$SECONDS" -lt $((origin + (restarts + 1) * restart_every)) ]; do sleep 0.5; done
+    # The first broker is the script's child, not this subshell's: wait for it by its pid.
+    kill -TERM "$broker_pid"
+    while kill -0 "$broker_pid" 2>/dev/null; do sleep 0.05; done
+    start_broker || { echo "restart $((restarts + 1)): mosquitto did not start" >>"$work/broker"; break; }
+    restarts=$((restarts + 1))
+    at=$SECONDS
+    if online_within 30; then
+      echo "restart $restarts: online again after $((SECONDS - at)) s" >>"$work/broker"
+    else
+      echo "restart $restarts: no online within 30 s" >>"$work/broker"
+    fi
+  done
+  echo "$broker_pid" >"$work/broker-pid"
+}
+: >"$work/broker"
+if [ "$broker" = yes ]; then
+  broker_cycle &
+  cycle_pid=$!
+fi
+
 sample() { # seconds
   local status rss hwm threads fds children
   status="$(cat "/proc/$pid/status" 2>/dev/null)" || return 1
@@ -147,10 +225,9 @@ sample() { # seconds
   echo "$1 $rss $hwm $fds $threads $children" >>"$work/samples"
 }
 : >"$work/samples"
-duration=$((minutes * 60))
 unplug_every=180
 [ "$duration" -lt "$unplug_every" ] && unplug_every=$((duration / 3))
-reloads=0 bursts=0 unplugs=0 presses=0 config=a
+reloads=0 bursts=0 unplugs=0 presses=0 config=a published=0 unpublished=0
 for ((second = 1; second <= duration; second++)); do
   sleep 1
   kill -0 "$pid" 2>/dev/null || break
@@ -172,7 +249,17 @@ for ((second = 1; second <= duration; second++)); do
   if ((second % unplug_every == 5)) && ((second > 5)); then echo "i2c-add 1" >&3; fi
   # A sample fails only once the program is gone, which the next turn finds and the checks report.
   if ((second % 5 == 0)); then sample "$second" || true; fi
+  # The page's value, once a second; refused while the broker restarts.
+  if [ "$broker" = yes ]; then
+    if /usr/bin/mosquitto_pub -h 127.0.0.1 -p "$port" -t "$base/value" -m "value $second" -q 1 2>/dev/null; then
+      published=$((published + 1))
+    else
+      unpublished=$((unpublished + 1))
+    fi
+  fi
 done
+# The broker's last restart is 10 s or more before the end: its wait for `online` is over soon.
+if [ "$broker" = yes ]; then wait "$cycle_pid" || echo "soak: the broker's cycle ended with status $?" >&2; fi
 alive=true
 kill -0 "$pid" 2>/dev/null || alive=false
 # A dead program reads no more edges: the knob would wait on a full FIFO. The knob's own status
@@ -187,6 +274,9 @@ status=0
 wait "$pid" || status=$?
 exec 3>&-
 sleep 0.2
+if [ "$broker" = yes ]; then
+  kill -TERM "$(cat "$work/broker-pid" 2>/dev/null || echo "$broker_pid")" 2>/dev/null || echo "soak: the broker had gone" >&2
+fi
 
 read -r made forward back <"$work/knob" || { made=0 forward=0 back=0; }
 stopping="$(sed -n 's/^crownpager: stopping: //p' "$work/crownpager.log" | tail -n 1)"
@@ -209,6 +299,12 @@ echo "soak:   descriptors ${fds_warm:-?} at ${warm} s, ${fds_end:-?} at the end;
 echo "soak:   detents: the knob made $made ($forward forward, $back back); the pager saw ${turned:-?}, applied ${applied:-?}"
 echo "soak:   the display stopped answering $lost times and answered again $recovered times"
 echo "soak:   lines logged $(wc -l <"$work/crownpager.log"); exit status $status; command processes left $leftover"
+if [ "$broker" = yes ]; then
+  restarted=$(grep -c '^restart' "$work/broker" || true)
+  reconnected=$(grep -c 'online again' "$work/broker" || true)
+  echo "soak:   broker restarted $restarted times (every $restart_every s), the pager online again after each: $reconnected ($(grep -o 'after [0-9]* s' "$work/broker" | tr '\n' ' '))"
+  echo "soak:   values published to its page: $published (refused while it restarted: $unpublished)"
+fi
 echo "soak:   samples (seconds, RSS kB, peak kB, descriptors, threads, children): $work/samples"
 problems=()
 $alive || problems+=("crownpager died during the run")
@@ -220,6 +316,11 @@ $alive || problems+=("crownpager died during the run")
 [ "${threads_end:-0}" -le "${threads_warm:-0}" ] || problems+=("threads grew from $threads_warm to $threads_end")
 [ "$lost" -eq "$recovered" ] || problems+=("the display stopped answering $lost times but answered again $recovered times")
 [ "$leftover" -eq 0 ] || problems+=("$leftover command processes outlived the run")
+if [ "$broker" = yes ]; then
+  [ "$restarted" -gt 0 ] && [ "$reconnected" -eq "$restarted" ] && ! grep -q '^start: no online' "$work/broker" \
+    || problems+=("the broker: $(grep -v 'online again' "$work/broker" | tr '\n' ';' || echo "restarted $restarted times")")
+  [ "$published" -gt 0 ] || problems+=("no value could be published to the broker")
+fi
 if [ "${#problems[@]}" -gt 0 ]; then
   printf 'soak: FAILED: %s\n' "${problems[@]}" >&2
   echo "soak: the program's last lines:" >&2

@@ -30,7 +30,8 @@
 // remove and add a chip; "i2c-fail <bus> <address> <count> <errno>" NACKs the next transfers
 // (fake_i2c_fail_next), "i2c-nack <bus> <address> <errno>" NACKs every transfer until the same
 // line with 0 (fake_i2c_set_nack), "i2c-remove <bus>" and "i2c-add <bus>" unplug and replug an adapter;
-// the input devices' lines are in fake_input.c.
+// the input devices' lines are in fake_input.c. With FAKE_EVENT_LOG each edge read is logged
+// there with its stamp (fake_transfers.c), and a line "mark <words>" is logged as it is, stamped now.
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
 
@@ -608,7 +609,9 @@ static void *read_input(void *argument) {
             unsigned int lines;
             int bus, address, count, error, device, type, code, value;
             char name[64];
-            if (sscanf(start, "i2c-nack %d %i %d", &bus, &address, &error) == 3) {
+            if (strncmp(start, "mark ", 5) == 0) {
+                fake_log_event(monotonic_now(), start);
+            } else if (sscanf(start, "i2c-nack %d %i %d", &bus, &address, &error) == 3) {
                 fake_i2c_set_nack(bus, address, error);
             } else if (sscanf(start, "input %d %d %d %d", &device, &type, &code, &value) == 4) {
                 fake_input_emit(device, (uint16_t)type, (uint16_t)code, value);
@@ -631,6 +634,9 @@ static void *read_input(void *argument) {
                 if (!stamp) stamp = monotonic_now() > last ? monotonic_now() : last + 1;
                 last = stamp;
                 fake_gpio_set_line(chip, offset, level, stamp);
+                char event[64];
+                snprintf(event, sizeof event, "edge %d %u %d", chip, offset, level);
+                fake_log_event(stamp, event);
             }
             start = newline + 1;
         }

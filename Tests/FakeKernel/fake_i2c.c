@@ -20,7 +20,8 @@
 //
 // Environment (LD_PRELOAD runs): FAKE_I2C_DEVICES=<bus>:<address>[:<status>][,...] adds
 // devices, e.g. "1:0x3c" or "1:0x3c:0x08" (the byte a status read returns); FAKE_I2C_TRACE=<file> appends each accepted write as an i2ctransfer line
-// ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent. Such a run keeps no
+// ("w3@0x3c 0x00 0xae 0xaf"), so a test can replay what the program sent; FAKE_I2C_HZ=<hertz>
+// makes each write take its bus time at that clock (fake_transfers.c, for the flood benchmark). Such a run keeps no
 // transfers in memory (fake_i2c_transfer_count and the like are for tests linking the fake).
 #undef _FORTIFY_SOURCE
 #include "fake_kernel_internal.h"
@@ -95,6 +96,7 @@ static int deliver(int bus, int address, const uint8_t *bytes, size_t length, in
     }
     if (!is_write) return 0;
     fake_append_trace_line(trace_path, address, NULL, 0, bytes, length);
+    fake_bus_charge(length);
     // A program under LD_PRELOAD has no one to ask for the transfers (its trace file has them):
     // keeping them would grow its memory with every frame, and a soak would take it for a leak.
     if (!keep_transfers) return 0;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ typedef int (*fstatat64_fn)(int, const char *, struct stat64 *, int);
 typedef int (*access_fn)(const char *, int);
 typedef int (*faccessat_fn)(int, const char *, int, int);
 typedef char *(*realpath_fn)(const char *, char *);
+typedef int (*poll_fn)(struct pollfd *, nfds_t, int);
 
 REAL(open, open_fn)
 REAL(open64, open_fn)
@@ -78,6 +80,7 @@ REAL(openat, openat_fn)
 REAL(openat64, openat_fn)
 REAL(close, close_fn)
 REAL(ioctl, ioctl_fn)
+REAL(poll, poll_fn)
 REAL(read, read_fn)
 REAL(write, write_fn)
 REAL(stat, stat_fn)
@@ -373,6 +376,17 @@ int ioctl(int fd, unsigned long request, ...) {
         errno = ENOTTY;
     }
     pthread_mutex_unlock(&fake_kernel_lock);
+    fake_bus_settle();
+    return result;
+}
+
+/// poll(2) as libc does it; its return is noted for the event log: the loop takes its input after
+/// it, so the writes that follow a return make one turn's frame (fake_transfers.c).
+int poll(struct pollfd *descriptors, nfds_t count, int timeout) {
+    int result = real_poll()(descriptors, count, timeout);
+    int saved = errno;
+    fake_bus_note_poll();
+    errno = saved;
     return result;
 }
 
@@ -391,6 +405,7 @@ ssize_t write(int fd, const void *buffer, size_t count) {
     pthread_mutex_lock(&fake_kernel_lock);
     ssize_t result = kind->on_write(fd, buffer, count);
     pthread_mutex_unlock(&fake_kernel_lock);
+    fake_bus_settle();
     return result;
 }
 

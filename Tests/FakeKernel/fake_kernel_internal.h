@@ -79,6 +79,19 @@ void fake_append_to_file(const char *path, const char *text, size_t length);
 void fake_append_trace_line(
     const char *path, int address, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length);
 
+/// CLOCK_MONOTONIC now, in nanoseconds.
+uint64_t fake_monotonic_now(void);
+/// Appends "<timestamp_ns> <text>" as a line to the event log (FAKE_EVENT_LOG), if there is one.
+void fake_log_event(uint64_t timestamp_ns, const char *text);
+/// Charges the calling thread the modelled bus time of an accepted I2C write of `length` bytes
+/// (FAKE_I2C_HZ; nothing without it): fake_bus_settle sleeps it once the kernel lock is released.
+void fake_bus_charge(size_t length);
+/// A poll(2) returned now: the next write begins a turn's frame, logged as "turn" at that instant.
+void fake_bus_note_poll(void);
+/// Sleeps the bus time charged since the last call, then logs "i2c <bytes>" to the event log
+/// (the last byte's instant): a blocking write on a real bus returns when its last byte is out.
+void fake_bus_settle(void);
+
 /// Writes `contents` to <root><path> (a sysfs file), creating folders; 0, or -1 with errno.
 int fake_write_node(const char *path, const char *contents);
 

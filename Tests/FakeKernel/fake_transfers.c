@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int fake_transfer_log_append(
     struct fake_transfer_log *log, const uint8_t *head, size_t head_length, const uint8_t *bytes, size_t length,
@@ -81,4 +82,70 @@ int fake_write_node(const char *path, const char *contents) {
     ssize_t written = fake_real_write(fd, contents, strlen(contents));
     fake_real_close(fd);
     return written == (ssize_t)strlen(contents) ? 0 : -1;
+}
+
+// MARK: Timing (the flood benchmark, Scripts/bench/mqtt-flood.sh)
+//
+// FAKE_I2C_HZ=<hertz> makes each accepted I2C write take its time on a bus of that clock, as
+// the repository's bus model counts it (9 bits a byte, control byte included, and 11 for start,
+// address and stop): the writing thread sleeps after the kernel lock is released, so the knob's
+// edges are still taken meanwhile. FAKE_EVENT_LOG=<file> gets a line per write at its last byte
+// ("<ns> i2c <bytes>"), before the first write after a poll(2) a line "<ns> turn" stamped with
+// the instant that poll returned, and one per edge the FIFO brings (fake_gpio.c), CLOCK_MONOTONIC.
+
+uint64_t fake_monotonic_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+void fake_log_event(uint64_t timestamp_ns, const char *text) {
+    const char *path = getenv("FAKE_EVENT_LOG");
+    if (!path || !path[0]) return;
+    char line[256];
+    int length = snprintf(line, sizeof line, "%llu %s\n", (unsigned long long)timestamp_ns, text);
+    if (length > 0) fake_append_to_file(path, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+}
+
+// The last poll(2) return before a write: the loop reads its input after a poll, so a detent
+// stamped later cannot be in the frame that turn writes. Written and read by the loop's thread.
+static __thread uint64_t polled_ns, turn_logged_ns;
+
+/// Whether FAKE_EVENT_LOG is set, looked up once: poll(2) is called often, by tests too.
+static int logging_events(void) {
+    static int known = -1;
+    if (known < 0) known = getenv("FAKE_EVENT_LOG") != NULL;
+    return known;
+}
+
+void fake_bus_note_poll(void) {
+    if (logging_events()) polled_ns = fake_monotonic_now();
+}
+
+static __thread uint64_t owed_ns;
+static __thread size_t owed_bytes;
+
+void fake_bus_charge(size_t length) {
+    const char *hertz = getenv("FAKE_I2C_HZ");
+    long clock = hertz ? strtol(hertz, NULL, 10) : 0;
+    if (clock <= 0) return;
+    owed_ns += ((uint64_t)length * 9 + 11) * 1000000000ull / (uint64_t)clock;
+    owed_bytes += length;
+}
+
+void fake_bus_settle(void) {
+    if (!owed_bytes) return;
+    uint64_t end = fake_monotonic_now() + owed_ns;
+    struct timespec until = {(time_t)(end / 1000000000ull), (long)(end % 1000000000ull)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR) {
+    }
+    char text[64];
+    if (polled_ns != turn_logged_ns) {
+        turn_logged_ns = polled_ns;
+        fake_log_event(polled_ns, "turn");
+    }
+    snprintf(text, sizeof text, "i2c %zu", owed_bytes);
+    fake_log_event(fake_monotonic_now(), text);
+    owed_ns = 0;
+    owed_bytes = 0;
 }
