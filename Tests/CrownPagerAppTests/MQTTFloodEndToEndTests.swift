@@ -45,15 +45,14 @@ import Testing
         }
     }
 
-    /// The crown events mosquitto_sub wrote to `file`, and the detents they add up to (back negative).
-    static func crownEvents(in file: String) -> (events: [String], detents: Int) {
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        let events = text.split(separator: "\n").map(String.init)
-        let detents = events.reduce(0) { sum, event in
-            let count = Int(event.split(separator: ":").last?.filter(\.isNumber) ?? "") ?? 0
-            return sum + (event.contains("turn_back") ? -count : event.contains("turn_forward") ? count : 0)
+    /// The detents `events` (`{"event_type":"turn_forward","count":2}`, ...) say were turned each way.
+    static func detents(in events: [String]) -> (forward: Int, back: Int) {
+        // The count is the last field: `2}`.
+        let counts = events.map { event in
+            (event: event, count: Int(event.split(separator: ":").last?.filter(\.isNumber) ?? "") ?? 0)
         }
-        return (events, detents)
+        let count = { (type: String) in counts.filter { $0.event.contains(type) }.map(\.count).reduce(0, +) }
+        return (count("turn_forward"), count("turn_back"))
     }
 
     @Test func underAFloodEveryDetentIsPublishedAndTheGlassFollowsTheKnob() throws {
@@ -62,23 +61,18 @@ import Testing
         let pager = try Pager(port: broker.port)
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try MQTTEndToEndTests.waitForRetained(broker, MQTTEndToEndTests.base + "/availability", "online"))
-        // Every crown event, and every flood message the broker passes on, into files.
-        let crownFile = broker.scratch.path + "/crown.txt"
+        // Every crown event, read as it comes; every flood message the broker passes on, into a file.
+        let crown = try LiveSubscription(broker, MQTTEndToEndTests.base + "/crown")
+        defer { crown.stop() }
+        #expect(try crown.waitUntilSubscribed())
         let floodFile = broker.scratch.path + "/flood.txt"
-        var subscribers: [Process] = []
-        for (topic, file) in [(MQTTEndToEndTests.base + "/crown", crownFile), ("home/kitchen", floodFile)] {
-            #expect(FileManager.default.createFile(atPath: file, contents: nil))
-            let subscriber = Process()
-            subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-            subscriber.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", topic]
-            subscriber.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-            try subscriber.run()
-            subscribers.append(subscriber)
-        }
-        defer {
-            for subscriber in subscribers where subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) }
-        }
-        usleep(300_000)
+        #expect(FileManager.default.createFile(atPath: floodFile, contents: nil))
+        let subscriber = Process()
+        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        subscriber.arguments = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "home/kitchen"]
+        subscriber.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: floodFile))
+        try subscriber.run()
+        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
 
         // The flood on the first page's topic; the knob goes to the second page, then back and
         // forth between the second and the third, each detent waited for on the glass.
@@ -100,14 +94,13 @@ import Testing
         flood.stop()
 
         // Every detent's event came, and they add up to where the knob is.
-        let end = Date().addingTimeInterval(20)
-        while Date() < end, Self.crownEvents(in: crownFile).detents != 1 { usleep(50_000) }
-        let crown = Self.crownEvents(in: crownFile)
-        #expect(crown.events.count >= 1 && crown.detents == 1, "\(crown.events)")
-        let forward = crown.events.filter { $0.contains("turn_forward") }.map { $0.filter(\.isNumber) }
-        let back = crown.events.filter { $0.contains("turn_back") }.map { $0.filter(\.isNumber) }
-        #expect(forward.compactMap { Int($0) }.reduce(0, +) == 9, "\(crown.events)")
-        #expect(back.compactMap { Int($0) }.reduce(0, +) == 8, "\(crown.events)")
+        var events: [String] = []
+        while Self.detents(in: events).forward + Self.detents(in: events).back < 17,
+            let event = crown.next(seconds: 20)
+        {
+            events.append(event)
+        }
+        #expect(Self.detents(in: events) == (9, 8), "\(events)")
 
         // Back on the flooded page, once the backlog is through: the value last published.
         pager.knob.write(FakeKnobRun.detents(-1))
