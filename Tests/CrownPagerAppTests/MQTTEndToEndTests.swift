@@ -198,6 +198,8 @@ import Testing
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
         #expect(try pager.status()["mqtt"] as? String == "connected")
+        try broker.publish("home/kitchen", "19 C")
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["19 C"], status: nil), onPage: 0)))
         broker.stop()
         #expect(try pager.waitForStatus { ($0["mqtt"] as? String ?? "").hasPrefix("disconnected (") })
         // The pager keeps paging without its broker.
@@ -206,6 +208,20 @@ import Testing
         // A fresh broker keeps nothing: the availability it holds is the pager's after reconnecting.
         try broker.start()
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
+        // The state and Home Assistant's discovery again, on the broker that lost them.
+        #expect(try Self.waitForRetained(broker, Self.base + "/page", "Outside"))
+        let configs = try LiveSubscription(broker, "homeassistant/sensor/+/page/config")
+        #expect(try configs.waitUntilSubscribed())
+        #expect(configs.received().contains { $0.payload.contains(#""unique_id""#) }, "\(configs.received())")
+        configs.stop()
+        // The crown is published again; the value from before the restart is still on its page.
+        let crown = try LiveSubscription(broker, Self.base + "/crown")
+        #expect(try crown.waitUntilSubscribed())
+        pager.knob.write(FakeKnobRun.detents(-1))
+        #expect(crown.next(seconds: 10) == #"{"event_type":"turn_back","count":1}"#)
+        crown.stop()
+        #expect(try runCrownPager(["show", "1", "--socket", pager.socket]).status == 0)
+        #expect(try pager.knob.bus.waitForGlass(Self.glass(.output(lines: ["19 C"], status: nil), onPage: 0)))
         let messages = pager.stop()
         #expect(pager.process.terminationStatus == 0, "\(messages)")
         #expect(messages.contains("crownpager: mqtt: disconnected ("), "\(messages)")
