@@ -261,27 +261,34 @@ enum PageTopics {
 }
 
 /// A JSON value written with its keys in the order given, its strings escaped as RFC 8259 asks.
-indirect enum JSONText {
-    case string(String)
-    case integer(Int)
-    case number(Double)
-    case array([JSONText])
-    case object([(String, JSONText)])
-
+///
+/// A struct holding the text, not an enum of the values: Swift 6.0.3 (Debian 13's) reports a
+/// circular reference for an enum whose cases hold arrays of itself.
+struct JSONText {
     /// The value as JSON text.
-    var encoded: String {
-        switch self {
-        case .string(let text): return Self.quoted(text)
-        case .integer(let value): return String(value)
-        case .number(let value):
-            // Whole numbers without `.0`; JSON has no infinity, and the table's ranges keep to finite.
-            guard value.isFinite else { return "null" }
-            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-            return "\(value)"
-        case .array(let values): return "[" + values.map { $0.encoded }.joined(separator: ",") + "]"
-        case .object(let members):
-            return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
-        }
+    let encoded: String
+
+    /// A string, quoted and escaped.
+    static func string(_ text: String) -> JSONText { JSONText(encoded: quoted(text)) }
+
+    /// An integer.
+    static func integer(_ value: Int) -> JSONText { JSONText(encoded: String(value)) }
+
+    /// A number: whole numbers without `.0`; JSON has no infinity, and the table's ranges keep to finite.
+    static func number(_ value: Double) -> JSONText {
+        guard value.isFinite else { return JSONText(encoded: "null") }
+        if value == value.rounded(), abs(value) < 1e15 { return JSONText(encoded: String(Int64(value))) }
+        return JSONText(encoded: "\(value)")
+    }
+
+    /// An array of `values`, in order.
+    static func array(_ values: [JSONText]) -> JSONText {
+        JSONText(encoded: "[" + values.map { $0.encoded }.joined(separator: ",") + "]")
+    }
+
+    /// An object of `members`, their keys in the order given.
+    static func object(_ members: [(String, JSONText)]) -> JSONText {
+        JSONText(encoded: "{" + members.map { quoted($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}")
     }
 
     /// `text` in quotes, escaped as `crownpager status --json` escapes its strings.
