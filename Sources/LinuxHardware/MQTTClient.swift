@@ -128,10 +128,15 @@ package final class MQTTClient {
     /// When `service` must run next without input: a retry, a lookup to look at, keep-alive,
     /// bytes waiting to be written. poll(2) watches only for reading, so writes are tried every 10 ms.
     /// Counted from the last service, not from `now`: a deadline always 10 ms after now would never
-    /// be due, and a lookup would never be looked at again.
+    /// be due, and a lookup would never be looked at again. A connection being made is looked at
+    /// each second (its timeout); one made, each quarter `keepalive`, which pings in time (the
+    /// broker waits a keepalive and a half) and leaves an idle pager 4 wakeups a minute, not 60.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
         let last = servicedAt ?? now
         if lookup != nil || wantsWrite { return last + .milliseconds(10) }
+        if state == .connected {
+            return last + max(.milliseconds(1000), TimeSpan(nanoseconds: options.keepalive.nanoseconds / 4))
+        }
         if descriptor != nil { return last + .milliseconds(1000) }
         return retryAt
     }

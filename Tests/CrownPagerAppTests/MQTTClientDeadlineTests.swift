@@ -1,4 +1,6 @@
 import CrownVocabulary
+import Foundation
+import Glibc
 import LinuxHardware
 import Testing
 
@@ -23,5 +25,28 @@ import Testing
             return
         }
         #expect(reason.contains("did not answer within 10 s"), "\(reason)")
+    }
+
+    @Test func aConnectionMadeIsLookedAtEachQuarterKeepaliveNotEachSecond() throws {
+        let broker = try MosquittoBroker()
+        var options = MQTTClientOptions(host: "127.0.0.1", clientID: "crownpager-keepalive-test")
+        options.port = broker.port
+        options.keepalive = .milliseconds(60_000)
+        let client = try MQTTClient(options)
+        // Driven as the run loop drives it, on its own clock, until the broker accepts.
+        let end = Date().addingTimeInterval(10)
+        var now = Timestamp.milliseconds(1000)
+        var readable = false
+        while client.state != .connected, Date() < end {
+            _ = client.service(readable: readable, at: now)
+            var ready = pollfd(fd: client.descriptor ?? -1, events: Int16(POLLIN), revents: 0)
+            readable = poll(&ready, 1, 10) > 0
+            now = now + .milliseconds(10)
+        }
+        #expect(client.state == .connected)
+        _ = client.service(readable: false, at: now)
+        // Nothing to write: the next look is 15 s on, a quarter of the keepalive (4 wakeups a minute).
+        #expect(!client.wantsWrite)
+        #expect(client.nextDeadline(after: now) == now + .milliseconds(15_000))
     }
 }
