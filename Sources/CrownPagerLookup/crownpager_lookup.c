@@ -36,8 +36,9 @@ int crownpager_lookup_status(struct crownpager_lookup *lookup) { return gai_erro
 
 int crownpager_lookup_in_progress(void) { return EAI_INPROGRESS; }
 
-int crownpager_lookup_address(struct crownpager_lookup *lookup, char *buffer, size_t length) {
+int crownpager_lookup_address(struct crownpager_lookup *lookup, size_t index, char *buffer, size_t length) {
     struct addrinfo *found = lookup->request.ar_result;
+    for (; found != NULL && index > 0; index--) found = found->ai_next;
     if (found == NULL) return EAI_NONAME;
     return getnameinfo(found->ai_addr, found->ai_addrlen, buffer, length, NULL, 0, NI_NUMERICHOST);
 }

@@ -25,6 +25,9 @@ package final class MQTTClient {
     private let inbox = MQTTInbox()
     private var subscriptions: [String] = []
     private var lookup: OpaquePointer?
+    /// The addresses the lookup found that were not tried yet, in the resolver's order: a name
+    /// with an IPv6 and an IPv4 address reaches a broker that listens on one of them.
+    private var untried: [String] = []
     private var retryAt: Timestamp?
     private var connectStartedAt: Timestamp?
     private var backoff = TimeSpan.milliseconds(1000)
@@ -224,6 +227,7 @@ package final class MQTTClient {
 
     private func begin(at now: Timestamp) {
         retryAt = nil
+        untried = []
         if Self.isNumeric(options.host) {
             connect(to: options.host, at: now)
             return
@@ -244,15 +248,21 @@ package final class MQTTClient {
             lookup = nil
         }
         var buffer = [CChar](repeating: 0, count: 64)
-        guard status == 0, crownpager_lookup_address(pending, &buffer, buffer.count) == 0 else {
+        var found: [String] = []
+        while status == 0, found.count < 8,
+            crownpager_lookup_address(pending, found.count, &buffer, buffer.count) == 0
+        {
+            found.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        guard let first = found.first else {
             let reason = String(cString: crownpager_lookup_error(status == 0 ? EAI_NONAME : status))
             wait("\(options.host) was not found: \(reason)", .unreachable, at: now)
             return
         }
-        let address = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        untried = Array(found.dropFirst())
         // With TLS too: the certificate is checked against the name (crownpager_mosquitto_tls_context),
         // so libmosquitto, given the address, does not look the name up again with getaddrinfo(3).
-        connect(to: address, at: now)
+        connect(to: first, at: now)
     }
 
     private func connect(to address: String, at now: Timestamp) {
@@ -276,12 +286,15 @@ package final class MQTTClient {
         guard let code = inbox.connackCode else { return }
         inbox.connackCode = nil
         guard code == 0 else {
+            // The broker answered: another of its addresses would answer the same.
+            untried = []
             let reason = String(cString: mosquitto_connack_string(Int32(code)))
             drop("the broker refused the connection: \(reason)", .of(connack: code), at: now)
             return
         }
         state = .connected
         backoff = .milliseconds(1000)
+        untried = []
         crownpager_mosquitto_tls_release(session)
         session = nil
         for topic in subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
@@ -317,6 +330,11 @@ package final class MQTTClient {
     }
 
     private func wait(_ reason: String, _ failure: MQTTFailure, at now: Timestamp) {
+        // Before the broker answered: the next address the name has, at once.
+        if state != .connected, !untried.isEmpty {
+            connect(to: untried.removeFirst(), at: now)
+            return
+        }
         lastFailure = failure
         state = .waiting(reason: reason, retryIn: backoff)
         retryAt = now + backoff

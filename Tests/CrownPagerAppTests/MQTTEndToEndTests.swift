@@ -286,6 +286,24 @@ import Testing
         #expect(off.status == 69 && off.standardOutput.contains("[mqtt] has no host"), "\(off.standardOutput)")
     }
 
+    /// A name with an IPv6 and an IPv4 address, the broker on the IPv4 one only (as a broker
+    /// bound to 0.0.0.0, or Debian 13's fresh root, whose localhost is ::1 first): the next
+    /// address is tried. /etc/hosts is replaced in a mount namespace of the doctor's own.
+    @Test func aNameWhoseFirstAddressRefusesIsReachedAtItsNext() throws {
+        let broker = try MosquittoBroker()
+        let hosts = broker.scratch.path + "/hosts"
+        try "::1 broker.crownpager.test\n127.0.0.1 broker.crownpager.test\n".write(
+            toFile: hosts, atomically: true, encoding: .utf8)
+        let path = broker.scratch.path + "/crownpager.toml"
+        let file = "[mqtt]\nhost = \"broker.crownpager.test\"\nport = \(broker.port)\nbase_topic = \"doctor/test\"\n"
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        let doctor = "mount --bind \"$1\" /etc/hosts && exec \"$2\" doctor mqtt --config \"$3\" --timeout 10"
+        let run = try runProgram(
+            "/usr/bin/unshare", ["-rm", "sh", "-c", doctor, "sh", hosts, crownPagerExecutable().path, path])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        #expect(run.standardOutput.contains("mqtt: subscribed, published and received"), "\(run.standardOutput)")
+    }
+
     @Test func wrongCredentialsAreNamed() throws {
         let broker = try MosquittoBroker(user: "pager", password: "right")
         let secret = broker.scratch.path + "/mqtt-password"

@@ -16,8 +16,9 @@ int crownpager_lookup_status(struct crownpager_lookup *lookup);
 /// The in-progress code crownpager_lookup_status returns while the lookup goes.
 int crownpager_lookup_in_progress(void);
 
-/// The first address found, numeric ("192.0.2.7", "2001:db8::7"), into `buffer`; 0 on success.
-int crownpager_lookup_address(struct crownpager_lookup *lookup, char *buffer, size_t length);
+/// The address found at `index` (from 0, in the resolver's order), numeric ("192.0.2.7",
+/// "2001:db8::7"), into `buffer`; 0 on success, EAI_NONAME past the last.
+int crownpager_lookup_address(struct crownpager_lookup *lookup, size_t index, char *buffer, size_t length);
 
 /// gai_strerror(3) of a status.
 const char *crownpager_lookup_error(int status);
