@@ -50,38 +50,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 cd "$(dirname "$0")/../.."
-for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
-for need in cc:gcc mosquitto:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients; do
-  command -v "${need%%:*}" >/dev/null || [ -x "/usr/sbin/${need%%:*}" ] || {
-    echo "mqtt-flood: cannot run: no ${need%%:*} (package ${need#*:}; Scripts/setup.sh --test installs it)" >&2
-    exit 1
-  }
-done
-PATH="$PATH:/usr/sbin"
-
-if [ -z "$binary" ]; then
-  echo "mqtt-flood: building crownpager (release)"
-  swift build -c release --product crownpager >/dev/null
-  binary="$(swift build -c release --show-bin-path)/crownpager"
-fi
-work=.build/mqtt-flood
-rm -rf "$work"
-mkdir -p "$work/root"
-work="$(pwd)/$work"
-cc -shared -fPIC -O1 -I Tests/FakeKernel/include Tests/FakeKernel/*.c -o "$work/libFakeKernel.so" -ldl -lpthread
+who=mqtt-flood
+. Scripts/bench/mqtt-bench-common.sh
 cc -O2 Scripts/bench/mqtt-flood-publisher.c -o "$work/publisher" -lmosquitto \
   || { echo "mqtt-flood: cannot build the publisher: it needs libmosquitto-dev" >&2; exit 1; }
-mkfifo "$work/input"
-
-# A random port nobody listens on (ss lists those taken; bash cannot bind to 0 for the kernel's pick).
-port=$((20000 + RANDOM % 20000))
-while ss -Htln "sport = :$port" 2>/dev/null | grep -q .; do port=$((20000 + RANDOM % 20000)); done
-printf 'listener %s 127.0.0.1\npersistence false\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap cleanup EXIT
-nice -n 10 mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-pids+=($!)
+# The broker and its clients at nice 10: on a pager they are other machines, and on this one they
+# would otherwise take the pager's CPU for their own share of the flood.
+mqtt_bench_broker 10
 
 base=bench/pager
 cat >"$work/crownpager.toml" <<EOF
@@ -108,20 +83,7 @@ kind = "text"
 title = "Hall"
 text = "A page with no feed"
 EOF
-"$binary" check "$work/crownpager.toml" >/dev/null
-
-LD_PRELOAD="$work/libFakeKernel.so" FAKE_KERNEL_ROOT="$work/root" FAKE_I2C_DEVICES=1:0x3c FAKE_I2C_HZ=400000 \
-  FAKE_EVENT_LOG="$work/events.txt" FAKE_GPIO_CHIPS=0:54 FAKE_GPIO_INPUT="$work/input" \
-  "$binary" run --config "$work/crownpager.toml" >"$work/crownpager.out" 2>"$work/crownpager.log" &
-pager=$!
-pids+=("$pager")
-exec 3<>"$work/input"
-for _ in $(seq 100); do grep -q 'mqtt: connected' "$work/crownpager.log" && break; sleep 0.1; done
-grep -q 'mqtt: connected' "$work/crownpager.log" || {
-  echo "mqtt-flood: the pager did not connect to the broker:" >&2
-  cat "$work/crownpager.log" >&2
-  exit 1
-}
+mqtt_bench_start FAKE_EVENT_LOG="$work/events.txt"
 
 # The pager's CPU time so far, user and system, in clock ticks (/proc/PID/stat fields 14 and 15).
 cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pager/stat"; }

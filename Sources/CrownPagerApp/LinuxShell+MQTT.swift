@@ -16,15 +16,28 @@ extension LinuxShell {
     /// The MQTT connection's descriptor, for poll(2), while there is one.
     var mqttDescriptors: [Int32] { mqtt?.client.descriptor.map { [$0] } ?? [] }
 
-    /// Reads and writes what the connection has (`ready` marks its descriptor readable), keeps it
-    /// alive, and hands the messages that came to the engine as the control socket's inputs.
+    /// The MQTT connection's descriptor while bytes wait to go out on it: poll(2) wakes when the
+    /// socket can take them.
+    var mqttWriting: Set<Int32> {
+        guard let client = mqtt?.client, client.wantsWrite, let descriptor = client.descriptor else { return [] }
+        return [descriptor]
+    }
+
+    /// Publishes what the turn changed: the page, the screen, the brightness, the display switch,
+    /// the pushed values. Called once a turn, after every input and the tick, before the loop sleeps.
+    func publishMQTT(_ engine: DeviceEngine) {
+        guard let mqtt else { return }
+        mqtt.observe(engine.snapshot)
+        mqtt.observe(pushed: engine.pushedTexts)
+    }
+
+    /// Reads and writes what the connection has (`ready` marks its descriptor readable or, while
+    /// bytes wait, writable), keeps it alive, and hands the messages that came to the engine as the
+    /// control socket's inputs.
     func serveMQTT(
         _ ready: Set<Int32>, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp
     ) throws(CrownPagerError) -> Bool {
         guard let mqtt else { return false }
-        // What the last turn changed goes out now: the page, the screen, the pushed values.
-        mqtt.observe(engine.snapshot)
-        mqtt.observe(pushed: engine.pushedTexts)
         let readable = mqtt.client.descriptor.map { ready.contains($0) } ?? false
         guard readable || mqtt.client.nextDeadline(after: now).map({ $0 <= now }) == true else { return false }
         let served = mqtt.client.service(readable: readable, at: now)

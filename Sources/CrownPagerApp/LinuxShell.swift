@@ -218,9 +218,16 @@ package final class LinuxShell {
             if let end = try takeInput(ready, knobDue: knobDue, &engine, &loop, at: now) { return end }
         }
         turn.drewFrame = try perform(engine.handle(.tick, at: now), &engine, &loop, at: now) || turn.drewFrame
+        // Whatever this turn changed goes to the broker now, drawn or not: a value pushed to a page
+        // not shown, a brightness set while dimmed. Waiting for the next turn waited for an unrelated
+        // wake-up, up to a quarter keepalive.
+        publishMQTT(engine)
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
+        // The knob as it is now: the edges just read may have started a debounce or a long press
+        // whose deadline the wake-up taken before them did not have.
+        let sleepKnob = self.knob?.wakeup ?? CrownWakeup()
         let deadlines: [Timestamp?] = [
-            engine.nextDeadline, commands.nextDeadline(after: now), knob.deadline, lostKnob?.retryAt,
+            engine.nextDeadline, commands.nextDeadline(after: now), sleepKnob.deadline, lostKnob?.retryAt,
             loop.service.nextDeadline, control?.nextDeadline, mqtt?.client.nextDeadline(after: now),
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
@@ -228,9 +235,9 @@ package final class LinuxShell {
         let sleepControl = (control?.descriptors ?? []) + mqttDescriptors
         loop.ready = loop.readiness(
             try Self.wait(
-                for: loop.inputDescriptors(knob: knob.descriptors) + sleepControl + commands.descriptors,
-                timeoutMilliseconds: timeout),
-            knobCount: knob.descriptors.count, control: sleepControl)
+                for: loop.inputDescriptors(knob: sleepKnob.descriptors) + sleepControl + commands.descriptors,
+                writing: mqttWriting, timeoutMilliseconds: timeout),
+            knobCount: sleepKnob.descriptors.count, control: sleepControl)
         return turn
     }
 
@@ -261,9 +268,13 @@ package final class LinuxShell {
         return Int(min(nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 > 0 ? 1 : 0), Int64(Int32.max)))
     }
 
-    /// Which of `descriptors` are readable within `timeoutMilliseconds`.
-    private static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(CrownPagerError) -> [Bool] {
-        do { return try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds) } catch {
+    /// Which of `descriptors` are readable (or, for those in `writing`, writable) within `timeoutMilliseconds`.
+    private static func wait(
+        for descriptors: [Int32], writing: Set<Int32> = [], timeoutMilliseconds: Int
+    ) throws(CrownPagerError) -> [Bool] {
+        do {
+            return try Readiness.wait(for: descriptors, writing: writing, timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
             throw .system(error)
         }
     }

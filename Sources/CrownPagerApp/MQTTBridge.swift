@@ -179,9 +179,12 @@ final class MQTTBridge {
         publish(.display, snapshot.isSwitchedOff ? "OFF" : "ON", was: &published.display)
     }
 
-    /// Publishes `value` on `topic` (retained) unless it went out last; notes it when it did.
+    /// Publishes `value` on `topic` (retained, QoS 0: a state is published again after every
+    /// connection) unless it went out last; notes it when it did.
     private func publish(_ topic: MQTTTopic, _ value: String, was last: inout String?) {
-        if last != value, client.publish(topic.topic(base), value, retain: true) { last = value }
+        if last != value, client.publish(topic.topic(base), value, retain: true, quality: .atMostOnce) {
+            last = value
+        }
     }
 
     /// After a connection, and when Home Assistant starts: `online`, the discovery configs, and
@@ -203,7 +206,7 @@ final class MQTTBridge {
     func observe(pushed values: [Int: String]) {
         guard client.state == .connected, values != publishedValues else { return }
         for (page, value) in values.sorted(by: { $0.key < $1.key }) where publishedValues[page] != value {
-            if let topic = stateTopics[page] { client.publish(topic, value, retain: false) }
+            if let topic = stateTopics[page] { client.publish(topic, value, retain: false, quality: .atMostOnce) }
         }
         publishedValues = values
     }

@@ -177,6 +177,10 @@ int mosquitto_opts_set(struct mosquitto *mosq, enum mosq_opt_t option, void *val
     return api.mosquitto_opts_set(mosq, option, value);
 }
 
+int mosquitto_int_option(struct mosquitto *mosq, enum mosq_opt_t option, int value) {
+    return api.mosquitto_int_option(mosq, option, value);
+}
+
 void *mosquitto_ssl_get(struct mosquitto *mosq) { return api.mosquitto_ssl_get(mosq); }
 
 int mosquitto_socket(struct mosquitto *mosq) { return api.mosquitto_socket(mosq); }

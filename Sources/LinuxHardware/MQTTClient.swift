@@ -75,6 +75,11 @@ package final class MQTTClient {
     }
 
     private func configure() throws(MQTTClientError) {
+        // Each message goes out as it is written: with Nagle's algorithm, the state published just
+        // after the PUBACK of the command that caused it waited for the broker's delayed ACK,
+        // 40 ms a hop on Linux (Scripts/bench/mqtt-latency.sh: p50 about 85 ms with it, a few
+        // milliseconds without). The pager sends a few small messages, never a stream.
+        try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
         if let username = options.username {
             try check(mosquitto_username_pw_set(handle, username, options.password), "the user name and password")
         }
@@ -125,18 +130,20 @@ package final class MQTTClient {
         return socket >= 0 ? socket : nil
     }
 
-    /// Whether bytes wait to go out: the loop calls `service` again soon (see `nextDeadline`).
+    /// Whether bytes wait to go out (a publish the socket's buffer did not take whole, a
+    /// connection being made, a TLS handshake): the loop then polls `descriptor` for writing too,
+    /// and services the client as soon as the kernel can take them.
     package var wantsWrite: Bool { descriptor != nil && mosquitto_want_write(handle) }
 
-    /// When `service` must run next without input: a retry, a lookup to look at, keep-alive,
-    /// bytes waiting to be written. poll(2) watches only for reading, so writes are tried every 10 ms.
-    /// Counted from the last service, not from `now`: a deadline always 10 ms after now would never
-    /// be due, and a lookup would never be looked at again. A connection being made is looked at
-    /// each second (its timeout); one made, each quarter `keepalive`, which pings in time (the
-    /// broker waits a keepalive and a half) and leaves an idle pager 4 wakeups a minute, not 60.
+    /// When `service` must run next without input: a retry, a lookup to look at, keep-alive.
+    /// (Bytes waiting to be written wake poll(2) through `wantsWrite`.) Counted from the last
+    /// service, not from `now`: a deadline always 10 ms after now would never be due, and a lookup
+    /// would never be looked at again. A connection being made is looked at each second (its
+    /// timeout); one made, each quarter `keepalive`, which pings in time (the broker waits a
+    /// keepalive and a half) and leaves an idle pager 4 wakeups a minute, not 60.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
         let last = servicedAt ?? now
-        if lookup != nil || wantsWrite { return last + .milliseconds(10) }
+        if lookup != nil { return last + .milliseconds(10) }
         if state == .connected {
             return last + max(.milliseconds(1000), TimeSpan(nanoseconds: options.keepalive.nanoseconds / 4))
         }
@@ -159,20 +166,25 @@ package final class MQTTClient {
         if state == .connected { _ = mosquitto_unsubscribe(handle, nil, topic) }
     }
 
-    /// Publishes `payload` on `topic` (QoS 1) if connected; false when it could not be queued.
+    /// Publishes `payload` on `topic` (QoS 1 unless `quality` says otherwise) if connected; false
+    /// when it could not be queued.
     @discardableResult
-    package func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
+    package func publish(
+        _ topic: String, _ payload: [UInt8], retain: Bool, quality: MQTTQualityOfService = .atLeastOnce
+    ) -> Bool {
         guard state == .connected else { return false }
         let code = payload.withUnsafeBytes {
-            mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 1, retain)
+            mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, quality.rawValue, retain)
         }
         return code == MOSQ_ERR_SUCCESS.rawValue
     }
 
     /// Publishes `text` as UTF-8.
     @discardableResult
-    package func publish(_ topic: String, _ text: String, retain: Bool) -> Bool {
-        publish(topic, Array(text.utf8), retain: retain)
+    package func publish(
+        _ topic: String, _ text: String, retain: Bool, quality: MQTTQualityOfService = .atLeastOnce
+    ) -> Bool {
+        publish(topic, Array(text.utf8), retain: retain, quality: quality)
     }
 
     /// Reads (when `readable`), writes what waits, keeps the connection alive, connects or retries

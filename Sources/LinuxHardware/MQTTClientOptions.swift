@@ -79,3 +79,13 @@ package struct MQTTClientError: Error, Hashable, Sendable, CustomStringConvertib
     /// Whether libmosquitto itself is missing (a package to install), not a setting to change.
     package var libraryMissing = false
 }
+
+/// How hard the broker and the client try to deliver a message (MQTT 3.1.1, 4.3).
+package enum MQTTQualityOfService: Int32, Sendable {
+    /// QoS 0: sent once, never acknowledged. For states, which are published again when they
+    /// change and after every connection, so a lost one is replaced; Home Assistant subscribes
+    /// to them at QoS 0 by default, which is what it receives them at whatever they were sent at.
+    case atMostOnce = 0
+    /// QoS 1: acknowledged, and sent again until it is. For events and announcements.
+    case atLeastOnce = 1
+}

@@ -57,9 +57,16 @@ package final class TerminationSignals {
 /// Waiting for any of several descriptors, with a timeout.
 package enum Readiness {
     /// Which of `descriptors` are readable (or hung up) within `timeoutMilliseconds` (negative:
-    /// no timeout); all false on timeout or when a signal interrupted the wait.
-    package static func wait(for descriptors: [Int32], timeoutMilliseconds: Int) throws(I2CLoopError) -> [Bool] {
-        var requests = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    /// no timeout); all false on timeout or when a signal interrupted the wait. Those also in
+    /// `writing` count as ready when they can be written too: bytes queued for a socket (an MQTT
+    /// publish the kernel's buffer could not take whole) go out when it drains, not at a later
+    /// wake-up for something else.
+    package static func wait(
+        for descriptors: [Int32], writing: Set<Int32> = [], timeoutMilliseconds: Int
+    ) throws(I2CLoopError) -> [Bool] {
+        var requests = descriptors.map {
+            pollfd(fd: $0, events: Int16(writing.contains($0) ? POLLIN | POLLOUT : POLLIN), revents: 0)
+        }
         // A negative timeout is poll(2)'s "wait until something happens": a loop with no deadline
         // sleeps until an event instead of spinning.
         let timeout = timeoutMilliseconds < 0 ? -1 : Int32(clamping: timeoutMilliseconds)
@@ -68,7 +75,7 @@ package enum Readiness {
             guard Glibc.errno == EINTR else { throw .system(operation: "poll", errno: Errno(rawValue: Glibc.errno)) }
             return descriptors.map { _ in false }
         }
-        return requests.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+        return requests.map { $0.revents & Int16(POLLIN | POLLOUT | POLLHUP | POLLERR) != 0 }
     }
 }
 

@@ -217,7 +217,8 @@ final class LiveSubscription {
         return false
     }
 
-    private func next(on wanted: String, seconds: Double) -> String? {
+    /// The next payload on `wanted` (one of the topics a wildcard subscription matches) within `seconds`.
+    func next(on wanted: String, seconds: Double) -> String? {
         let end = Date().addingTimeInterval(seconds)
         while true {
             if let index = messages.firstIndex(where: { $0.topic == wanted }) {

@@ -34,4 +34,21 @@ import Testing
         #expect(write(ends[1], &byte, 1) == 1)
         #expect(try Readiness.wait(for: [ends[0]], timeoutMilliseconds: 0) == [true])
     }
+
+    @Test func aDescriptorWithBytesToWriteIsReadyWhenItCanTakeThem() throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        // Nothing to read: only the wish to write makes it ready (an MQTT publish the buffer did not take whole).
+        #expect(try Readiness.wait(for: [ends[0]], timeoutMilliseconds: 0) == [false])
+        #expect(try Readiness.wait(for: [ends[0]], writing: [ends[0]], timeoutMilliseconds: 0) == [true])
+        // A full buffer is not writable: the loop sleeps until the peer drains it.
+        #expect(fcntl(ends[0], F_SETFL, O_NONBLOCK) == 0)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while write(ends[0], &chunk, chunk.count) > 0 {}
+        #expect(try Readiness.wait(for: [ends[0]], writing: [ends[0]], timeoutMilliseconds: 0) == [false])
+    }
 }
