@@ -1,7 +1,12 @@
+#!/usr/bin/env bash
 # What Scripts/bench/mqtt-flood.sh and mqtt-latency.sh share: the release binary, the fake kernel,
 # Debian's mosquitto on a free port of 127.0.0.1, and `crownpager run` against it. Sourced, with
 # $who (the script's name, for messages) and $binary (empty: built here) set; run from the
 # repository's top. Leaves $work, $port, $pids (ended at exit), and after mqtt_bench_start, $pager.
+#
+#   who=NAME binary=PATH; . Scripts/bench/mqtt-bench-common.sh
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; fi
 
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 for need in cc:gcc mosquitto:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients; do
