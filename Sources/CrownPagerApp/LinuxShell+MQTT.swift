@@ -9,7 +9,8 @@ extension LinuxShell {
         mqtt = try MQTTBridge(configuration, version: softwareVersion)
         if let mqtt {
             OperatorLog.info(
-                "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base)")
+                "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base), "
+                    + "client id \(mqtt.identity.clientID) (\(mqtt.identity.origin))")
         }
     }
 
@@ -25,8 +26,9 @@ extension LinuxShell {
 
     /// Publishes what the turn changed: the page, the screen, the brightness, the display switch,
     /// the pushed values. Called once a turn, after every input and the tick, before the loop sleeps.
-    func publishMQTT(_ engine: DeviceEngine) {
+    func publishMQTT(_ engine: DeviceEngine, at now: Timestamp) {
         guard let mqtt else { return }
+        mqtt.announceIfHeld(at: now)
         mqtt.observe(engine.snapshot)
         mqtt.observe(pushed: engine.pushedTexts)
     }
@@ -43,6 +45,7 @@ extension LinuxShell {
         let served = mqtt.client.service(readable: readable, at: now)
         if let changed = served.changed {
             if mqtt.noteState(changed) { OperatorLog.info("crownpager: mqtt: \(changed)") }
+            if let note = mqtt.takeoverNote() { OperatorLog.warning(note) }
             if changed == .connected { mqtt.connected() }
         }
         var drew = false

@@ -221,7 +221,7 @@ package final class LinuxShell {
         // Whatever this turn changed goes to the broker now, drawn or not: a value pushed to a page
         // not shown, a brightness set while dimmed. Waiting for the next turn waited for an unrelated
         // wake-up, up to a quarter keepalive.
-        publishMQTT(engine)
+        publishMQTT(engine, at: now)
         if turn.drewFrame || engine.nextDeadline.map({ $0 <= now }) ?? false { return turn }
         // The knob as it is now: the edges just read may have started a debounce or a long press
         // whose deadline the wake-up taken before them did not have.

@@ -1,5 +1,4 @@
 import CrownVocabulary
-import Glibc
 import LinuxHardware
 import PagerEngine
 import PagerSettings
@@ -14,6 +13,8 @@ final class MQTTBridge {
     let client: MQTTClient
     /// The topic the pager's own are under.
     let base: String
+    /// The client id, and where it came from.
+    let identity: MQTTClientIdentity
     /// The pages each subscribed topic feeds: index from 0, JSON path, whether a gauge.
     private var feeds: [String: [(page: Int, json: String?, gauge: Bool)]] = [:]
     /// What was last published, so each change goes out once: the page, the screen, the
@@ -35,14 +36,24 @@ final class MQTTBridge {
     private let longPress: TimeSpan
     /// The last connection state logged.
     private var lastState: MQTTConnectionState?
+    /// The discovery configs wait for the connection to hold: the last one was closed soon after
+    /// it was made, as when another client took the id, and this pager may not hold the device.
+    private var announceWhenHeld = false
+    /// The journal was told of the connections taken away (once a run).
+    private var toldOfTakeover = false
 
     /// The bridge `configuration` asks for; nil when `[mqtt]` has no host. A password file others
     /// may read, or one that cannot be read, is an error with the fix.
     init?(_ configuration: Configuration, version: String = "unknown") throws(CrownPagerError) {
         let settings = configuration.mqtt
         guard let host = settings.host, !host.isEmpty else { return nil }
-        base = settings.baseTopic ?? "crownpager/" + Self.hostname()
-        let clientID = settings.clientID ?? Self.defaultClientID()
+        base =
+            settings.baseTopic ?? "crownpager/"
+            + ((try? SystemReadings.hostname()).flatMap { $0.isEmpty ? nil : $0 } ?? "pager")
+        identity =
+            settings.clientID.map { MQTTClientIdentity(clientID: $0, origin: "[mqtt] client_id") }
+            ?? MQTTClientIdentity.current(stateDirectory: Self.stateDirectory())
+        let clientID = identity.clientID
         var options = MQTTClientOptions(host: host, clientID: clientID)
         options.port = settings.port
         options.keepalive = settings.keepalive
@@ -188,17 +199,47 @@ final class MQTTBridge {
     }
 
     /// After a connection, and when Home Assistant starts: `online`, the discovery configs, and
-    /// the state and the pushed values afresh at the next `observe`.
+    /// the state and the pushed values afresh at the next `observe`. After two connections in a
+    /// row that the broker closed soon after making them, the configs wait until this one has held
+    /// (`announceIfHeld`): another client with the same id holds the device, and its configs are
+    /// not this pager's to rewrite. (One such connection is also what a broker restarted at once
+    /// looks like, which has lost the configs: MQTT 3.1.1 says nothing of why it closed.)
     func connected() {
         client.publish(MQTTTopic.availability.topic(base), "online", retain: true)
-        announce()
+        if client.shortLivedConnections >= 2 { announceWhenHeld = true } else { announce() }
         published = (nil, nil, nil, nil)
         publishedValues = [:]
     }
 
-    /// Publishes every discovery config (retained), when discovery is on.
+    /// Announces the configs held back by `connected()` once the connection has lasted
+    /// `MQTTClient.heldConnection` at `now`.
+    func announceIfHeld(at now: Timestamp) {
+        guard announceWhenHeld, let age = client.connectionAge(at: now), age >= MQTTClient.heldConnection else {
+            return
+        }
+        announceWhenHeld = false
+        announce()
+    }
+
+    /// The journal's line, once a run, when the broker keeps closing the connection soon after
+    /// making it: what it does when another client connects with the same id. Nil otherwise.
+    func takeoverNote() -> String? {
+        guard !toldOfTakeover, client.shortLivedConnections >= 2 else { return nil }
+        toldOfTakeover = true
+        return "crownpager: mqtt: the broker closed the connection soon after making it, "
+            + "\(client.shortLivedConnections) times in a row: another client is probably connected with client id "
+            + "\(identity.clientID) (two pagers with one client_id?); backing off, up to "
+            + "\(MQTTClient.maximumBackoff.milliseconds / 1000) s between attempts"
+    }
+
+    /// Publishes every discovery config (retained, QoS 0), when discovery is on. At QoS 0: they
+    /// are announced again on every connection, and libmosquitto sends unacknowledged QoS 1
+    /// messages again on the next connection, which after a takeover would rewrite the configs of
+    /// a device another client now holds.
     private func announce() {
-        for config in discovery?.configs ?? [] { client.publish(config.topic, config.payload, retain: true) }
+        for config in discovery?.configs ?? [] {
+            client.publish(config.topic, config.payload, retain: true, quality: .atMostOnce)
+        }
     }
 
     /// Publishes the pushed values that changed (all again after a connection) on their pages'
@@ -269,19 +310,9 @@ final class MQTTBridge {
         return PagerNotification(message: message, title: field("title"), priority: priority)
     }
 
-    /// The host's name, for the default base topic.
-    static func hostname() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "pager" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "pager" : name
-    }
-
-    /// `crownpager-` and the first 12 characters of the machine id (the host name without one).
-    static func defaultClientID() -> String {
-        let id = (try? FileSystem.readText(atPath: "/etc/machine-id", maximumBytes: 256)) ?? ""
-        let trimmed = id.filter { $0.isHexDigit }
-        return "crownpager-" + (trimmed.isEmpty ? hostname() : String(trimmed.prefix(12)))
+    /// The service's state folder (`StateDirectory=`: the first of `$STATE_DIRECTORY`'s), if it has one.
+    static func stateDirectory() -> String? {
+        ProcessEnvironment.value("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
     }
 
     /// The first line of the password file, which only root or the service's user may own and

@@ -13,7 +13,8 @@ import Glibc
 /// The connection is `mosquitto_connect_bind_async`'s, given a numeric address: a name is first
 /// looked up by glibc's getaddrinfo_a(3), whose helper does the waiting while the loop asks
 /// whether it is done. (libmosquitto's own connect calls getaddrinfo(3), which would block for
-/// as long as the resolver takes.) Lost connections are tried again after 1 s, doubling up to 60 s.
+/// as long as the resolver takes.) Lost connections are tried again after 1 s, doubling up to 60 s;
+/// the wait starts again from 1 s only after a connection held for `heldConnection`.
 package final class MQTTClient {
     /// What the client was made with.
     package let options: MQTTClientOptions
@@ -35,8 +36,21 @@ package final class MQTTClient {
     private var servicedAt: Timestamp?
     /// The TLS session of the connection under way, held to read its certificate check once it failed.
     private var session: UnsafeMutableRawPointer?
+    /// When the broker accepted the connection that is up; nil while none is.
+    private var connectedAt: Timestamp?
+    /// How many connections in a row the broker closed within `heldConnection` of accepting them:
+    /// what another client with the same id does to this one (the broker closes the older of two
+    /// connections with one id). 0 once one has held.
+    package private(set) var shortLivedConnections = 0
     /// The longest wait between attempts.
     package static let maximumBackoff = TimeSpan.milliseconds(60_000)
+    /// A connection that lasts this long has held: the next loss is retried after 1 s again. One
+    /// closed sooner keeps doubling the wait, so two clients with one id, each taking the
+    /// connection from the other, back off instead of fighting every second.
+    package static let heldConnection = TimeSpan.milliseconds(30_000)
+
+    /// How long the connection that is up has lasted at `now`; nil while none is.
+    package func connectionAge(at now: Timestamp) -> TimeSpan? { connectedAt.map { now - $0 } }
     /// How long a connection may take to be accepted before it is dropped and tried again.
     package static let connectTimeout = TimeSpan.milliseconds(10_000)
 
@@ -234,6 +248,7 @@ package final class MQTTClient {
         _ = mosquitto_disconnect(handle)
         _ = mosquitto_loop_write(handle, 1)
         state = .waiting(reason: "disconnected", retryIn: .zero)
+        connectedAt = nil
         retryAt = nil
     }
 
@@ -305,7 +320,7 @@ package final class MQTTClient {
             return
         }
         state = .connected
-        backoff = .milliseconds(1000)
+        connectedAt = now
         untried = []
         crownpager_mosquitto_tls_release(session)
         session = nil
@@ -347,6 +362,15 @@ package final class MQTTClient {
             connect(to: untried.removeFirst(), at: now)
             return
         }
+        if state == .connected, let since = connectedAt {
+            if now - since >= Self.heldConnection {
+                backoff = .milliseconds(1000)
+                shortLivedConnections = 0
+            } else {
+                shortLivedConnections += 1
+            }
+        }
+        connectedAt = nil
         lastFailure = failure
         state = .waiting(reason: reason, retryIn: backoff)
         retryAt = now + backoff

@@ -82,7 +82,7 @@ extension Settings {
     package static let mqttClientID = Setting<String?>(
         "mqtt.client_id", .string, SettingCodec<String>.string.optional(), default: nil,
         example: "\"crownpager-kitchen\"", reloadable: false,
-        "The client id; unset, crownpager- and the first 12 characters of /etc/machine-id"
+        "The client id; unset, one per board: crownpager- and its serial number, else an id kept in the state folder"
     ) { $0.mqtt.clientID = $1 }
     package static let mqttBaseTopic = Setting<String?>(
         "mqtt.base_topic", .string, SettingCodec<String>.string.optional(), default: nil,
