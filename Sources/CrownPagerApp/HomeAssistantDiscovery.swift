@@ -1,5 +1,6 @@
 import LinuxHardware
 import PagerControl
+import PagerEngine
 import PagerSettings
 
 /// Home Assistant's MQTT discovery for one pager (`[mqtt] discovery`): one device, its entities'
@@ -185,6 +186,7 @@ struct HomeAssistantDiscovery {
         let topics: [(String, JSONText)] = [
             ("state_topic", .string(MQTTTopic.pageValue.topic(base, slug: slug))),
             ("command_topic", .string(MQTTTopic.pageValueSet.topic(base, slug: slug))),
+            ("json_attributes_topic", .string(MQTTTopic.pageValueAttributes.topic(base, slug: slug))),
         ]
         switch spec.kind {
         case .gauge(let gauge):
@@ -194,7 +196,9 @@ struct HomeAssistantDiscovery {
             if !gauge.unit.isEmpty { keys.append(("unit_of_measurement", .string(gauge.unit))) }
             return Entity(component: "number", objectID: "page_" + slug, keys: keys)
         case .text:
-            return Entity(component: "text", objectID: "page_" + slug, keys: [name] + topics + [("max", .integer(255))])
+            return Entity(
+                component: "text", objectID: "page_" + slug,
+                keys: [name] + topics + [("max", .integer(EntityState.textMaximum))])
         default:
             return nil
         }

@@ -30,7 +30,7 @@ extension LinuxShell {
         guard let mqtt else { return }
         mqtt.announceIfHeld(at: now)
         mqtt.observe(engine.snapshot)
-        mqtt.observe(pushed: engine.pushedTexts)
+        mqtt.observe(pushed: engine.pushedStates)
     }
 
     /// Reads and writes what the connection has (`ready` marks its descriptor readable or, while

@@ -29,7 +29,7 @@ final class MQTTBridge {
     /// The state topic of each pushed page Home Assistant may set, by page from 0.
     private var stateTopics: [Int: String] = [:]
     /// The pushed values last published on their state topics, by page from 0.
-    private var publishedValues: [Int: String] = [:]
+    private var publishedValues: [Int: EntityState] = [:]
     /// When the crown's button went down, to tell a press from a long press.
     private var pressedAt: Timestamp?
     /// A press held this long is a long press.
@@ -243,11 +243,16 @@ final class MQTTBridge {
     }
 
     /// Publishes the pushed values that changed (all again after a connection) on their pages'
-    /// state topics, whoever set them: Home Assistant, `crownpager set` or the control socket.
-    func observe(pushed values: [Int: String]) {
+    /// state topics, as their entities take them (`EntityState`), with their attributes; whoever
+    /// set them: Home Assistant, `crownpager set` or the control socket.
+    func observe(pushed values: [Int: EntityState]) {
         guard client.state == .connected, values != publishedValues else { return }
         for (page, value) in values.sorted(by: { $0.key < $1.key }) where publishedValues[page] != value {
-            if let topic = stateTopics[page] { client.publish(topic, value, retain: false, quality: .atMostOnce) }
+            guard let topic = stateTopics[page] else { continue }
+            // The attributes first: an automation woken by the state finds them already there.
+            let attributes = String(topic.dropLast("state".count)) + "attributes"
+            client.publish(attributes, value.attributes, retain: false, quality: .atMostOnce)
+            client.publish(topic, value.state, retain: false, quality: .atMostOnce)
         }
         publishedValues = values
     }

@@ -13,6 +13,7 @@ package enum MQTTTopic: CaseIterable, Sendable {
     case displaySet
     case pageValue
     case pageValueSet
+    case pageValueAttributes
     case pagePress
     case discoveryConfig
     case discoveryStatus
@@ -32,6 +33,7 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .displaySet: return "display/set"
         case .pageValue: return "page/<slug>/state"
         case .pageValueSet: return "page/<slug>/set"
+        case .pageValueAttributes: return "page/<slug>/attributes"
         case .pagePress: return "page/<slug>/press"
         case .discoveryConfig: return "<discovery_prefix>/<component>/<node_id>/<object_id>/config"
         case .discoveryStatus: return "<discovery_prefix>/status"
@@ -66,6 +68,7 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .brightness, .brightnessSet: return "0 to 100"
         case .display, .displaySet: return "`ON` or `OFF`"
         case .pageValue, .pageValueSet: return "the text, or a gauge's number"
+        case .pageValueAttributes: return "`{\"characters\":300,\"cut\":true}`; `{\"value\":150,\"in_range\":false}`"
         case .pagePress: return "anything (`PRESS`)"
         case .discoveryConfig: return "JSON (empty: the entity removed)"
         case .discoveryStatus: return "`online` (or `offline`)"
@@ -86,7 +89,11 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .brightnessSet: return "sets it in place of `display.brightness`, at once"
         case .display: return "whether the display is switched on"
         case .displaySet: return "switches it off (until on, or a turn or press) or on"
-        case .pageValue: return "a `source = \"push\"` page's value as last set (MQTT, `crownpager set`)"
+        case .pageValue:
+            return "a `source = \"push\"` page's value as last set (MQTT, `crownpager set`), as its entity takes it: "
+                + "a text over 255 characters cut with `…`, a gauge's number clamped to its `min` and `max`"
+        case .pageValueAttributes:
+            return "the entity's attributes: whether the state is all of the value, and its whole length or number"
         case .pageValueSet: return "sets that page's value (as `crownpager set`)"
         case .pagePress: return "runs a `remote = true` page's action, unconfirmed"
         case .discoveryConfig: return "Home Assistant's discovery, one per entity (`discovery = true`)"

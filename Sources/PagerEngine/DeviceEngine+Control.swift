@@ -52,8 +52,9 @@ struct PushedValues: Hashable, Sendable {
     var stale: Set<Int> = []
     /// The earliest instant a value goes stale; nil when none will.
     var nextStaleAt: Timestamp?
-    /// Each page's value as it was pushed, by page, for the shells that publish it.
-    var text: [Int: String] = [:]
+    /// Each page's value as the state of its Home Assistant entity, by page, for the shells that
+    /// publish it (cut or clamped to what the entity announced; the glass shows it whole).
+    var states: [Int: EntityState] = [:]
 }
 
 extension DeviceEngine {
@@ -114,11 +115,12 @@ extension DeviceEngine {
                     message: "page \(page + 1) (\(spec.title)) is a gauge: its value is a number, e.g. 48.3")
             }
             reading = .number(number, text: gaugeText(number, unit: gauge.unit))
+            pushedValues.states[page] = .number(number, minimum: gauge.minimum, maximum: gauge.maximum)
         } else {
             reading = .output(text: value, status: nil)
+            pushedValues.states[page] = .text(value)
         }
         pushedValues.setAt[page] = now
-        pushedValues.text[page] = value
         pushedValues.stale.remove(page)
         pushedValues.nextStaleAt = nextStaleInstant()
         showReading(reading, on: page)
@@ -170,8 +172,9 @@ extension DeviceEngine {
     /// Every page's title, in order, for `crownpager status`.
     package var pageTitles: [String] { book.specs.map { $0.title } }
 
-    /// Each pushed page's value as it was pushed (`crownpager set`, MQTT), by page from 0.
-    package var pushedTexts: [Int: String] { pushedValues.text }
+    /// Each pushed page's value (`crownpager set`, MQTT, the control socket) as the state of its
+    /// Home Assistant entity, by page from 0.
+    package var pushedStates: [Int: EntityState] { pushedValues.states }
 
     /// The pages (from 0) whose pushed value has gone stale, in order.
     package var stalePages: [Int] { pushedValues.stale.sorted() }

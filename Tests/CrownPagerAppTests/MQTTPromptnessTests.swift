@@ -16,33 +16,7 @@ import Testing
 
     /// Kitchen (shown), a pushed text page and a pushed gauge (not shown); `display` lines added.
     static func configuration(port: Int, display: String = "") -> String {
-        """
-        [display]
-        bus = 1
-        \(display)
-
-        [mqtt]
-        host = "127.0.0.1"
-        port = \(port)
-        base_topic = "\(base)"
-
-        [[page]]
-        kind = "text"
-        title = "Kitchen"
-        text = "kitchen"
-
-        [[page]]
-        kind = "text"
-        title = "Washer"
-        source = "push"
-
-        [[page]]
-        kind = "gauge"
-        title = "Tank"
-        source = "push"
-        min = 0
-        max = 100
-        """
+        brokerConfiguration(port: port, base: base, display: display) + pushedPages(text: "Washer", gauge: "Tank")
     }
 
     /// The pager on the fake kernel, connected, with a subscription to everything under its base.

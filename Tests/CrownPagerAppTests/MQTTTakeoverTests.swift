@@ -12,21 +12,7 @@ import Testing
     static let base = "crownpager/twin"
 
     static func configuration(port: Int) -> String {
-        """
-        [display]
-        bus = 1
-
-        [mqtt]
-        host = "127.0.0.1"
-        port = \(port)
-        base_topic = "\(base)"
-        client_id = "crownpager-twin"
-
-        [[page]]
-        kind = "text"
-        title = "Kitchen"
-        text = "kitchen"
-        """
+        brokerConfiguration(port: port, base: base, mqtt: "client_id = \"crownpager-twin\"")
     }
 
     @Test func twoPagersWithOneIdBackOffAndTheLoserRewritesNoDiscovery() throws {

@@ -241,3 +241,42 @@ final class LiveSubscription {
         }
     }
 }
+
+/// The start of a pager's configuration against a broker on `port`: a panel on bus 1 (with
+/// `display`'s lines), `[mqtt]` at 127.0.0.1 under `base` (with `mqtt`'s lines).
+func brokerConfiguration(port: Int, base: String, display: String = "", mqtt: String = "") -> String {
+    """
+    [display]
+    bus = 1
+    \(display)
+
+    [mqtt]
+    host = "127.0.0.1"
+    port = \(port)
+    base_topic = "\(base)"
+    \(mqtt)
+
+    [[page]]
+    kind = "text"
+    title = "Kitchen"
+    text = "kitchen"
+
+    """
+}
+
+/// Two pages Home Assistant may set: a text and a 0 to 100 gauge, both `source = "push"`.
+func pushedPages(text: String, gauge: String) -> String {
+    """
+    [[page]]
+    kind = "text"
+    title = "\(text)"
+    source = "push"
+
+    [[page]]
+    kind = "gauge"
+    title = "\(gauge)"
+    source = "push"
+    min = 0
+    max = 100
+    """
+}
