@@ -97,7 +97,8 @@ extension Configuration {
                 ConfigError(
                     file: file, line: Self.line(of: "home", in: "pager", root), key: "pager.home", message: problem))
         }
-        if let problem = mqttCertificateProblem, !top.isInvalid("mqtt.\(problem.key)") {
+        let mqttProblems = (mqttCertificateProblem.map { [$0] } ?? []) + mqttTopicProblems
+        for problem in mqttProblems where !top.isInvalid("mqtt.\(problem.key)") {
             let line = Self.line(of: problem.key, in: "mqtt", root)
             try top.report(ConfigError(file: file, line: line, key: "mqtt.\(problem.key)", message: problem.message))
         }

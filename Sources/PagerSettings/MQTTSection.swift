@@ -45,6 +45,32 @@ extension Configuration {
     }
 }
 
+extension Configuration {
+    /// Why `[mqtt]`'s `base_topic` or `discovery_prefix` cannot name topics the pager publishes on,
+    /// with the fix: a wildcard (`+`, `#`) or a NUL is not allowed in a topic name (MQTT 3.1.1,
+    /// 4.7.1), nor is an empty one or one that starts with `$`, which brokers keep for themselves
+    /// (4.7.2). Empty when both can.
+    package var mqttTopicProblems: [(key: String, message: String)] {
+        var problems: [(key: String, message: String)] = []
+        for (key, topic) in [("base_topic", mqtt.baseTopic), ("discovery_prefix", mqtt.discoveryPrefix)] {
+            guard let topic else { continue }
+            if topic.isEmpty || topic.hasPrefix("/") || topic.hasSuffix("/") {
+                problems.append(
+                    (
+                        key,
+                        "\(key) names topics: give it one or more levels, e.g. \"crownpager/kitchen\", without a / at either end"
+                    ))
+            } else if topic.contains(where: { $0 == "+" || $0 == "#" || $0 == "\u{0}" }) {
+                problems.append(
+                    (key, "\(key) names the topics the pager publishes on, where + and # are not allowed: remove them"))
+            } else if topic.hasPrefix("$") {
+                problems.append((key, "\(key) must not start with $: brokers keep those topics for themselves"))
+            }
+        }
+        return problems
+    }
+}
+
 /// The topic a page's value comes from (`source = "mqtt"`), and the field of a JSON payload.
 package struct MQTTSubscription: Hashable, Sendable {
     /// The topic to subscribe to.

@@ -32,4 +32,25 @@ import Testing
         let both = try parseConfiguration("[mqtt]\nhost = \"b\"\ntls = true\ncertfile = \"c.crt\"\nkeyfile = \"c.key\"")
         #expect(both.mqtt.certfile == "c.crt" && both.mqtt.keyfile == "c.key")
     }
+
+    @Test func theBaseTopicAndDiscoveryPrefixNameTopicsWithoutWildcards() throws {
+        let cases = [
+            ("base_topic = \"home/+/pager\"", "mqtt.base_topic", "where + and # are not allowed"),
+            ("discovery_prefix = \"homeassistant/#\"", "mqtt.discovery_prefix", "where + and # are not allowed"),
+            ("base_topic = \"$SYS/pager\"", "mqtt.base_topic", "must not start with $"),
+            ("base_topic = \"pager/\"", "mqtt.base_topic", "without a / at either end"),
+            ("base_topic = \"\"", "mqtt.base_topic", "give it one or more levels"),
+        ]
+        for (line, key, words) in cases {
+            do {
+                _ = try parseConfiguration("[mqtt]\nhost = \"broker\"\n" + line)
+                Issue.record("no error for \(line)")
+            } catch {
+                #expect(error.line == 3 && error.key == key && error.message.contains(words), "\(error)")
+            }
+        }
+        #expect(
+            try parseConfiguration("[mqtt]\nhost = \"b\"\nbase_topic = \"home/pager 1\"").mqtt.baseTopic
+                == "home/pager 1")
+    }
 }
