@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerCore
+import PagerGraphics
 import PagerSettings
 
 /// A request from the control socket that the engine decides: the shell parses the line, the
@@ -115,7 +116,7 @@ extension DeviceEngine {
             }
             reading = .number(number, text: gaugeText(number, unit: gauge.unit))
         } else {
-            reading = .output(text: value, status: nil)
+            reading = .output(text: TerminalText.read(value), status: nil)
         }
         pushedValues.setAt[page] = now
         pushedValues.text[page] = value

@@ -1,4 +1,5 @@
 import PagerCore
+import PagerGraphics
 import PagerSettings
 
 /// What the engine asks the shell to read for a page: the shell does the I/O, the engine
@@ -162,5 +163,13 @@ extension PageRead.Source {
         case .command, .action: return false
         case .system, .file: return true
         }
+    }
+}
+
+extension FileSample {
+    /// The file's text as a terminal shows it (`TerminalText`): a coloured log reads as its words.
+    var asTerminalShows: FileSample {
+        if case .text(let text) = self { return .text(TerminalText.read(text)) }
+        return self
     }
 }
