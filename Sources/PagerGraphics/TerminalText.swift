@@ -62,7 +62,9 @@ public struct TerminalText: Sendable {
     /// the next byte must fall in (Unicode 15, table 3-7, well-formed UTF-8 byte sequences).
     private var pending = (count: 0, bits: UInt32(0), low: UInt8(0x80), high: UInt8(0xBF))
     /// The text read so far, lines ended.
-    private var finished = String.UnicodeScalarView()
+    /// The lines ended so far, UTF-8: appending to a `String.UnicodeScalarView` a scalar at a
+    /// time copied the whole view now and then, which made reading quadratic in the output.
+    private var finished: [UInt8] = []
 
     /// A reader at the start of a blank line.
     public init() {}
@@ -123,8 +125,8 @@ public struct TerminalText: Sendable {
             return ended.text
         }
         var all = finished
-        appendLine(to: &all)
-        return String(all)
+        Self.append(lead, cells, to: &all)
+        return String(decoding: all, as: UTF8.self)
     }
 
     private mutating func take(_ scalar: Unicode.Scalar) {
@@ -288,19 +290,27 @@ public struct TerminalText: Sendable {
     }
 
     private mutating func endLine() {
-        appendLine(to: &finished)
-        finished.append("\n")
+        Self.append(lead, cells, to: &finished)
+        finished.append(0x0A)
         cells.removeAll(keepingCapacity: true)
         lead.removeAll(keepingCapacity: true)
         cursor = 0
     }
 
-    private func appendLine(to text: inout String.UnicodeScalarView) {
-        text.append(contentsOf: lead)
+    /// Appends a line's zero-width lead and its cells to `text`.
+    private static func append(_ lead: [Unicode.Scalar], _ cells: [Cell], to text: inout [UInt8]) {
+        func encode(_ scalar: Unicode.Scalar) {
+            if scalar.isASCII {
+                text.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                UTF8.encode(scalar) { text.append($0) }
+            }
+        }
+        for scalar in lead { encode(scalar) }
         for cell in cells {
             switch cell {
-            case .scalar(let scalar): text.append(scalar)
-            case .cluster(let scalars): text.append(contentsOf: scalars)
+            case .scalar(let scalar): encode(scalar)
+            case .cluster(let scalars): for scalar in scalars { encode(scalar) }
             }
         }
     }
