@@ -174,7 +174,7 @@ extension PageSpec {
         (try table.duration(ConfigurationSetting.pageRefresh) ?? nil) ?? .milliseconds(milliseconds)
     }
 
-    /// `hostname`, `cpu-temperature`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`.
+    /// `hostname`, `cpu-temperature [ZONE]`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`.
     static func systemValue(_ text: String, table: ConfigTable, key: String) throws(ConfigError) -> SystemValue {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         let argument = parts.count > 1 ? String(parts[1]) : nil
@@ -187,15 +187,15 @@ extension PageSpec {
                 } ?? ""
             throw table.error(
                 key,
-                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk, ip and cpu-temperature take a path, an interface or a thermal zone, e.g. \"disk /home\", \"ip wlan0\", \"cpu-temperature x86_pkg_temp\""
             )
         }
-        if argument != nil, name != "disk", name != "ip" {
+        if argument != nil, name != "disk", name != "ip", name != "cpu-temperature" {
             throw table.error(key, "\"\(name)\" takes no argument, found \"\(text)\"")
         }
         switch name {
         case "hostname": return .hostname
-        case "cpu-temperature": return .cpuTemperature
+        case "cpu-temperature": return argument.map { .thermalZone($0) } ?? .cpuTemperature
         case "load": return .load
         case "memory": return .memory
         case "uptime": return .uptime
@@ -273,7 +273,7 @@ extension PageSpec {
 
     private static func gaugeDefaults(_ source: ValueSource) -> (minimum: Double, maximum: Double, unit: String) {
         switch source {
-        case .system(.cpuTemperature): return (30, 85, "\u{B0}C")
+        case .system(.cpuTemperature), .system(.thermalZone): return (30, 85, "\u{B0}C")
         case .system(.memory), .system(.disk): return (0, 100, "%")
         case .system(.load): return (0, 4, "")
         case .system(.uptime): return (0, 24 * 7, "h")

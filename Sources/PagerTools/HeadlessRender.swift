@@ -42,7 +42,7 @@ package struct SamplePageSampler: PageSampler {
         let system = SampleReadings.system
         switch value {
         case .hostname: return .text(system.hostname)
-        case .cpuTemperature: return .celsius(48.3)
+        case .cpuTemperature, .thermalZone: return .celsius(48.3)
         case .load: return .load(one: system.load1, five: system.load5, fifteen: system.load15)
         case .memory:
             return .memory(
