@@ -42,6 +42,10 @@ package struct PageSampling: Sendable {
         case .thermalZone(let zone):
             // A zone the board does not have says so: never another zone's figure.
             return .celsius(try host.cpuTemperature(zone: zone))
+        case .battery(let name):
+            let supply = try host.powerSupply(named: name)
+            return .battery(
+                percent: supply.capacityPercent, status: supply.status, secondsToEmpty: supply.secondsToEmpty)
         case .load:
             let load = try proc.loadAverage()
             return .load(

@@ -45,6 +45,9 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
     /// No thermal zone has the type or directory name `zone`; `available` lists them as
     /// `type (thermal_zoneN)`.
     case noThermalZone(String, available: [String])
+    /// No battery or UPS in /sys/class/power_supply (`name` nil), or none called `name`;
+    /// `available` lists the supplies as `name (type)`.
+    case noPowerSupply(String?, available: [String])
 
     /// A sentence for the operator.
     package var description: String {
@@ -55,6 +58,10 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
         case .noThermalZone(let zone, let available):
             let list = available.isEmpty ? "there are none" : "the zones are " + available.joined(separator: ", ")
             return "no thermal zone '\(zone)' in /sys/class/thermal: \(list); name one by its type or its directory"
+        case .noPowerSupply(let name, let available):
+            let list = available.isEmpty ? "there are none" : "the supplies are " + available.joined(separator: ", ")
+            let wanted = name.map { "no power supply '\($0)'" } ?? "no battery or UPS"
+            return "\(wanted) in /sys/class/power_supply: \(list)"
         }
     }
 
@@ -68,6 +75,7 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
         case .malformed: return "bad data"
         case .hostname: return "no name"
         case .noThermalZone(let zone, _): return "no zone \(zone)"
+        case .noPowerSupply(let name, _): return name.map { "no battery \($0)" } ?? "no battery"
         }
     }
 }

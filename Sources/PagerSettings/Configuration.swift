@@ -290,6 +290,9 @@ package enum SystemValue: Hashable, Sendable {
     /// The temperature of the thermal zone named by its type (`cpu-thermal`) or directory
     /// (`thermal_zone2`): `cpu-temperature ZONE`.
     case thermalZone(String)
+    /// A battery's or UPS's charge, state and time left, from /sys/class/power_supply: the
+    /// supply `name` (its folder), or the first battery or UPS: `battery [NAME]`.
+    case battery(String?)
     /// The use of the file system holding `path`.
     case disk(path: String)
     /// The IPv4 address of `interface`; nil: the first interface that is up and not loopback.
@@ -300,6 +303,7 @@ package enum SystemValue: Hashable, Sendable {
         switch self {
         case .cpuTemperature: return "cpu"
         case .thermalZone(let zone): return zone
+        case .battery(let name): return name ?? "battery"
         case .load: return "load"
         case .memory: return "mem"
         case .uptime: return "up"

@@ -49,6 +49,7 @@ package struct SamplePageSampler: PageSampler {
                 usedBytes: Int64(system.memoryTotalBytes - system.memoryAvailableBytes),
                 totalBytes: Int64(system.memoryTotalBytes))
         case .uptime: return .uptime(seconds: system.uptimeSeconds)
+        case .battery: return .battery(percent: 87, status: "Discharging", secondsToEmpty: 7800)
         case .disk: return .disk(usedFraction: 0.37, totalBytes: 31_900_000_000)
         case .ipAddress: return .text("192.168.1.42")
         }

@@ -70,22 +70,21 @@ import Testing
         )
     }
 
-    @Test func aPageNamesAZone() throws {
+    /// The values of a system page of `values` and the gauge of `source`, as configured.
+    static func systemAndGauge(values: String, source: String) throws -> ([SystemValue], GaugeSpec)? {
         let configuration = try parseConfiguration(
-            """
-            [[page]]
-            kind = "system"
-            values = ["cpu-temperature", "cpu-temperature x86_pkg_temp"]
-            [[page]]
-            kind = "gauge"
-            source = "cpu-temperature thermal_zone1"
-            """)
+            "[[page]]\nkind = \"system\"\nvalues = \(values)\n[[page]]\nkind = \"gauge\"\nsource = \"\(source)\"\n")
         guard case .system(let values, _) = configuration.pages[0].kind,
             case .gauge(let gauge) = configuration.pages[1].kind
-        else {
-            Issue.record("a system page and a gauge")
-            return
-        }
+        else { return nil }
+        return (values, gauge)
+    }
+
+    @Test func aPageNamesAZone() throws {
+        let (values, gauge) = try #require(
+            try Self.systemAndGauge(
+                values: "[\"cpu-temperature\", \"cpu-temperature x86_pkg_temp\"]",
+                source: "cpu-temperature thermal_zone1"))
         #expect(values == [.cpuTemperature, .thermalZone("x86_pkg_temp")])
         #expect(values.map(\.label) == ["cpu", "x86_pkg_temp"])
         #expect(gauge.source == .system(.thermalZone("thermal_zone1")) && gauge.minimum == 30 && gauge.maximum == 85)
