@@ -188,7 +188,7 @@ extension PageSpec {
                 } ?? ""
             throw table.error(
                 key,
-                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk, ip, cpu-temperature and battery take a path, an interface, a thermal zone or a power supply, e.g. \"disk /home\", \"ip wlan0\", \"cpu-temperature x86_pkg_temp\", \"battery BAT1\""
+                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk, ip, cpu-temperature and battery take a path, an interface, a zone, a supply: \"disk /home\", \"ip wlan0\", \"cpu-temperature acpitz\", \"battery BAT1\""
             )
         }
         if argument != nil, !["disk", "ip", "cpu-temperature", "battery"].contains(name) {
