@@ -22,10 +22,11 @@
 # vhost-user-i2c back-end fed front-end messages and guest rings), notifications (the file that
 # keeps notifications across a restart, and the overlay drawing what it yields), control-request
 # (the control socket's requests, split into reads anywhere), mqtt-payload (an MQTT payload to a
-# page's value: JSON under a dotted path, a gauge's number).
+# page's value: JSON under a dotted path, a gauge's number), terminal-text (command and file output
+# read as a terminal shows it), graphemes (text wrapped and cut by grapheme cluster).
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
-  output-path vhost-user notifications control-request mqtt-payload)
+  output-path vhost-user notifications control-request mqtt-payload terminal-text graphemes)
 # The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine
   PagerTools VhostUserI2C PagerControl LinuxHardware)

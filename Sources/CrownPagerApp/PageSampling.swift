@@ -39,6 +39,13 @@ package struct PageSampling: Sendable {
                 // Most desktops and many boards have no thermal zone 0: the sensor is missing, nothing failed.
                 return .unavailable(error.brief == "missing" ? "no sensor" : error.brief)
             }
+        case .thermalZone(let zone):
+            // A zone the board does not have says so: never another zone's figure.
+            return .celsius(try host.cpuTemperature(zone: zone))
+        case .battery(let name):
+            let supply = try host.powerSupply(named: name)
+            return .battery(
+                percent: supply.capacityPercent, status: supply.status, secondsToEmpty: supply.secondsToEmpty)
         case .load:
             let load = try proc.loadAverage()
             return .load(

@@ -24,6 +24,19 @@ extension FileSystem {
     /// The numbers N of the entries named `prefix` followed by N's digits in `folder`, in order;
     /// [] when the folder cannot be read.
     package static func numberedEntries(in folder: String, prefix: String) -> [Int] {
+        var numbers: [Int] = []
+        for name in entryNames(in: folder) {
+            let digits = name.dropFirst(prefix.count)
+            guard name.hasPrefix(prefix), !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                let number = Int(digits)
+            else { continue }
+            numbers.append(number)
+        }
+        return numbers.sorted()
+    }
+
+    /// The names of the entries of `folder` but `.` and `..`, in no order; [] when it cannot be read.
+    package static func entryNames(in folder: String) -> [String] {
         // open(2), then fdopendir: opendir would open the folder without going through open(2),
         // past the tests' fake kernel, which serves /sys/bus/gpio from a folder of its own.
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -33,17 +46,13 @@ extension FileSystem {
             return []
         }
         defer { closedir(directory) }
-        var numbers: [Int] = []
+        var names: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            let digits = name.dropFirst(prefix.count)
-            guard name.hasPrefix(prefix), !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                let number = Int(digits)
-            else { continue }
-            numbers.append(number)
+            if name != ".", name != ".." { names.append(name) }
         }
-        return numbers.sorted()
+        return names
     }
 }

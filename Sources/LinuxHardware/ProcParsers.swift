@@ -42,6 +42,12 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
     case malformed(path: String, detail: String)
     /// gethostname failed.
     case hostname(errno: Errno)
+    /// No thermal zone has the type or directory name `zone`; `available` lists them as
+    /// `type (thermal_zoneN)`.
+    case noThermalZone(String, available: [String])
+    /// No battery or UPS in /sys/class/power_supply (`name` nil), or none called `name`;
+    /// `available` lists the supplies as `name (type)`.
+    case noPowerSupply(String?, available: [String])
 
     /// A sentence for the operator.
     package var description: String {
@@ -49,6 +55,13 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
         case .unreadable(let error): return error.description
         case .malformed(let path, let detail): return "unexpected contents in \(path): \(detail)"
         case .hostname(let errno): return "gethostname failed: \(errno.sentence)"
+        case .noThermalZone(let zone, let available):
+            let list = available.isEmpty ? "there are none" : "the zones are " + available.joined(separator: ", ")
+            return "no thermal zone '\(zone)' in /sys/class/thermal: \(list); name one by its type or its directory"
+        case .noPowerSupply(let name, let available):
+            let list = available.isEmpty ? "there are none" : "the supplies are " + available.joined(separator: ", ")
+            let wanted = name.map { "no power supply '\($0)'" } ?? "no battery or UPS"
+            return "\(wanted) in /sys/class/power_supply: \(list)"
         }
     }
 
@@ -61,6 +74,8 @@ package enum SystemReadingError: Error, Hashable, Sendable, CustomStringConverti
         case .unreadable: return "unreadable"
         case .malformed: return "bad data"
         case .hostname: return "no name"
+        case .noThermalZone(let zone, _): return "no zone \(zone)"
+        case .noPowerSupply(let name, _): return name.map { "no battery \($0)" } ?? "no battery"
         }
     }
 }

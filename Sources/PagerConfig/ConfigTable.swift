@@ -61,13 +61,13 @@ package struct ConfigTable {
 
     /// Whether a mistake was recorded about `key`: a check that compares it with another key is skipped.
     package func isInvalid(_ key: String) -> Bool {
-        problems?.errors.contains { $0.key == name(key) } ?? false
+        problems?.last(about: name(key)) != nil
     }
 
     /// The error for a required `key` that did not read: the mistake recorded about its value,
     /// or that it is missing (`message`).
     package func absent(_ key: String, _ message: String) -> ConfigError {
-        problems?.errors.last { $0.key == name(key) } ?? error(key, message)
+        problems?.last(about: name(key)) ?? error(key, message)
     }
 
     /// Marks `key` read and returns its value.

@@ -10,7 +10,7 @@ extension ConfiguredPage {
         let (first, rest) = Self.lineFonts(face, chain)
         // The fonts the text needs, a bit each, counted from the first of `rest`.
         var used = 0
-        for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.isControl(scalar) {
+        for scalar in text.unicodeScalars where first.glyph(for: scalar) == nil && !BitmapFont.drawsNothing(scalar) {
             if let index = rest.firstIndex(where: { $0.glyph(for: scalar) != nil }) {
                 used |= 1 << (index - rest.startIndex)
             }

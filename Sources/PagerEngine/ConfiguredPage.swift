@@ -149,7 +149,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
     /// satisfies `predicate`; controls are skipped.
     package func textContains(where predicate: (Unicode.Scalar) -> Bool) -> Bool {
         func scan(_ text: String) -> Bool {
-            text.unicodeScalars.contains { !BitmapFont.isControl($0) && predicate($0) }
+            text.unicodeScalars.contains { !BitmapFont.drawsNothing($0) && predicate($0) }
         }
         if scan(title) { return true }
         switch body {

@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerCore
+import PagerGraphics
 import PagerSettings
 
 /// A request from the control socket that the engine decides: the shell parses the line, the
@@ -117,8 +118,9 @@ extension DeviceEngine {
             reading = .number(number, text: gaugeText(number, unit: gauge.unit))
             pushedValues.states[page] = .number(number, minimum: gauge.minimum, maximum: gauge.maximum)
         } else {
-            reading = .output(text: value, status: nil)
-            pushedValues.states[page] = .text(value)
+            let text = TerminalText.read(value)
+            reading = .output(text: text, status: nil)
+            pushedValues.states[page] = .text(text)
         }
         pushedValues.setAt[page] = now
         pushedValues.stale.remove(page)

@@ -120,8 +120,9 @@ extension DeviceEngine {
 
     /// The overlay that draws `shown` on this panel, in the title list's font.
     private func overlay(for shown: NotificationQueue.Shown) -> NotificationOverlay {
+        // Kept as it came (the file that keeps it across a restart too); shown as a terminal shows it.
         NotificationOverlay(
-            shown.notification, size: presenter.renderer.size, font: presenter.renderer.overviewFont,
+            shown.notification.asTerminalShows, size: presenter.renderer.size, font: presenter.renderer.overviewFont,
             scroll: shown.scroll, since: shown.since)
     }
 

@@ -151,13 +151,18 @@ package struct DeviceEngine {
             if book.specs.indices.contains(page) { apply(book.specs[page].reading(sampled: samples), to: page) }
             valueArrived(into: &effects)
         case .fileRead(let page, let sample):
-            if book.specs.indices.contains(page) { apply(book.specs[page].reading(file: sample), to: page) }
+            if book.specs.indices.contains(page) {
+                apply(book.specs[page].reading(file: sample.asTerminalShows), to: page)
+            }
             valueArrived(into: &effects)
         case .commandFinished(let page, let output, let status):
             guard book.specs.indices.contains(page) else { break }
-            apply(book.specs[page].reading(commandOutput: output, status: status), to: page)
+            apply(
+                book.specs[page].reading(
+                    commandOutput: TerminalText.read(output), status: status.map { TerminalText.read($0) }),
+                to: page)
         case .actionFinished(let page, let output, let status):
-            actionFinished(page, output: output, status: status)
+            actionFinished(page, output: TerminalText.read(output), status: status.map { TerminalText.read($0) })
         case .written(let took):
             pacer.written(took: took)
             if let attempts = attemptInFlight {

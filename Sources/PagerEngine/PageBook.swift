@@ -30,7 +30,12 @@ package struct PageBook: Sendable {
 
     /// A book of `specs`, nothing read yet.
     package init(specs: [PageSpec]) {
-        self.specs = specs
+        // Titles reach the glass as a terminal would show them, as command output does.
+        self.specs = specs.map { spec in
+            var spec = spec
+            spec.title = TerminalText.read(spec.title)
+            return spec
+        }
         readings = specs.map { _ in .pending }
         timesWithoutSeconds = specs.map { spec in
             if case .clock(let time, _) = spec.kind { return time.withoutSeconds }

@@ -1,4 +1,5 @@
 import PagerCore
+import PagerGraphics
 import PagerSettings
 
 /// What the engine asks the shell to read for a page: the shell does the I/O, the engine
@@ -42,6 +43,9 @@ package enum SystemSample: Hashable, Sendable {
     case uptime(seconds: Int64)
     /// The file system's use, as a fraction, and its size in bytes.
     case disk(usedFraction: Double, totalBytes: UInt64)
+    /// A battery's or UPS's charge (0 to 100, nil when unknown), its kernel `status`
+    /// (`Charging`, `Discharging`, `Full`...) and the seconds it has left, where known.
+    case battery(percent: Double?, status: String, secondsToEmpty: Int64?)
     /// Not to be had: the short reason the page shows (`no sensor`, `no address`).
     case unavailable(String)
 
@@ -64,9 +68,28 @@ package enum SystemSample: Hashable, Sendable {
         case .disk(let usedFraction, let totalBytes):
             let percent = usedFraction * 100
             return ("\(fixed(percent, 0))% of \(fixed(Double(totalBytes) / 1e9, 0))G", percent)
+        case .battery(let percent, let status, let seconds):
+            return (Self.batteryText(percent: percent, status: status, secondsToEmpty: seconds), percent)
         case .unavailable(let reason):
             return (reason, nil)
         }
+    }
+
+    /// `87% 2h 10m left`, `87% charging`, `100% full`: the charge always with its percent sign and
+    /// the time always with `left`, so that neither reads as the other.
+    static func batteryText(percent: Double?, status: String, secondsToEmpty: Int64?) -> String {
+        let charge = percent.map { fixed($0, 0) + "%" }
+        if let seconds = secondsToEmpty {
+            return [charge, SystemReading.uptimeText(seconds: seconds) + " left"].compactMap { $0 }.joined(
+                separator: " ")
+        }
+        let state: String
+        switch status {
+        case "Discharging": state = "on battery"
+        case "Unknown", "": state = ""
+        default: state = status.lowercased()
+        }
+        return [charge, state.isEmpty ? nil : state].compactMap { $0 }.joined(separator: " ")
     }
 }
 
@@ -162,5 +185,13 @@ extension PageRead.Source {
         case .command, .action: return false
         case .system, .file: return true
         }
+    }
+}
+
+extension FileSample {
+    /// The file's text as a terminal shows it (`TerminalText`): a coloured log reads as its words.
+    var asTerminalShows: FileSample {
+        if case .text(let text) = self { return .text(TerminalText.read(text)) }
+        return self
     }
 }

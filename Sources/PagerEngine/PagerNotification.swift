@@ -1,4 +1,5 @@
 import CrownVocabulary
+import PagerGraphics
 
 /// A message for the person at the panel, which interrupts the pages by its priority: from
 /// `crownpager notify` through the control socket, and (with MQTT) from the house.
@@ -40,5 +41,15 @@ package struct PagerNotification: Hashable, Sendable {
         self.title = title
         self.priority = priority
         self.timeout = timeout
+    }
+}
+
+extension PagerNotification {
+    /// The notification with its title and message as a terminal shows them (`TerminalText`).
+    var asTerminalShows: PagerNotification {
+        var shown = self
+        shown.message = TerminalText.read(message)
+        shown.title = title.map { TerminalText.read($0) }
+        return shown
     }
 }

@@ -28,9 +28,10 @@ public struct FontChain: Sendable, Hashable {
         return nil
     }
 
-    /// How far the pen moves for `scalar`: 0 for controls, the first font's cell for a missing glyph.
+    /// How far the pen moves for `scalar`: 0 for what draws nothing (`BitmapFont.drawsNothing`),
+    /// the first font's cell for a missing glyph.
     public func advance(of scalar: Unicode.Scalar) -> Int {
-        if BitmapFont.isControl(scalar) { return 0 }
+        if BitmapFont.drawsNothing(scalar) { return 0 }
         return glyph(for: scalar)?.glyph.advance ?? fonts[0].cellWidth
     }
 
@@ -70,74 +71,96 @@ public struct FontChain: Sendable, Hashable {
     ///
     /// Lines break at spaces (a run of spaces collapses to one) and between two Hangul syllables
     /// or CJK characters, never before closing punctuation; a Latin word wider than `width` is cut
-    /// where it stops fitting; every "\n" starts a line. Each line holds at least one character.
+    /// where it stops fitting; every "\n" (or "\r\n") starts a line. Each line holds at least one
+    /// character, and lines break between grapheme clusters only (never inside a Hangul syllable
+    /// spelled in jamo, an emoji sequence, or a letter and its marks).
     public func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
-        for paragraph in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = String.UnicodeScalarView()
-            var lineWidth = 0
-            var spaceBefore = false
-            let spaceWidth = advance(of: " ")
-            func endLine() {
-                lines.append(String(line))
-                line = String.UnicodeScalarView()
-                lineWidth = 0
+        let spaceWidth = advance(of: " ")
+        var paragraphStart = text.startIndex
+        var index = text.startIndex
+        while index <= text.endIndex {
+            let next = index < text.endIndex ? text.index(after: index) : index
+            guard index == text.endIndex || text.unicodeScalars[index..<next].last == "\n" else {
+                index = next
+                continue
             }
-            for unit in Self.units(paragraph) {
-                if unit.first == " " {
-                    spaceBefore = true
-                    continue
-                }
-                let unitWidth = unit.reduce(0) { $0 + advance(of: $1) }
-                let gap = spaceBefore && !line.isEmpty ? spaceWidth : 0
-                spaceBefore = false
-                if !line.isEmpty, lineWidth + gap + unitWidth <= width {
-                    if gap > 0 { line.append(" ") }
-                    line.append(contentsOf: unit)
-                    lineWidth += gap + unitWidth
-                    continue
-                }
-                if !line.isEmpty { endLine() }
-                for scalar in unit {
-                    let step = advance(of: scalar)
-                    if !line.isEmpty, step > 0, lineWidth + step > width { endLine() }
-                    line.append(scalar)
-                    lineWidth += step
-                }
-            }
-            endLine()
+            wrap(text[paragraphStart..<index], width: width, spaceWidth: spaceWidth, into: &lines)
+            if index == text.endIndex { break }
+            paragraphStart = next
+            index = next
         }
         return lines
     }
 
-    /// The pieces a line may break between: runs of spaces, one Hangul or CJK character, or a
-    /// word of other characters; closing punctuation joins the piece before it.
-    static func units(_ scalars: Substring.UnicodeScalarView.SubSequence) -> [[Unicode.Scalar]] {
-        var units: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
+    /// Adds the lines of one paragraph (text without line ends) to `lines`.
+    private func wrap(_ paragraph: Substring, width: Int, spaceWidth: Int, into lines: inout [String]) {
+        var line = ""
+        var lineWidth = 0
+        var spaceBefore = false
+        func endLine() {
+            lines.append(line)
+            line = ""
+            lineWidth = 0
+        }
+        for unit in Self.units(paragraph) {
+            if unit.first == " " {
+                spaceBefore = true
+                continue
+            }
+            let unitWidth = unit.clusterScalars.reduce(0) { $0 + advance(ofCluster: $1) }
+            let gap = spaceBefore && !line.isEmpty ? spaceWidth : 0
+            spaceBefore = false
+            if !line.isEmpty, lineWidth + gap + unitWidth <= width {
+                if gap > 0 { line.append(" ") }
+                line.append(contentsOf: unit)
+                lineWidth += gap + unitWidth
+                continue
+            }
+            if !line.isEmpty { endLine() }
+            for cluster in unit.clusterScalars {
+                let step = advance(ofCluster: cluster)
+                if !line.isEmpty, step > 0, lineWidth + step > width { endLine() }
+                line.unicodeScalars.append(contentsOf: cluster)
+                lineWidth += step
+            }
+        }
+        endLine()
+    }
+
+    /// The pieces a line may break between, as slices of `paragraph` on grapheme cluster
+    /// boundaries: runs of spaces, one Hangul or CJK character, or a word of other characters;
+    /// closing punctuation joins the piece before it.
+    static func units(_ paragraph: Substring) -> [Substring] {
+        var units: [Substring] = []
+        var start = paragraph.startIndex
         var currentIsSpace = false
         var currentBreaksAfter = false
-        for scalar in scalars {
-            let isSpace = scalar == " "
+        var index = paragraph.startIndex
+        while index < paragraph.endIndex {
+            let next = paragraph.index(after: index)
+            let cluster = paragraph.unicodeScalars[index..<next]
+            let isSpace = cluster.isSpace
+            let first = cluster.first ?? " "
             let startsNew: Bool
-            if current.isEmpty {
+            if index == start {
                 startsNew = false
             } else if isSpace != currentIsSpace {
                 startsNew = true
-            } else if isSpace || closes(scalar) {
+            } else if isSpace || closes(first) {
                 startsNew = false
             } else {
-                startsNew = currentBreaksAfter || breaksAround(scalar)
+                startsNew = currentBreaksAfter || breaksAround(first)
             }
             if startsNew {
-                units.append(current)
-                current = []
+                units.append(paragraph[start..<index])
+                start = index
             }
-            current.append(scalar)
             currentIsSpace = isSpace
-            currentBreaksAfter = breaksAround(scalar)
+            currentBreaksAfter = breaksAround(first)
+            index = next
         }
-        if !current.isEmpty { units.append(current) }
+        if start < paragraph.endIndex { units.append(paragraph[start..<paragraph.endIndex]) }
         return units
     }
 }
@@ -157,7 +180,7 @@ extension Bitmap {
                     pen = Point(x: origin.x, y: pen.y + chain.lineHeight)
                     continue
                 }
-                if BitmapFont.isControl(scalar) { continue }
+                if BitmapFont.drawsNothing(scalar) { continue }
                 if let (position, glyph) = chain.glyph(for: scalar) {
                     chain.fonts[position].columns.withUnsafeBufferPointer {
                         canvas.drawGlyph(glyph, at: pen, columns: $0, mode: mode)

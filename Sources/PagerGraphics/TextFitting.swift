@@ -11,24 +11,26 @@ enum TextFitting {
             // Not even the ellipsis fits: as much of it as does (a dot says more than nothing).
             return prefix(ellipsis, width: width, advance: advance)
         }
-        let line = String(text.prefix { $0 != "\n" })
+        let line = String(text.prefix { $0 != "\n" && $0 != "\r\n" })
         var kept = prefix(line, width: room, advance: advance)
         // An ellipsis after a space reads as a separate word: drop trailing spaces.
         while kept.last == " " { kept.removeLast() }
         return kept + ellipsis
     }
 
-    /// The longest prefix of `text`, by whole scalars, that is at most `width` wide.
+    /// The longest prefix of `text`, by whole grapheme clusters, that is at most `width` wide.
     private static func prefix(_ text: String, width: Int, advance: (Unicode.Scalar) -> Int) -> String {
         var used = 0
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            let step = advance(scalar)
+        var end = text.startIndex
+        while end < text.endIndex {
+            let next = text.index(after: end)
+            var step = 0
+            for scalar in text.unicodeScalars[end..<next] { step += advance(scalar) }
             if used + step > width { break }
             used += step
-            scalars.append(scalar)
+            end = next
         }
-        return String(scalars)
+        return String(text[..<end])
     }
 }
 

@@ -9,21 +9,22 @@ public enum TextAlignment: Sendable, Hashable {
 }
 
 extension BitmapFont {
-    /// What drawing one scalar does: nothing (a control), a glyph, or a replacement box.
+    /// What drawing one scalar does: nothing (`drawsNothing`), a glyph, or a replacement box.
     enum Mark {
         case none
         case glyph(Glyph)
         case replacement
     }
 
-    /// How `scalar` is drawn: controls draw nothing, scalars the font lacks draw a replacement box.
+    /// How `scalar` is drawn: controls and default-ignorables draw nothing, scalars the font
+    /// lacks draw a replacement box.
     func mark(for scalar: Unicode.Scalar) -> Mark {
-        if Self.isControl(scalar) { return .none }
+        if Self.drawsNothing(scalar) { return .none }
         if let glyph = glyph(for: scalar) { return .glyph(glyph) }
         return .replacement
     }
 
-    /// How far the pen moves for `scalar`: 0 for controls, the cell width for a missing glyph.
+    /// How far the pen moves for `scalar`: 0 for what draws nothing, the cell width for a missing glyph.
     public func advance(of scalar: Unicode.Scalar) -> Int {
         if scalar.value < 128 { return Int(asciiAdvances[Int(scalar.value)]) }
         return measuredAdvance(of: scalar)
@@ -62,7 +63,8 @@ extension BitmapFont {
     ///
     /// Lines break at spaces (a run of spaces collapses to one), a word wider than `width`
     /// is cut where it stops fitting, and every "\n" starts a new line, so blank lines stay.
-    /// Each line holds at least one scalar, so a width narrower than a glyph still ends.
+    /// Lines break between grapheme clusters only; each line holds at least one, so a width
+    /// narrower than a glyph still ends.
     public func wrap(_ text: String, width: Int) -> [String] {
         var wrapper = LineWrapper(font: self, width: width, keepsText: true)
         wrapper.wrap(text)
@@ -84,9 +86,9 @@ extension BitmapFont {
 
 /// The state of `BitmapFont.wrap`: the lines so far and the line being filled.
 ///
-/// One pass over the scalars (an ASCII text's bytes as they are); a word is a slice of the text, not a copy. The line is built as
-/// UTF-8 in one buffer, so a line costs one string (none when it fits a small string) and only
-/// when the text is kept.
+/// One pass over the grapheme clusters; a word is a slice of the text, not a copy. The line is
+/// built as UTF-8 in one buffer, so a line costs one string (none when it fits a small string)
+/// and only when the text is kept.
 private struct LineWrapper {
     let font: BitmapFont
     let width: Int
@@ -97,7 +99,7 @@ private struct LineWrapper {
     var lineCount = 0
     /// The current line, UTF-8, when the text is kept.
     var line: [UInt8] = []
-    var lineScalars = 0
+    var lineClusters = 0
     var lineWidth = 0
 
     init(font: BitmapFont, width: Int, keepsText: Bool) {
@@ -111,52 +113,47 @@ private struct LineWrapper {
         }
     }
 
-    /// Breaks `text` at spaces and newlines; every newline and the end close a line.
+    /// Breaks `text` at spaces and line ends ("\n", "\r\n"); every line end and the end close a line.
     mutating func wrap(_ text: String) {
-        wrap(text.unicodeScalars)
-    }
-
-    /// Breaks `scalars` at spaces and newlines; every newline and the end close a line.
-    private mutating func wrap(_ scalars: String.UnicodeScalarView) {
-        var wordStart = scalars.startIndex
+        var wordStart = text.startIndex
         var wordWidth = 0
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            if scalar == " " || scalar == "\n" {
-                add(scalars[wordStart..<index], width: wordWidth)
-                if scalar == "\n" { endLine() }
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            let cluster = text.unicodeScalars[index..<next]
+            if cluster.isSpace || cluster.endsLine {
+                add(text[wordStart..<index], width: wordWidth)
+                if cluster.endsLine { endLine() }
                 wordStart = next
                 wordWidth = 0
             } else {
-                wordWidth += font.advance(of: scalar)
+                wordWidth += font.advance(ofCluster: cluster)
             }
             index = next
         }
-        add(scalars[wordStart..<scalars.endIndex], width: wordWidth)
+        add(text[wordStart..<text.endIndex], width: wordWidth)
         endLine()
     }
 
-    /// Puts `word` on the line after a space when it fits, else starts a line with it, cut into
-    /// pieces that fit.
-    private mutating func add<Word: Collection<Unicode.Scalar>>(_ word: Word, width wordWidth: Int) {
+    /// Puts `word` on the line after a space when it fits, else starts a line with it, cut
+    /// between grapheme clusters into pieces that fit.
+    private mutating func add(_ word: Substring, width wordWidth: Int) {
         guard !word.isEmpty else { return }
-        if lineScalars > 0, lineWidth + spaceWidth + wordWidth <= width {
+        if lineClusters > 0, lineWidth + spaceWidth + wordWidth <= width {
             append(" ")
             if keepsText {
-                for scalar in word { append(scalar) }
-            } else {
-                lineScalars += word.count
+                for scalar in word.unicodeScalars { append(scalar) }
             }
+            lineClusters += 1
             lineWidth += spaceWidth + wordWidth
             return
         }
-        if lineScalars > 0 { endLine() }
-        for scalar in word {
-            let advance = font.advance(of: scalar)
-            if lineScalars > 0, advance > 0, lineWidth + advance > width { endLine() }
-            append(scalar)
+        if lineClusters > 0 { endLine() }
+        for cluster in word.clusterScalars {
+            let advance = font.advance(ofCluster: cluster)
+            if lineClusters > 0, advance > 0, lineWidth + advance > width { endLine() }
+            for scalar in cluster { append(scalar) }
+            lineClusters += 1
             lineWidth += advance
         }
     }
@@ -168,12 +165,11 @@ private struct LineWrapper {
             lines.append(String(decoding: line, as: UTF8.self))
             line.removeAll(keepingCapacity: true)
         }
-        lineScalars = 0
+        lineClusters = 0
         lineWidth = 0
     }
 
     private mutating func append(_ scalar: Unicode.Scalar) {
-        lineScalars += 1
         guard keepsText else { return }
         if scalar.isASCII {
             line.append(UInt8(truncatingIfNeeded: scalar.value))

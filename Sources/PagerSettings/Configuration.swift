@@ -284,7 +284,15 @@ package enum PageKind: Hashable, Sendable {
 
 /// A value read from `/proc`, `/sys` or the system.
 package enum SystemValue: Hashable, Sendable {
-    case cpuTemperature, load, memory, uptime, hostname
+    /// The CPU's temperature: the thermal zone whose type names the CPU, else zone 0.
+    case cpuTemperature
+    case load, memory, uptime, hostname
+    /// The temperature of the thermal zone named by its type (`cpu-thermal`) or directory
+    /// (`thermal_zone2`): `cpu-temperature ZONE`.
+    case thermalZone(String)
+    /// A battery's or UPS's charge, state and time left, from /sys/class/power_supply: the
+    /// supply `name` (its folder), or the first battery or UPS: `battery [NAME]`.
+    case battery(String?)
     /// The use of the file system holding `path`.
     case disk(path: String)
     /// The IPv4 address of `interface`; nil: the first interface that is up and not loopback.
@@ -294,6 +302,8 @@ package enum SystemValue: Hashable, Sendable {
     package var label: String {
         switch self {
         case .cpuTemperature: return "cpu"
+        case .thermalZone(let zone): return zone
+        case .battery(let name): return name ?? "battery"
         case .load: return "load"
         case .memory: return "mem"
         case .uptime: return "up"

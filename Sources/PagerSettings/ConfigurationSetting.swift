@@ -180,7 +180,7 @@ extension ConfigurationSetting {
     static let pageValues = ConfigurationSetting(
         "page.values", .strings(minimumCount: 1), default: nil, example: "[\"hostname\", \"ip\"]",
         pageKinds: ["system"],
-        "The values, one a line: hostname, ip [interface], cpu-temperature, load, memory, uptime, disk [path] (required)"
+        "The values, one a line: hostname, ip [interface], cpu-temperature [zone], load, memory, uptime, disk [path], battery [name] (required)"
     )
     static let pageRefresh = ConfigurationSetting(
         "page.refresh", .duration(minimumMilliseconds: 100, allowsNever: false), default: nil, example: "\"2s\"",

@@ -174,11 +174,12 @@ extension PageSpec {
         (try table.duration(ConfigurationSetting.pageRefresh) ?? nil) ?? .milliseconds(milliseconds)
     }
 
-    /// `hostname`, `cpu-temperature`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`.
+    /// `hostname`, `cpu-temperature [ZONE]`, `load`, `memory`, `uptime`, `disk [PATH]`, `ip [INTERFACE]`,
+    /// `battery [NAME]`.
     static func systemValue(_ text: String, table: ConfigTable, key: String) throws(ConfigError) -> SystemValue {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         let argument = parts.count > 1 ? String(parts[1]) : nil
-        let names = ["hostname", "cpu-temperature", "load", "memory", "uptime", "disk", "ip"]
+        let names = ["hostname", "cpu-temperature", "load", "memory", "uptime", "disk", "ip", "battery"]
         guard parts.count <= 2, let name = parts.first.map(String.init), names.contains(name) else {
             let typed = parts.first.map(String.init) ?? ""
             let hint =
@@ -187,18 +188,19 @@ extension PageSpec {
                 } ?? ""
             throw table.error(
                 key,
-                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+                "unknown system value \"\(text)\"\(hint): use \(quotedList(names)); disk, ip, cpu-temperature and battery take a path, an interface, a zone, a supply: \"disk /home\", \"ip wlan0\", \"cpu-temperature acpitz\", \"battery BAT1\""
             )
         }
-        if argument != nil, name != "disk", name != "ip" {
+        if argument != nil, !["disk", "ip", "cpu-temperature", "battery"].contains(name) {
             throw table.error(key, "\"\(name)\" takes no argument, found \"\(text)\"")
         }
         switch name {
         case "hostname": return .hostname
-        case "cpu-temperature": return .cpuTemperature
+        case "cpu-temperature": return argument.map { .thermalZone($0) } ?? .cpuTemperature
         case "load": return .load
         case "memory": return .memory
         case "uptime": return .uptime
+        case "battery": return .battery(argument)
         case "disk":
             guard let path = argument ?? Optional("/"), path.hasPrefix("/") else {
                 throw table.error(key, "disk takes an absolute path, e.g. \"disk /\", found \"\(text)\"")
@@ -273,8 +275,8 @@ extension PageSpec {
 
     private static func gaugeDefaults(_ source: ValueSource) -> (minimum: Double, maximum: Double, unit: String) {
         switch source {
-        case .system(.cpuTemperature): return (30, 85, "\u{B0}C")
-        case .system(.memory), .system(.disk): return (0, 100, "%")
+        case .system(.cpuTemperature), .system(.thermalZone): return (30, 85, "\u{B0}C")
+        case .system(.memory), .system(.disk), .system(.battery): return (0, 100, "%")
         case .system(.load): return (0, 4, "")
         case .system(.uptime): return (0, 24 * 7, "h")
         default: return (0, 100, "")

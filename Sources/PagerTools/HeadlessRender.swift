@@ -42,13 +42,14 @@ package struct SamplePageSampler: PageSampler {
         let system = SampleReadings.system
         switch value {
         case .hostname: return .text(system.hostname)
-        case .cpuTemperature: return .celsius(48.3)
+        case .cpuTemperature, .thermalZone: return .celsius(48.3)
         case .load: return .load(one: system.load1, five: system.load5, fifteen: system.load15)
         case .memory:
             return .memory(
                 usedBytes: Int64(system.memoryTotalBytes - system.memoryAvailableBytes),
                 totalBytes: Int64(system.memoryTotalBytes))
         case .uptime: return .uptime(seconds: system.uptimeSeconds)
+        case .battery: return .battery(percent: 87, status: "Discharging", secondsToEmpty: 7800)
         case .disk: return .disk(usedFraction: 0.37, totalBytes: 31_900_000_000)
         case .ipAddress: return .text("192.168.1.42")
         }

@@ -117,7 +117,7 @@ import Testing
         ),
         (
             "[[page]]\nkind = \"system\"\nvalues = [\"uptiem\"]",
-            "test.toml:3: page[1].values: unknown system value \"uptiem\" (did you mean \"uptime\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+            "test.toml:3: page[1].values: unknown system value \"uptiem\" (did you mean \"uptime\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\", \"ip\" or \"battery\"; disk, ip, cpu-temperature and battery take a path, an interface, a zone, a supply: \"disk /home\", \"ip wlan0\", \"cpu-temperature acpitz\", \"battery BAT1\""
         ),
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         (
@@ -130,7 +130,7 @@ import Testing
         ),
         (
             "[[page]]\nkind = \"system\"\nvalues = [\"cpu-temp\"]",
-            "test.toml:3: page[1].values: unknown system value \"cpu-temp\" (did you mean \"cpu-temperature\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\" or \"ip\"; disk and ip take a path or an interface, e.g. \"disk /home\", \"ip wlan0\""
+            "test.toml:3: page[1].values: unknown system value \"cpu-temp\" (did you mean \"cpu-temperature\"?): use \"hostname\", \"cpu-temperature\", \"load\", \"memory\", \"uptime\", \"disk\", \"ip\" or \"battery\"; disk, ip, cpu-temperature and battery take a path, an interface, a zone, a supply: \"disk /home\", \"ip wlan0\", \"cpu-temperature acpitz\", \"battery BAT1\""
         ),
         (
             "[[page]]\nkind = \"system\"\nvalues = []",

@@ -175,14 +175,16 @@ struct ByteWiseDrawingTests {
     }
 }
 
-/// The word wrap the one-pass wrapper replaced, kept as the reference.
+/// The word wrap the one-pass wrapper replaced, kept as the reference, by grapheme cluster
+/// (`Character`): a space with a mark on it is a letter, not a break.
 func referenceWrap(_ text: String, width: Int, font: BitmapFont) -> [String] {
+    func advance(_ character: Character) -> Int { character.unicodeScalars.reduce(0) { $0 + font.advance(of: $1) } }
     var lines: [String] = []
-    for paragraph in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-        var line = String.UnicodeScalarView()
+    for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        var line = ""
         var lineWidth = 0
         for word in paragraph.split(separator: " ") {
-            let wordWidth = word.reduce(0) { $0 + font.advance(of: $1) }
+            let wordWidth = word.reduce(0) { $0 + advance($1) }
             let spaceWidth = font.advance(of: " ")
             if !line.isEmpty, lineWidth + spaceWidth + wordWidth <= width {
                 line.append(" ")
@@ -191,22 +193,22 @@ func referenceWrap(_ text: String, width: Int, font: BitmapFont) -> [String] {
                 continue
             }
             if !line.isEmpty {
-                lines.append(String(line))
-                line = String.UnicodeScalarView()
+                lines.append(line)
+                line = ""
                 lineWidth = 0
             }
-            for scalar in word {
-                let scalarWidth = font.advance(of: scalar)
-                if !line.isEmpty, scalarWidth > 0, lineWidth + scalarWidth > width {
-                    lines.append(String(line))
-                    line = String.UnicodeScalarView()
+            for character in word {
+                let characterWidth = advance(character)
+                if !line.isEmpty, characterWidth > 0, lineWidth + characterWidth > width {
+                    lines.append(line)
+                    line = ""
                     lineWidth = 0
                 }
-                line.append(scalar)
-                lineWidth += scalarWidth
+                line.append(character)
+                lineWidth += characterWidth
             }
         }
-        lines.append(String(line))
+        lines.append(line)
     }
     return lines
 }
@@ -216,7 +218,10 @@ struct OnePassWrapTests {
     @Test(
         "wraps and counts random text as the reference: spaces, newlines, long words, marks, controls, missing glyphs")
     func wrapMatchesReference() {
-        let pieces = ["a", "bc", "W", "word", "longerwordthanfits", " ", "  ", "\n", "\u{301}", "\u{1}", "é", "中", "→"]
+        let pieces = [
+            "a", "bc", "W", "word", "longerwordthanfits", " ", "  ", "\n", "\r\n", "\u{301}", "\u{1}", "é", "中", "→",
+            "\u{200B}", "\u{200D}", "\u{1F468}", "\u{1100}", "\u{1161}", "\u{FE0F}",
+        ]
         let fonts: [BitmapFont] = [.fixed5x8, .fixed6x10, .fixed10x20]
         var generator = SeededGenerator(seed: 7)
         for round in 0..<3000 {

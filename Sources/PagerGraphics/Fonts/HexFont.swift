@@ -189,7 +189,7 @@ public struct HexGlyphCache: Sendable {
         _ text: String, besides fonts: [BitmapFont] = [], from reader: Reader
     ) -> Bool {
         var wanted: [Unicode.Scalar] = []
-        for scalar in text.unicodeScalars where !BitmapFont.isControl(scalar) && !asked.contains(scalar.value) {
+        for scalar in text.unicodeScalars where !BitmapFont.drawsNothing(scalar) && !asked.contains(scalar.value) {
             asked.insert(scalar.value)
             if fonts.contains(where: { $0.glyph(for: scalar) != nil }) { continue }
             wanted.append(scalar)
