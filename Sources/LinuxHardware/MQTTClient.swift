@@ -48,11 +48,11 @@ package final class MQTTClient {
     /// closed sooner keeps doubling the wait, so two clients with one id, each taking the
     /// connection from the other, back off instead of fighting every second.
     package static let heldConnection = TimeSpan.milliseconds(30_000)
+    /// How long a connection may take to be accepted before it is dropped and tried again.
+    package static let connectTimeout = TimeSpan.milliseconds(10_000)
 
     /// How long the connection that is up has lasted at `now`; nil while none is.
     package func connectionAge(at now: Timestamp) -> TimeSpan? { connectedAt.map { now - $0 } }
-    /// How long a connection may take to be accepted before it is dropped and tried again.
-    package static let connectTimeout = TimeSpan.milliseconds(10_000)
 
     /// A client for `options`; it connects at the first `service(readable:at:)`.
     package init(_ options: MQTTClientOptions) throws(MQTTClientError) {
@@ -89,10 +89,10 @@ package final class MQTTClient {
     }
 
     private func configure() throws(MQTTClientError) {
-        // Each message goes out as it is written: with Nagle's algorithm, the state published just
-        // after the PUBACK of the command that caused it waited for the broker's delayed ACK,
-        // 40 ms a hop on Linux (Scripts/bench/mqtt-latency.sh: p50 about 85 ms with it, a few
-        // milliseconds without). The pager sends a few small messages, never a stream.
+        // Each message goes out as it is written: with Nagle's algorithm, a state published just
+        // after another small message (the PUBACK of the command that caused it) waited for the
+        // broker's delayed ACK, 40 ms on Linux (Scripts/bench/mqtt-latency.sh: the answers' p50
+        // fell by 40 ms with this). The pager sends a few small messages, never a stream.
         try check(mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1), "TCP_NODELAY")
         if let username = options.username {
             try check(mosquitto_username_pw_set(handle, username, options.password), "the user name and password")
