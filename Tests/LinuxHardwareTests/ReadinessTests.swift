@@ -10,16 +10,40 @@ import Testing
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]) }
         let writer = ends[1]
-        // The byte comes a moment after the wait began; a wait that does not block (the loop that
-        // spun at 100% CPU with nothing scheduled) returns before it, with nothing ready.
+        // The byte is written only once this thread is inside poll(2) (its /proc syscall file
+        // says so): a wait that does not block (the loop that spun at 100% CPU with nothing
+        // scheduled) returns before it, with nothing ready, and a byte written early cannot make
+        // the test pass without a wait.
+        let task = try #require(Self.threadTask())
         Thread.detachNewThread {
-            usleep(100_000)
+            let end = Date().addingTimeInterval(10)
+            while Date() < end, !Self.isPolling(task) { usleep(1000) }
             var byte: UInt8 = 1
             _ = write(writer, &byte, 1)
             close(writer)
         }
         let ready = try Readiness.wait(for: [ends[0]], timeoutMilliseconds: -1)
         #expect(ready == [true])
+    }
+
+    /// `/proc/self/task/TID` of the calling thread.
+    static func threadTask() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return "/proc/" + String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether the thread at `task` is blocked in poll(2) or ppoll(2) now.
+    static func isPolling(_ task: String) -> Bool {
+        guard let text = try? String(contentsOfFile: task + "/syscall", encoding: .utf8),
+            let number = text.split(separator: " ").first.flatMap({ Int($0) })
+        else { return false }
+        #if arch(x86_64)
+            return number == 7 || number == 271
+        #else
+            return number == 73
+        #endif
     }
 
     @Test func aZeroTimeoutOnlyLooks() throws {
