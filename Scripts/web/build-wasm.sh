@@ -128,6 +128,6 @@ mv out/web/crownpager.html.partial out/web/crownpager.html
 echo "build-wasm: wrote out/web/crownpager.wasm ($(wc -c <out/web/crownpager.wasm) bytes) and out/web/crownpager.html"
 if [ "$sizes" -eq 1 ]; then
   for file in out/web/crownpager.raw.wasm out/web/crownpager.wasm; do
-    echo "build-wasm: $file: $(wc -c <"$file") bytes, $(gzip -9c "$file" | wc -c) gzipped"
+    echo "build-wasm: $file: $(wc -c <"$file") bytes, $(gzip -9nc "$file" | wc -c) gzipped"
   done
 fi

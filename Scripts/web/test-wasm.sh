@@ -38,7 +38,7 @@ fi
 
 module=out/web/crownpager.wasm
 size=$(wc -c <"$module")
-gzipped=$(gzip -9c "$module" | wc -c)
+gzipped=$(gzip -9nc "$module" | wc -c)
 if [ "$size" -gt "$budget_bytes" ] || [ "$gzipped" -gt "$budget_gzipped" ]; then
   echo "test-wasm: $module is $size bytes ($gzipped gzipped): over its budget of $budget_bytes ($budget_gzipped gzipped)" >&2
   exit 1
