@@ -21,7 +21,7 @@ case "${1:-}" in
 esac
 crownpager="$(realpath "$1")"
 cd "$(dirname "$0")/../.."
-# The module's budget: 1.3 MB after wasm-opt, 530 KB gzipped (1,212,836 and 494,296 when set).
+# The module's budget: 1.3 MB after wasm-opt, 530 KB gzipped (1,221,996 and 498,246 when set).
 budget_bytes=1300000
 budget_gzipped=530000
 status=0

@@ -72,8 +72,9 @@
         func crownpagerOutputLength() -> Int32 { Int32(output.count) }
 
         /// Reads the `length` bytes of input (UTF-8 TOML) as `crownpager check` does and, when good,
-        /// runs them from the first page. Returns the number of mistakes (0: running); the answer is
-        /// `check`'s lines, its summary or each mistake as `crownpager.toml:LINE: key: message`.
+        /// runs them as `run` takes a reload (`WebPager.load`). Returns the number of mistakes (0:
+        /// running); the answer is `check`'s lines, its summary or each mistake as
+        /// `crownpager: crownpager.toml:LINE: key: message`.
         @_expose(wasm, "crownpager_load")
         func crownpagerLoad(_ length: Int32) -> Int32 {
             let answer = pager.load(input.text(length))

@@ -56,8 +56,9 @@ package struct WebPager {
     /// What the panel shows.
     package var glass: Bitmap { shell.glass }
 
-    /// Reads `text` as `crownpager check` does and, when it is good, runs it from now on, from its
-    /// first page. A configuration with mistakes changes nothing: the pager runs on as it was.
+    /// Reads `text` as `crownpager check` does and, when it is good, runs it from now on as `run`
+    /// takes a reload (SIGHUP): on the same page, unless the panel changed, which starts afresh.
+    /// A configuration with mistakes changes nothing: the pager runs on as it was.
     /// Returns `check`'s answer: its summary, or every mistake at its line.
     package mutating func load(_ text: String) -> CheckAnswer {
         let read: Configuration
@@ -68,13 +69,23 @@ package struct WebPager {
         }
         let previous = configuration
         configuration = read
+        let fresh = running
+        let style: PageIndicatorStyle
         do throws(ImageFileError) {
-            try restart()
+            style = try fresh.indicatorStyle(files: WebFiles())
         } catch {
             configuration = previous
-            _ = try? restart()
             return .mistakes(
                 ConfigErrors([ConfigError(file: Self.fileName, line: 0, key: "", message: error.description)]))
+        }
+        let old = shell.engine.configuration.display
+        if fresh.display.panel == old.panel, fresh.display.connection == old.connection {
+            pending.removeAll()
+            isPressed = false
+            shell.feed(.reload(fresh, style: style), at: now, sampler: &sampler)
+            _ = shell.takeRecords()
+        } else {
+            _ = try? restart()
         }
         return .good(read.summary)
     }

@@ -12,7 +12,8 @@ import Testing
 /// The browser page's pager, as the WebAssembly module's C ABI drives it, run on the host: the
 /// same logic Scripts/web/test-wasm.sh runs in Node and Chromium.
 @Suite struct WebPagerTests {
-    static let pagesText = """
+    static func pages(clockTitle: String = "Clock") -> String {
+        """
         [[page]]
         kind = "text"
         title = "One"
@@ -20,13 +21,16 @@ import Testing
 
         [[page]]
         kind = "clock"
-        title = "Clock"
+        title = "\(clockTitle)"
 
         [[page]]
         kind = "command"
         title = "Uptime"
         argv = ["uptime"]
         """
+    }
+
+    static let pagesText = pages()
 
     static func loaded(_ text: String = pagesText) -> WebPager {
         var pager = WebPager()
@@ -47,6 +51,21 @@ import Testing
         #expect(answer.lines == errors.errors.map { "crownpager: " + $0.description })
         #expect(answer.lines.first?.hasPrefix("crownpager: crownpager.toml:2: display.brightness: ") == true)
         #expect(pager.configuration.pages.count == before)
+    }
+
+    @Test func anEditTakesEffectOnThePageShownAsAReloadDoes() {
+        var pager = Self.loaded()
+        pager.turn(1)
+        for _ in 0..<60 { pager.advance(by: .milliseconds(16)) }
+        #expect(pager.shell.engine.presenter.pager.currentPage == 1)
+        #expect(pager.load(Self.pages(clockTitle: "Time")) == .good(pager.configuration.summary))
+        pager.advance(by: .milliseconds(100))
+        #expect(pager.shell.engine.presenter.pager.currentPage == 1)
+        #expect(pager.configuration.pages[1].title == "Time")
+        // Another panel is another pager: it starts afresh on the first page.
+        pager.choose(panel: .sh1106_128x64)
+        pager.advance(by: .milliseconds(100))
+        #expect(pager.shell.engine.presenter.pager.currentPage == 0)
     }
 
     @Test func aSyntaxErrorSaysTheRestIsUnchecked() {
