@@ -115,6 +115,13 @@ else
   mv "$module.partial" "$module"
 fi
 cp "$module/crownpager.wasm" "$module/crownpager.raw.wasm" out/web/
+# The cache keeps the three last used of each (28 MB of objects and modules, 2.6 MB of module apiece).
+touch "$module"
+[ ! -d "$objects" ] || touch "$objects"
+for kind in objects module; do
+  find "$cache" -maxdepth 1 -name "$kind-*" ! -name '*.partial' -printf '%T@ %p\n' | sort -rn | tail -n +4 |
+    cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
+done
 # The page with the module in place of its marker line, as base64.
 page=Sources/PagerWeb/Page/crownpager.html
 marker="$(grep -n '@CROWNPAGER_WASM_BASE64@' "$page" | cut -d: -f1)"
