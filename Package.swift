@@ -14,6 +14,7 @@
 //   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but MockDisplay:
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
+//   PagerWeb         the engine for the browser page: its WebAssembly C ABI (pure, beside the tools)
 //   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
 //                    and to the MQTT broker (libmosquitto, loaded at run time)
 //   VhostUserI2C     vhost-user and virtio-i2c for a VM's panel     (SSD1306: standard library only)
@@ -110,6 +111,14 @@ let package = Package(
                 "PagerSettings",
                 "PagerEngine",
             ]),
+        // The browser page's pager and the WebAssembly module's C ABI (Scripts/web/build-wasm.sh). Pure.
+        .target(
+            name: "PagerWeb",
+            dependencies: [
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "PagerConfig",
+                "PagerSettings", "PagerEngine", "PagerTools",
+            ],
+            exclude: ["Page"]),
         .target(
             name: "CrownPagerApp",
             dependencies: [
@@ -174,6 +183,10 @@ let package = Package(
             name: "PagerEngineTests",
             dependencies: ["PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
             exclude: ["Goldens"]),
+        .testTarget(
+            name: "PagerWebTests",
+            dependencies: ["PagerWeb", "PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: [

@@ -8,6 +8,8 @@
 #   Scripts/setup.sh --packaging   plus what Scripts/release/package.sh needs (static C++ runtime, dpkg-deb,
 #                                  lintian, debootstrap and qemu-user-static for arm64) and
 #                                  Scripts/release/apt-repo.sh (apt-ftparchive, gpg)
+#   Scripts/setup.sh --web         plus what the WebAssembly engine and its page need (Scripts/web/build-wasm.sh:
+#                                  wasi-libc, libclang-rt-N-dev-wasm32, binaryen; its tests: nodejs, chromium)
 #
 # Every package is named, also those a package only recommends: apt runs with
 # --no-install-recommends, as on a minimal system, so nothing arrives by chance.
@@ -16,11 +18,13 @@ set -euo pipefail
 want_test=0
 want_packaging=0
 want_vm=0
+want_web=0
 for arg in "$@"; do
   case "$arg" in
     --test) want_test=1 ;;
     --packaging) want_packaging=1 ;;
     --vm) want_vm=1 ;;
+    --web) want_web=1 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "setup: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
@@ -82,6 +86,20 @@ packages+=(unifont)
 # runtime follows below, once the compiler is known); apt-utils (apt-ftparchive) and gnupg build and
 # sign the apt repository of Scripts/release/apt-repo.sh.
 [ "$want_packaging" -eq 1 ] && packages+=(binutils dpkg-dev lintian debootstrap qemu-user-static binfmt-support file apt-utils gnupg)
+# For the WebAssembly engine (Scripts/web/build-wasm.sh): wasi-libc and clang's wasm32 runtime
+# (malloc, strtod, __multi3 for the Embedded Swift runtime; not written by hand), binaryen (wasm-opt);
+# for its tests, nodejs (runs the module) and chromium (opens the page headless).
+# clang's wasm32 runtime is the newest libclang-rt-N-dev-wasm32 the archive has (14 on Debian 12,
+# 19 on Debian 13).
+if [ "$want_web" -eq 1 ]; then
+  packages+=(wasi-libc binaryen nodejs chromium)
+  wasm_rt="$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' 'libclang-rt-*-dev-wasm32' 2>/dev/null |
+    awk '$1 == "installed" { print $2 }' | sort -V | tail -n 1)" || wasm_rt=""
+  if [ -z "$wasm_rt" ] && command -v apt-cache >/dev/null 2>&1 && apt_update_once; then
+    wasm_rt="$(apt-cache search --names-only '^libclang-rt-[0-9]+-dev-wasm32$' | cut -d' ' -f1 | sort -V | tail -n 1)"
+  fi
+  if [ -n "$wasm_rt" ]; then packages+=("$wasm_rt"); else say "no libclang-rt-N-dev-wasm32 in this system's archive: the WebAssembly module cannot be linked here"; fi
+fi
 if command -v dpkg-query >/dev/null 2>&1; then
   mapfile -t needed < <(missing_packages "${packages[@]}")
   if [ "${#needed[@]}" -gt 0 ]; then apt_install "${needed[@]}"; else say "system packages present"; fi

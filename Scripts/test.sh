@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what is missing (Scripts/setup.sh --test), builds,
-# checks that the pure targets compile as Embedded Swift for an RP2040, drives the terminal
+# checks that the pure targets compile as Embedded Swift for an RP2040, runs the engine as
+# WebAssembly in Node and its page in Chromium (Scripts/web/test-wasm.sh), drives the terminal
 # mock in tmux, then runs swift test. The program dlopens libgpiod, so the same build then runs
 # the GPIO suites against the other major too (CROWNPAGER_LIBGPIOD): on Debian 12, libgpiod 2.x
 # from bookworm-backports (Scripts/release/libgpiod2.sh); elsewhere, libgpiod.so.2 if it is installed.
@@ -18,7 +19,10 @@ case "${1:-}" in
   *) echo "test: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/.."
-Scripts/setup.sh --test
+# The WebAssembly module's tools (Chromium among them) only where this toolchain can build it.
+web=(--web)
+Scripts/web/build-wasm.sh --check-toolchain >/dev/null 2>&1 || web=()
+Scripts/setup.sh --test "${web[@]}"
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 # Every tool a step below runs, with the package that has it: a missing one stops the run here.
 missing=()
@@ -41,7 +45,16 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift
 Scripts/release/build-info.sh
 echo "test: building"
 swift build --build-tests
-Scripts/dev/check-embedded.sh
+Scripts/dev/check-embedded.sh --target armv6m
+# The engine as WebAssembly (its wasm32 compile is check-embedded's, cached), in Node and in a
+# headless Chromium, against render's frames. A toolchain that cannot build it says so (69).
+web_status=0
+Scripts/web/test-wasm.sh "$(swift build --show-bin-path)/crownpager" || web_status=$?
+if [ "$web_status" -eq 69 ]; then
+  echo "test: NOT RUN: the WebAssembly module and its browser page (this Swift toolchain cannot build them; swift.org's 6.3 can)"
+elif [ "$web_status" -ne 0 ]; then
+  exit "$web_status"
+fi
 Scripts/dev/tmux-smoke.sh "$(swift build --show-bin-path)/crownpager"
 echo "test: running swift test"
 # libgpiod is loaded at run time, libgpiod.so.3 (2.x) before libgpiod.so.2 (1.x): the system's

@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerSettings
+import SSD1306
 
 /// How far burn-in care moved the whole picture from its place, in pixels.
 package struct PixelShift: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import PagerCore
 import PagerGraphics
+import PagerSettings
 
 /// The glyphs of characters misc-fixed lacks: which to ask the shell for, and the title list's fonts.
 extension DeviceEngine {

@@ -38,3 +38,24 @@ package enum IndicatorImageFile {
         return try PageImageFile.decode(bytes, path: path)
     }
 }
+
+extension Configuration {
+    /// The indicator's style: its dots, side and background, with the images it names (a built-in
+    /// name, or a file `files` reads, relative to the configuration's folder) loaded and checked to
+    /// fit the indicator's cell. Throws the first image that cannot be used.
+    package func indicatorStyle(files: some FileReading) throws(ImageFileError) -> PageIndicatorStyle {
+        var style = PageIndicatorStyle(
+            maximumVisibleDots: indicator.maximumDots, hidesForSinglePage: indicator.hidesForSinglePage,
+            crownSide: crown.side, backgroundStyle: indicator.style)
+        if let image = indicator.image {
+            style.images.preferredIndicatorImage = try IndicatorImageFile.load(
+                resolve(image), cell: style.cellSize, from: files)
+        }
+        for (index, page) in pages.enumerated() {
+            guard let image = page.indicatorImage else { continue }
+            style.images.setIndicatorImage(
+                try IndicatorImageFile.load(resolve(image), cell: style.cellSize, from: files), forPage: index)
+        }
+        return style
+    }
+}

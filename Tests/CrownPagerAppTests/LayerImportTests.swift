@@ -23,6 +23,10 @@ import Testing
             "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "PagerEngine",
             "CrownVocabulary",
         ],
+        "PagerWeb": [
+            "PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "PagerConfig", "PagerSettings", "PagerEngine",
+            "PagerTools", "CrownVocabulary",
+        ],
     ]
 
     /// The modules `import` lines in the target's sources name.

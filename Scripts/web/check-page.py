@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Opens the browser page (out/web/crownpager.html) from the disk in Debian's Chromium, headless,
+and drives it over the DevTools protocol as a person would, for Scripts/web/test-wasm.sh:
+
+  1. typing a configuration with a broken key shows `crownpager check`'s own message for it, at
+     its line (the line's number marked in the gutter);
+  2. typing a good one (CONFIG) draws its first page: the canvas's pixels are the glass of
+     `crownpager render --frozen` (the page opened with ?frozen, render's sample readings);
+  3. three real wheel events over the panel turn three pages: the canvas then equals
+     `render --crown "+1,+1,+1,wait 2s"`'s last frame, on two panels;
+  4. figures: the module's load and start time and a tick's time in Chromium.
+
+With --screenshot FILE it then shows the clock page on an SH1106 with blue glass and writes a
+screenshot of the page (the README's picture).
+
+  check-page.py PAGE CROWNPAGER CONFIG [--screenshot FILE]
+
+Standard library only: a small WebSocket client speaks the protocol."""
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+
+def fail(message):
+    print(f"check-page: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+class DevTools:
+    """One page's DevTools WebSocket: commands sent, answers read, events set aside."""
+
+    def __init__(self, url):
+        match = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
+        self.sock = socket.create_connection((match.group(1), int(match.group(2))), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (f"GET {match.group(3)} HTTP/1.1\r\nHost: {match.group(1)}:{match.group(2)}\r\n"
+             f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+             "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                fail("Chromium closed the DevTools connection during the handshake")
+            response += chunk
+        if b" 101 " not in response.split(b"\r\n")[0]:
+            fail(f"DevTools handshake refused: {response[:200]!r}")
+        self.buffer = response.split(b"\r\n\r\n", 1)[1]
+        self.next_id = 0
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                fail("Chromium closed the DevTools connection")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def _message(self):
+        payload = b""
+        while True:
+            first, second = self._read(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack(">H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack(">Q", self._read(8))[0]
+            payload += self._read(length)
+            if first & 0x80:
+                return json.loads(payload)
+
+    def call(self, method, **params):
+        self.next_id += 1
+        data = json.dumps({"id": self.next_id, "method": method, "params": params}).encode()
+        mask = os.urandom(4)
+        header = bytes([0x81])
+        if len(data) < 126:
+            header += bytes([0x80 | len(data)])
+        elif len(data) < 1 << 16:
+            header += bytes([0x80 | 126]) + struct.pack(">H", len(data))
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", len(data))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+        while True:
+            message = self._message()
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    fail(f"{method}: {message['error']}")
+                return message["result"]
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
+        if "exceptionDetails" in result:
+            fail(f"the page threw on {expression[:80]!r}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+
+def render(crownpager, config, panel, crown, folder):
+    """render --frozen's frames of `crown` on `panel`: the last step's glass as rows of 0 and 1."""
+    subprocess.run([crownpager, "render", "--frozen", "--config", config, "--panel", panel, "--crown", crown,
+                    "--no-png", "--steps-only", "--out", folder], check=True, stdout=subprocess.DEVNULL)
+    last = sorted(name for name in os.listdir(folder) if re.fullmatch(r"step-\d+\.pbm", name))[-1]
+    with open(os.path.join(folder, last)) as file:
+        lines = [line for line in file.read().split("\n") if line and not line.startswith("#")]
+    return lines[2:]
+
+
+# The canvas read back as the glass: each scale x scale square's top left pixel, lit when it is the lit colour.
+CANVAS_GLASS = """(() => {
+  const canvas = document.getElementById("glass");
+  const scale = Number(document.getElementById("scale").value);
+  const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+  const rows = [];
+  for (let y = 0; y < canvas.height; y += scale) {
+    let row = "";
+    for (let x = 0; x < canvas.width; x += scale) {
+      const at = (y * canvas.width + x) * 4;
+      row += data[at] + data[at + 1] + data[at + 2] > 0 ? "1" : "0";
+    }
+    rows.push(row);
+  }
+  return rows;
+})()"""
+
+
+def type_text(page, text):
+    """Selects all of the editor's text and types `text` over it, as a person pasting would."""
+    page.evaluate("document.getElementById('editor').focus(); document.getElementById('editor').select(); true")
+    page.call("Input.insertText", text=text)
+
+
+def wait_for(page, expression, what, seconds=10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        time.sleep(0.05)
+    fail(f"waited {seconds} s for {what}")
+
+
+def settle(page, seconds=1.5):
+    # The page's own clock moves the slide; real time must pass for it.
+    time.sleep(seconds)
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def main():
+    arguments = sys.argv[1:]
+    screenshot = None
+    if "--screenshot" in arguments:
+        at = arguments.index("--screenshot")
+        screenshot = arguments[at + 1]
+        del arguments[at:at + 2]
+    if len(arguments) != 3:
+        fail("usage: check-page.py PAGE CROWNPAGER CONFIG [--screenshot FILE]")
+    page_path, crownpager, config = (os.path.abspath(argument) for argument in arguments)
+    chromium = shutil.which("chromium")
+    if not chromium:
+        fail("no chromium (package chromium): Scripts/setup.sh --web installs it")
+    work = tempfile.mkdtemp(prefix="crownpager-page-")
+    browser = None
+    try:
+        browser = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-dev-shm-usage", "--window-size=1400,900", f"--user-data-dir={work}/profile",
+             "--remote-debugging-port=0", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        port = None
+        deadline = time.monotonic() + 60
+        while port is None and time.monotonic() < deadline:
+            line = browser.stderr.readline()
+            if not line and browser.poll() is not None:
+                fail(f"chromium exited with status {browser.returncode} before listening")
+            match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            if match:
+                port = int(match.group(1))
+        if port is None:
+            fail("chromium did not say where DevTools listens within 60 s")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as answer:
+            target = next(t for t in json.load(answer) if t["type"] == "page")
+        page = DevTools(target["webSocketDebuggerUrl"])
+        page.call("Page.enable")
+        page.call("Page.navigate", url="file://" + page_path + "?frozen")
+        wait_for(page, "window.crownpager !== undefined", "the engine to start")
+        loaded = page.evaluate("window.crownpager.loaded")
+
+        # 1. A broken key: check's message at its line.
+        broken = "[display]\nbrightness = 80\npanel = \"ssd1306-128x65\"\n"
+        type_text(page, broken)
+        shown = wait_for(page, """(() => { const m = [...document.querySelectorAll('#messages li.bad')];
+            return m.length ? m.map((li) => li.textContent) : null; })()""", "check's message")
+        checked = subprocess.run([crownpager, "check", "crownpager.toml"], cwd=write(work, "crownpager.toml", broken),
+                                 capture_output=True, text=True)
+        expected = [line for line in checked.stderr.split("\n") if line]
+        if checked.returncode == 0 or shown != expected:
+            fail(f"the page shows {shown}, crownpager check says {expected} (status {checked.returncode})")
+        marked = page.evaluate("[...document.querySelectorAll('#gutter .bad')].map((s) => Number(s.textContent))")
+        if marked != [3]:
+            fail(f"the gutter marks lines {marked}, not line 3 of the broken key")
+        print(f"check-page: a broken key shows check's message at its line: {shown[0]}")
+
+        # 2. and 3. A good configuration, then three wheel notches, on two panels.
+        with open(config) as file:
+            type_text(page, file.read())
+        wait_for(page, "document.querySelector('#messages li.ok') !== null", "the configuration to check good")
+        for panel in ["128x64", "sh1107-64x128"]:
+            index = page.evaluate(f"window.crownpager.panels.indexOf({json.dumps(panel)})")
+            page.evaluate(f"""(() => {{ const s = document.getElementById('panel'); s.value = '{index}';
+                s.dispatchEvent(new Event('change')); return true; }})()""")
+            settle(page, 0.5)
+            first = render(crownpager, config, panel, "wait 1s", os.path.join(work, panel + "-first"))
+            if page.evaluate(CANVAS_GLASS) != first:
+                fail(f"{panel}: the canvas is not render's first page")
+            box = page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
+                return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
+            for _ in range(3):
+                page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
+                time.sleep(0.25)
+            settle(page)
+            turned = render(crownpager, config, panel, "+1,+1,+1,wait 2s", os.path.join(work, panel + "-turned"))
+            canvas = page.evaluate(CANVAS_GLASS)
+            if canvas != turned:
+                differing = sum(a != b for row, other in zip(canvas, turned) for a, b in zip(row, other))
+                fail(f"{panel}: after three wheel notches the canvas differs from render's in {differing} pixels")
+            print(f"check-page: {panel}: the canvas is render --frozen's glass, first and after three wheel notches")
+        tick = page.evaluate("window.crownpager.tickMilliseconds()")
+        print(f"check-page: Chromium {page.call('Browser.getVersion')['product']}: loaded and started in "
+              f"{loaded:.0f} ms, {tick:.3f} ms a tick on average")
+        if screenshot:
+            # The README's picture: the clock page on a 1.3" SH1106 with blue glass.
+            index = page.evaluate("window.crownpager.panels.indexOf('sh1106-128x64')")
+            page.evaluate(f"""(() => {{ const s = document.getElementById('panel'); s.value = '{index}';
+                s.dispatchEvent(new Event('change')); const p = document.getElementById('palette');
+                p.value = p.options[1].value; p.dispatchEvent(new Event('change')); return true; }})()""")
+            settle(page, 0.5)
+            box = page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
+                return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
+            page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
+            settle(page)
+            shot = page.call("Page.captureScreenshot", format="png")
+            with open(screenshot, "wb") as file:
+                file.write(base64.b64decode(shot["data"]))
+            print(f"check-page: wrote {screenshot}")
+    finally:
+        if browser is not None:
+            browser.terminate()
+            try:
+                browser.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                browser.kill()
+                browser.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def write(folder, name, text):
+    with open(os.path.join(folder, name), "w") as file:
+        file.write(text)
+    return folder
+
+
+if __name__ == "__main__":
+    main()

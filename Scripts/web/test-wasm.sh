@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Runs the engine's WebAssembly module (Scripts/web/build-wasm.sh) and its browser page, and
+# checks them against `crownpager render --frozen`, the same engine built for Linux:
+#
+#   1. the module's size: at most the budget below, raw and gzipped (wasm-opt's output, the
+#      one the page carries)
+#   2. in Node: on every panel the program knows and a set of crown scripts, each frame the
+#      module renders is byte for byte the PBM file `render --frozen` writes, its GIF the one
+#      `render --frozen --gif` writes, and the glass after
+#      the same steps turned live (crownpager_turn, _press, _advance) is the last one's
+#   3. in Debian's Chromium, headless, the page opened from the disk (Scripts/web/check-page.py)
+#
+#   Scripts/web/test-wasm.sh CROWNPAGER     the crownpager program to compare with
+#
+# Exits 69 when this Swift toolchain cannot build the module (Debian's swiftlang 6.0.3), having
+# said so. Installs nothing: Scripts/setup.sh --web does.
+set -euo pipefail
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+  "") echo "test-wasm: give the crownpager program to compare with (try --help)" >&2; exit 2 ;;
+esac
+crownpager="$(realpath "$1")"
+cd "$(dirname "$0")/../.."
+# The module's budget: 1.3 MB after wasm-opt, 530 KB gzipped (1,221,996 and 498,246 when set).
+budget_bytes=1300000
+budget_gzipped=530000
+status=0
+Scripts/web/build-wasm.sh --sizes || status=$?
+[ "$status" -eq 0 ] || exit "$status"
+missing=()
+for need in node:nodejs chromium:chromium python3:python3; do
+  command -v "${need%%:*}" >/dev/null 2>&1 || missing+=("${need%%:*} (package ${need#*:})")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "test-wasm: cannot run, missing: ${missing[*]}; Scripts/setup.sh --web installs them" >&2
+  exit 1
+fi
+
+module=out/web/crownpager.wasm
+size=$(wc -c <"$module")
+gzipped=$(gzip -9nc "$module" | wc -c)
+if [ "$size" -gt "$budget_bytes" ] || [ "$gzipped" -gt "$budget_gzipped" ]; then
+  echo "test-wasm: $module is $size bytes ($gzipped gzipped): over its budget of $budget_bytes ($budget_gzipped gzipped)" >&2
+  exit 1
+fi
+echo "test-wasm: $module: $size bytes, $gzipped gzipped (budget $budget_bytes, $budget_gzipped gzipped)"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+config=Tests/PagerWebTests/Fixtures/pages.toml
+# Every panel, and scripts that slide, rubber-band at the ends, open the title list and wait.
+mapfile -t panels < <(node -e '
+  const m = new WebAssembly.Module(require("fs").readFileSync(process.argv[1]));
+  const stub = () => 0;
+  const i = new WebAssembly.Instance(m, { wasi_snapshot_preview1: { fd_close: stub, fd_seek: stub, fd_write: stub, random_get: stub } });
+  const n = i.exports.crownpager_panels();
+  const b = new Uint8Array(i.exports.memory.buffer, i.exports.crownpager_output(), i.exports.crownpager_output_length());
+  process.stdout.write(new TextDecoder().decode(b) + "\n");' "$module")
+scripts=("+1,+1,-1,wait 1s" "-1,+1,+1,+1,+1,+1,+1,+1,wait 1s" "+2,press,+1,press,wait 1s" "+1,long-press,wait 2s")
+jobs=()
+number=0
+for panel in "${panels[@]}"; do
+  for script in "${scripts[@]}"; do
+    "$crownpager" render --frozen --config "$config" --panel "$panel" --crown "$script" --no-png \
+      --out "$work/render/$number" --gif "$work/render/$number.gif" >/dev/null
+    jobs+=("$panel|$script")
+    number=$((number + 1))
+  done
+done
+node Scripts/web/run-module.mjs "$module" "$config" "$work/wasm" "${jobs[@]}"
+failed=0
+frames=0
+for ((n = 0; n < number; n++)); do
+  if ! diff -rq -x live.pbm "$work/render/$n" "$work/wasm/$n" >&2; then
+    echo "test-wasm: ${jobs[$n]}: the module's frames differ from render's (above)" >&2
+    failed=1
+  fi
+  if ! cmp "$work/render/$n.gif" "$work/wasm/$n.gif" >&2; then
+    echo "test-wasm: ${jobs[$n]}: the module's GIF differs from render --gif's" >&2
+    failed=1
+  fi
+  frames=$((frames + $(find "$work/render/$n" -name '*.pbm' | wc -l)))
+  last="$(find "$work/render/$n" -name 'step-??.pbm' | sort | tail -n 1)"
+  if ! cmp -s <(grep -v '^#' "$last") "$work/wasm/$n/live.pbm"; then
+    echo "test-wasm: ${jobs[$n]}: turned live, the glass differs from render's $(basename "$last")" >&2
+    failed=1
+  fi
+done
+[ "$failed" -eq 0 ] || exit 1
+echo "test-wasm: $frames frames of ${#panels[@]} panels and ${#scripts[@]} scripts and their GIFs equal render --frozen's; the glass turned live equals the last step's"
+python3 Scripts/web/check-page.py out/web/crownpager.html "$crownpager" "$config"

@@ -1,0 +1,201 @@
+import CrownVocabulary
+import MockDisplay
+import PagerConfig
+import PagerCore
+import PagerEngine
+import PagerGraphics
+import PagerSettings
+import PagerTools
+import SSD1306
+
+/// The pager of the browser page: a configuration as `check` reads it, the engine on a clock the
+/// page moves, an emulated panel, and the crown the page's wheel, keys and mouse turn.
+///
+/// The same `VirtualShell` and `DeviceEngine` as `render`, fed the same way: frames go through the
+/// SSD1306 encoder into the emulator, so `glass` is what the chosen panel would show. Time is
+/// the page's to give (`advance(by:)`); nothing here reads a clock.
+package struct WebPager {
+    /// The configuration as read, before the page's panel and rotation are laid over it.
+    package private(set) var configuration: Configuration
+    /// The panel and rotation the page chose (nil: the configuration's own).
+    package private(set) var panel: SSD1306Panel?
+    /// Degrees the picture turns (0 or 180); nil: the configuration's own.
+    package private(set) var rotation: DisplayRotation?
+    /// The readings the pages show.
+    package var sampler: WebPageSampler
+    /// The engine and its emulated panel.
+    package private(set) var shell: VirtualShell
+    /// The pager's clock: the time the page has advanced it to.
+    package private(set) var now: Timestamp
+    /// Crown facts the page gave since the last advance, at the time they came.
+    private var pending: [CrownEvent] = []
+    /// Whether the crown's button is down.
+    package private(set) var isPressed = false
+
+    /// The pager of `configuration` on its own panel, started at time zero.
+    package init(configuration: Configuration = .builtIn, sampler: WebPageSampler = WebPageSampler()) {
+        self.configuration = configuration
+        self.sampler = sampler
+        now = .zero
+        shell = Self.started(configuration, style: PageIndicatorStyle(), at: .zero, sampler: &self.sampler)
+        _ = try? restart()
+    }
+
+    /// The file name errors give: the page edits one file, as `check crownpager.toml` reads it.
+    package static let fileName = "crownpager.toml"
+
+    /// The configuration run: the one read, with the page's panel and rotation over it.
+    package var running: Configuration {
+        var overrides = RunOverrides()
+        overrides.mock = true
+        if let panel { overrides.set(Settings.displayPanel, panel) }
+        if let rotation { overrides.set(Settings.displayRotation, rotation) }
+        return overrides.applied(to: configuration)
+    }
+
+    /// What the panel shows.
+    package var glass: Bitmap { shell.glass }
+
+    /// Reads `text` as `crownpager check` does and, when it is good, runs it from now on as `run`
+    /// takes a reload (SIGHUP): on the same page, unless the panel changed, which starts afresh.
+    /// A configuration with mistakes changes nothing: the pager runs on as it was.
+    /// Returns `check`'s answer: its summary, or every mistake at its line.
+    package mutating func load(_ text: String) -> CheckAnswer {
+        let read: Configuration
+        do throws(ConfigErrors) {
+            read = try Configuration(checking: text, file: Self.fileName, files: WebFiles())
+        } catch {
+            return .mistakes(error)
+        }
+        let previous = configuration
+        configuration = read
+        let fresh = running
+        let style: PageIndicatorStyle
+        do throws(ImageFileError) {
+            style = try fresh.indicatorStyle(files: WebFiles())
+        } catch {
+            configuration = previous
+            return .mistakes(
+                ConfigErrors([ConfigError(file: Self.fileName, line: 0, key: "", message: error.description)]))
+        }
+        let old = shell.engine.configuration.display
+        if fresh.display.panel == old.panel, fresh.display.connection == old.connection {
+            pending.removeAll()
+            isPressed = false
+            shell.feed(.reload(fresh, style: style), at: now, sampler: &sampler)
+            _ = shell.takeRecords()
+        } else {
+            _ = try? restart()
+        }
+        return .good(read.summary)
+    }
+
+    /// Shows the pages on `panel` instead of the configuration's, from the first page.
+    package mutating func choose(panel: SSD1306Panel?) {
+        self.panel = panel
+        _ = try? restart()
+    }
+
+    /// Turns the picture by `rotation` instead of the configuration's, from the first page.
+    package mutating func rotate(_ rotation: DisplayRotation?) {
+        self.rotation = rotation
+        _ = try? restart()
+    }
+
+    /// The crown turned by `detents` (positive: towards later pages), now.
+    package mutating func turn(_ detents: Int) {
+        guard detents != 0 else { return }
+        pending.append(.rotated(detents: detents, at: now))
+    }
+
+    /// The crown's button went down (`true`) or came up, now. A second down without an up is ignored.
+    package mutating func press(_ down: Bool) {
+        guard down != isPressed else { return }
+        isPressed = down
+        pending.append(down ? .pressed(at: now) : .released(at: now))
+    }
+
+    /// Moves the clock on by `span`: the crown's facts first, then a turn whenever the engine asks,
+    /// as `render` and `run` turn. Returns whether the glass changed. The shell keeps no records.
+    @discardableResult
+    package mutating func advance(by span: TimeSpan) -> Bool {
+        let end = now + max(span, .zero)
+        let before = shell.glass
+        var time = now
+        var crown = pending
+        pending.removeAll()
+        while true {
+            _ = shell.turn(at: time, crown: crown, sampler: &sampler)
+            crown = []
+            _ = shell.takeRecords()
+            guard let wake = shell.wake(after: time, nextInput: nil), wake <= end else { break }
+            time = wake
+        }
+        now = end
+        return shell.glass != before
+    }
+
+    /// The frames of `script` on the running configuration with the sample readings, as
+    /// `crownpager render --frozen` writes them (the glass after each step and each frame sent);
+    /// the pager itself is not moved.
+    package func render(_ script: CrownScript) -> [RenderedFrame] {
+        let configuration = running
+        let style = (try? configuration.indicatorStyle(files: WebFiles())) ?? PageIndicatorStyle()
+        var sampler = SamplePageSampler()
+        return HeadlessRender(configuration: configuration, style: style).run(script, sampler: &sampler).frames
+    }
+
+    /// A fresh engine for the running configuration at `now`, its first page drawn.
+    private mutating func restart() throws(ImageFileError) {
+        let configuration = running
+        let style = try configuration.indicatorStyle(files: WebFiles())
+        pending.removeAll()
+        isPressed = false
+        shell = Self.started(configuration, style: style, at: now, sampler: &sampler)
+    }
+
+    /// The shell of `configuration` started at `start` as `render` starts it: the panel initialised,
+    /// then a turn that asks for the values.
+    private static func started(
+        _ configuration: Configuration, style: PageIndicatorStyle, at start: Timestamp, sampler: inout WebPageSampler
+    ) -> VirtualShell {
+        var shell = VirtualShell(
+            engine: DeviceEngine(
+                configuration: configuration, style: style, clock: sampler.clock(at: start), start: start),
+            panel: configuration.display.panel, address: configuration.display.address)
+        shell.feed(.start, at: start, sampler: &sampler)
+        _ = shell.takeRecords()
+        return shell
+    }
+}
+
+/// `crownpager check`'s answer to a configuration.
+package enum CheckAnswer: Equatable {
+    /// The file is good: `check`'s summary, one line each.
+    case good([String])
+    /// Every mistake, in the order of their lines.
+    case mistakes(ConfigErrors)
+
+    /// The lines `check` prints: the summary, or each mistake (and, after a syntax error, that the rest is unchecked).
+    package var lines: [String] {
+        switch self {
+        case .good(let summary): return summary
+        case .mistakes(let errors):
+            var lines = errors.errors.map { "crownpager: " + $0.description }
+            if errors.stoppedReading, let first = errors.errors.first {
+                lines.append(
+                    "crownpager: \(first.file): the rest of the file is not checked until this syntax error is fixed")
+            }
+            return lines
+        }
+    }
+}
+
+/// The page reads no files: a picture a configuration names by path is on the device, not here.
+struct WebFiles: FileReading {
+    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
+        throw FileReadError(
+            "could not open \(path): the browser page reads no files; use a built-in image name here, the file on the device"
+        )
+    }
+}
