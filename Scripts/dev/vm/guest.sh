@@ -189,7 +189,9 @@ device.close()
   uinput_pid=$!
   # Read-write: opening never blocks, even when python failed before opening its end.
   exec {uinput_fd}<>/run/vmcheck-uinput
-  wait_for 20 test -s /run/vmcheck-uinput.path && udevadm settle --timeout=30
+  # 60 s: python3 and evdev's import under TCG on a loaded host took more than 20 (the device's
+  # path came back empty and the evdev scenario failed with no device to turn).
+  wait_for 60 test -s /run/vmcheck-uinput.path && udevadm settle --timeout=30
   uinput_node="$(cat /run/vmcheck-uinput.path)"
 }
 # A uinput knob that outlives this script (the setup unit's process, kept while it is active):
