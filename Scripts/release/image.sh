@@ -148,10 +148,15 @@ hooks=(
   'install -D -m 0644 /work/files/crownpager-card.conf "$1/etc/systemd/system/crownpager.service.d/card.conf"'
   'install -D -m 0644 /work/files/ssh-keygen.conf "$1/etc/systemd/system/ssh.service.d/host-keys.conf"'
   'install -D -m 0644 /work/files/cloud.cfg "$1/etc/cloud/cloud.cfg.d/99-crownpager.cfg"'
+  'install -D -m 0644 /work/files/cloud-init-local.conf "$1/etc/systemd/system/cloud-init-local.service.d/boot-firmware.conf"'
   # The boot partition: the configuration and cloud-init's seed beside the firmware; config.txt keeps
   # the I2C line across kernel updates through raspi-firmware-custom.
   'install -m 0644 /work/files/crownpager.toml /work/files/user-data /work/files/meta-data "$1/boot/firmware/"'
-  'install -m 0644 /work/files/config.txt "$1/etc/default/raspi-firmware-custom"; cat /work/files/config.txt >>"$1/boot/firmware/config.txt"'
+  # raspi-firmware's kernel hook wrote cmdline.txt with the build machine's root device: the card's
+  # root is by label, its console the serial one and the screen; the hook writes both files again.
+  'printf "ROOTPART=\"LABEL=RASPIROOT\"\nCONSOLES=\"tty0 ttyS1,115200\"\n" >>"$1/etc/default/raspi-firmware"'
+  'install -m 0644 /work/files/config.txt "$1/etc/default/raspi-firmware-custom"'
+  'chroot "$1" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware'
   'chroot "$1" systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service ssh.service'
   # Every card makes its own host keys and machine id (mmdebstrap empties /etc/machine-id).
   'rm -f "$1"/etc/ssh/ssh_host_*; rm -f "$1/var/lib/dbus/machine-id"; rm -rf "$1/deb" "$1/work"'
@@ -220,6 +225,7 @@ installed_mib="$(du -sm "$work/root" | cut -f1)"
 written_bytes="$(stat -c %s "$img")"
 # The map lets bmaptool write only the blocks in use; xz -3 (CROWNPAGER_XZ_LEVEL), of about the size -6 gives at a third of its time.
 debian_root_run "$tools" bmaptool create -o "/work/images/$name.img.bmap" "/work/images/$name.img" >&2
+extract_sha="$(sha256sum "$img" | cut -d' ' -f1)"
 began=$SECONDS
 xz -T0 -"${CROWNPAGER_XZ_LEVEL:-3}" -f "$img"
 say "compressed in $((SECONDS - began)) s"
@@ -232,7 +238,6 @@ mv -f "$img.xz" "$work/images/$name.img.bmap" "$out/"
 # The icon: the clock page as the pager draws it, beside the image (Imager loads it from the list's URL).
 cp Hardware/pictures/clock-128x64.png "$out/crownpager-icon.png"
 case "$url" in */*) icon="${url%/*}/crownpager-icon.png" ;; *) icon=crownpager-icon.png ;; esac
-extract_sha="$(xz -dc "$out/$name.img.xz" | sha256sum | cut -d' ' -f1)"
 cat >"$out/${name}.os_list.json" <<JSON
 {
   "os_list": [
