@@ -158,7 +158,7 @@ boot_copy() {
   in_tools qemu-system-aarch64 -M raspi3b -m 1G -accel tcg,tb-size=256 \
     -kernel "/imagecheck/$kernel" -initrd "/imagecheck/$initrd" -dtb /imagecheck/bcm2837-rpi-3-b.dtb \
     -drive "file=$copy,if=sd,format=raw" \
-    -append "$cmdline systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none" \
+    -append "$cmdline systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none systemd.mask=serial-getty@ttyS1.service" \
     -device ssd0303,address=0x3c,bus=i2c-bus.1 -display none -monitor none \
     -serial null -serial "file:/imagecheck/$name.serial" -pidfile "/imagecheck/$name.pid" -daemonize >&2
   qemu_pid="$(cat "$work/$name.pid")"
