@@ -69,3 +69,16 @@ extension Configuration {
         try self.init(parsing: text, file: "built-in", files: NoFiles())
     }
 }
+
+extension Configuration {
+    /// The built-in configuration with a first page saying why a file could not be used: what
+    /// `run --built-in-on-error` runs when its `--config` file does not load, so that a service's
+    /// panel (a card's, whose file anyone can edit) says what to fix rather than staying dark.
+    ///
+    /// - Parameter error: the error as the operator reads it, `file:line: key` included.
+    package static func builtIn(rejecting error: String) -> Configuration {
+        var configuration = builtIn
+        configuration.pages.insert(PageSpec(title: "Configuration error", kind: .text(error)), at: 0)
+        return configuration
+    }
+}

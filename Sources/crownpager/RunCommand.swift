@@ -46,6 +46,14 @@ struct RunCommand: ParsableCommand {
     var config: String?
 
     @Flag(
+        help: """
+            When the --config file does not load, run the built-in pages instead, the first one \
+            showing the error (file:line): a service's panel then says what to fix. A reload (SIGHUP) \
+            reads the file again.
+            """)
+    var builtInOnError = false
+
+    @Flag(
         help:
             "Show the demo pages (a welcome, a clock, this machine, text, Unicode, a tall page) instead of the configuration's."
     )
@@ -98,7 +106,18 @@ struct RunCommand: ParsableCommand {
 
         var configuration = Configuration.builtIn
         let file = config == "built-in" ? nil : config
-        if let file { try report { configuration = try Configuration.load(path: file) } }
+        // The built-in pages in place of a file that did not load: their knob is not one a file named.
+        var fellBack = false
+        if let file {
+            do throws(CrownPagerError) {
+                configuration = try Configuration.load(path: file)
+            } catch {
+                guard builtInOnError else { throw fail(error) }
+                OperatorLog.warning("crownpager: runs the built-in pages: \(error)")
+                configuration = .builtIn(rejecting: "\(error)")
+                fellBack = true
+            }
+        }
         if demo || pagerOptions.pages != nil { configuration = Configuration.demo(pageCount: pagerOptions.pages) }
         let automatic = config == nil && hardware.i2cBus == nil && hardware.spi == nil && !mock
         let target = DisplayTarget.choose(
@@ -120,7 +139,7 @@ struct RunCommand: ParsableCommand {
         try report {
             run.knob = try openCrown(
                 overrides.crown, configured: configuration.crown, target: target,
-                explicit: file != nil && configuration.crown.sourceIsExplicit)
+                explicit: file != nil && !fellBack && configuration.crown.sourceIsExplicit)
             endedBy = try run.run()
         }
         // In a terminal a signal ends the mock as it ends any program there (128 + the signal, as

@@ -66,6 +66,37 @@ import Testing
         #expect(!off.registers.isDisplayOn && !off.registers.isChargePumpEnabled && off.displayRAM.litPixelCount == 0)
     }
 
+    @Test func aBrokenFileWithBuiltInOnErrorRunsTheBuiltInPagesUntilAReloadReadsItFixed() throws {
+        let fake = try FakeBusRun()
+        let path = fake.scratch.path + "/crownpager.toml"
+        try "[display]\nbrightness = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, _, error) = try fake.start(["run", "--config", path, "--built-in-on-error"], devices: "1:0x3c")
+        #expect(try fake.waitForFirstFrame())
+        var messages = ""
+        #expect(
+            Self.waitFor(
+                "runs the built-in pages: \(path):2: display.brightness", in: error.fileHandleForReading,
+                collected: &messages))
+        #expect(process.isRunning)
+
+        try "[display]\nbus = 1\n[[page]]\nkind = \"text\"\ntext = \"fixed\"\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        #expect(Self.waitFor("reloaded \(path): 1 pages", in: error.fileHandleForReading, collected: &messages))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(messages)")
+    }
+
+    @Test func aBrokenFileWithoutBuiltInOnErrorEndsTheRun() throws {
+        let fake = try FakeBusRun()
+        let path = fake.scratch.path + "/crownpager.toml"
+        try "[display]\nbrightness = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let (process, _, _) = try fake.start(["run", "--config", path], devices: "1:0x3c")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 78)
+    }
+
     @Test func anAdapterUnpluggedMidRunIsNamedAndReopenedWhenItReturns() throws {
         let fake = try FakeBusRun()
         let path = fake.scratch.path + "/crownpager.toml"

@@ -28,6 +28,18 @@ func parseConfiguration(_ text: String, directory: String = ".") throws(ConfigEr
             configuration.crown.lineA == 17 && configuration.crown.lineB == 27 && configuration.crown.lineButton == 22)
     }
 
+    @Test func aRejectedFileRunsTheBuiltInPagesAfterOneSayingWhy() throws {
+        let broken = "[display]\nbrightness = 300\n"
+        var message = ""
+        do throws(ConfigError) { _ = try parseConfiguration(broken) } catch { message = "\(error)" }
+        #expect(message.hasPrefix("test.toml:2: display.brightness"))
+        let fallback = Configuration.builtIn(rejecting: message)
+        #expect(fallback.pages.map(\.title) == ["Configuration error"] + Configuration.builtIn.pages.map(\.title))
+        #expect(fallback.pages.first?.kind == .text(message))
+        #expect(Array(fallback.pages.dropFirst()) == Configuration.builtIn.pages)
+        #expect(fallback.display == Configuration.builtIn.display)
+    }
+
     /// The file reads an address by the command line's rule: an integer as TOML wrote it, a string as `--address` would.
     @Test func theAddressIsReadAsOnTheCommandLine() throws {
         for value in ["60", "0x3c", "0x3C", "\"3c\"", "\"3C\"", "\"0x3c\"", "\"60\""] {
