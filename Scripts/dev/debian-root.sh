@@ -142,13 +142,22 @@ debian_root_run() {
 
 # Undoes debian_root_enter: every mount below DIR, deepest first.
 debian_root_leave() {
-  local dir=$1 mounts
+  local dir=$1 mounts="" round
   [ -d "$dir" ] || return 0
-  mounts="$(awk -v d="$(realpath "$dir")" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r)"
-  [ -z "$mounts" ] && return 0
-  while read -r mount; do
-    umount -l "$mount" 2>/dev/null || { debian_root_say "could not unmount $mount"; return 1; }
-  done <<<"$mounts"
+  dir="$(realpath "$dir")"
+  # The list is read afresh each round until nothing is left: a lazy unmount takes the mounts below
+  # it along (the host's cgroup hierarchies under a bound /sys), so a later name of the list may be
+  # gone already, and one that failed to go would otherwise stay and be mounted over next time.
+  local failed=""
+  for round in 1 2 3 4 5 6 7 8; do
+    mounts="$(awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r)"
+    [ -z "$mounts" ] && return 0
+    while read -r mount; do
+      if ! umount -l "$mount" 2>/dev/null; then failed=$mount; fi
+    done <<<"$mounts"
+  done
+  debian_root_say "could not unmount ${failed:-$(head -n 1 <<<"$mounts")} after $round rounds"
+  return 1
 }
 
 debian_root_leave_all() {
