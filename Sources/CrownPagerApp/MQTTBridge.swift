@@ -52,7 +52,7 @@ final class MQTTBridge {
             + ((try? SystemReadings.hostname()).flatMap { $0.isEmpty ? nil : $0 } ?? "pager")
         identity =
             settings.clientID.map { MQTTClientIdentity(clientID: $0, origin: "[mqtt] client_id") }
-            ?? MQTTClientIdentity.current(stateDirectory: Self.stateDirectory())
+            ?? MQTTClientIdentity.current(stateDirectory: ProcessEnvironment.stateDirectory())
         let clientID = identity.clientID
         var options = MQTTClientOptions(host: host, clientID: clientID)
         options.port = settings.port
@@ -313,11 +313,6 @@ final class MQTTBridge {
         guard let message = field("message") else { return PagerNotification(message: text) }
         let priority = field("priority").flatMap { PagerNotification.Priority(rawValue: $0) } ?? .active
         return PagerNotification(message: message, title: field("title"), priority: priority)
-    }
-
-    /// The service's state folder (`StateDirectory=`: the first of `$STATE_DIRECTORY`'s), if it has one.
-    static func stateDirectory() -> String? {
-        ProcessEnvironment.value("STATE_DIRECTORY")?.split(separator: ":").first.map(String.init)
     }
 
     /// The first line of the password file, which only root or the service's user may own and

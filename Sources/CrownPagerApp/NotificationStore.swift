@@ -18,10 +18,7 @@ package struct NotificationStore: Hashable, Sendable {
     /// The store for a run, from `environment`: the service's state folder, else for the emulator
     /// the user's; nil for a panel run outside a service with `StateDirectory=`, which keeps none.
     package static func forRun(mock: Bool, environment: (String) -> String? = ProcessEnvironment.value) -> Self? {
-        // STATE_DIRECTORY may list several folders, parted by colons: the first is the unit's own.
-        if let state = environment("STATE_DIRECTORY")?.split(separator: ":").first, !state.isEmpty {
-            return Self(path: state + "/" + fileName)
-        }
+        if let state = ProcessEnvironment.stateDirectory(environment) { return Self(path: state + "/" + fileName) }
         guard mock else { return nil }
         if let xdg = environment("XDG_STATE_HOME"), xdg.hasPrefix("/") {
             return Self(path: xdg + "/crownpager/" + fileName)

@@ -6,4 +6,13 @@ package enum ProcessEnvironment {
     package static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
+
+    /// The service's state folder that systemd made for `StateDirectory=`: the first of
+    /// `$STATE_DIRECTORY`'s colon-parted folders (the unit's own); nil outside such a service.
+    package static func stateDirectory(_ environment: (String) -> String? = value) -> String? {
+        guard let first = environment("STATE_DIRECTORY")?.split(separator: ":").first, !first.isEmpty else {
+            return nil
+        }
+        return String(first)
+    }
 }
