@@ -26,8 +26,9 @@ final class MQTTBridge {
     private var discovery: HomeAssistantDiscovery?
     /// The topics that set a pushed page's value or press a remote action, by topic.
     private var pageCommands: [String: PageTopics.Command] = [:]
-    /// The state topic of each pushed page Home Assistant may set, by page from 0.
-    private var stateTopics: [Int: String] = [:]
+    /// The topics of each pushed page Home Assistant may set, by page from 0, without their last
+    /// level: `<base>/page/<slug>/`, to which `state` and `attributes` are added.
+    private var valueTopics: [Int: String] = [:]
     /// The pushed values last published on their state topics, by page from 0.
     private var publishedValues: [Int: EntityState] = [:]
     /// When the crown's button went down, to tell a press from a long press.
@@ -94,9 +95,9 @@ final class MQTTBridge {
             client.unsubscribe(topic)
         }
         pageCommands = commands
-        stateTopics = [:]
+        valueTopics = [:]
         for case (let topic, .set(let page)) in commands {
-            stateTopics[page - 1] = String(topic.dropLast("set".count)) + "state"
+            valueTopics[page - 1] = String(topic.dropLast("set".count))
         }
         publishedValues = [:]
         for topic in pageCommands.keys.sorted() { client.subscribe(topic) }
@@ -248,11 +249,10 @@ final class MQTTBridge {
     func observe(pushed values: [Int: EntityState]) {
         guard client.state == .connected, values != publishedValues else { return }
         for (page, value) in values.sorted(by: { $0.key < $1.key }) where publishedValues[page] != value {
-            guard let topic = stateTopics[page] else { continue }
+            guard let topics = valueTopics[page] else { continue }
             // The attributes first: an automation woken by the state finds them already there.
-            let attributes = String(topic.dropLast("state".count)) + "attributes"
-            client.publish(attributes, value.attributes, retain: false, quality: .atMostOnce)
-            client.publish(topic, value.state, retain: false, quality: .atMostOnce)
+            client.publish(topics + "attributes", value.attributes, retain: false, quality: .atMostOnce)
+            client.publish(topics + "state", value.state, retain: false, quality: .atMostOnce)
         }
         publishedValues = values
     }
