@@ -1,4 +1,3 @@
-import Glibc
 import LinuxHardware
 import PagerControl
 
@@ -10,7 +9,7 @@ package enum ControlSocketPath {
 
     /// `$XDG_RUNTIME_DIR/crownpager/control.sock`; nil without `XDG_RUNTIME_DIR`.
     package static var user: String? {
-        guard let folder = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), folder.hasPrefix("/") else {
+        guard let folder = ProcessEnvironment.value("XDG_RUNTIME_DIR"), folder.hasPrefix("/") else {
             return nil
         }
         return folder + "/crownpager/control.sock"
@@ -20,14 +19,15 @@ package enum ControlSocketPath {
     /// may write the service's folder; else (the mock, a user's run) the user's, its folder made
     /// (0700) when missing; nil when there is neither.
     package static func forRun(
-        mock: Bool, mayWrite: (String) -> Bool = { access($0, W_OK) == 0 }
+        mock: Bool, mayWrite: (String) -> Bool = FileSystem.isWritable(atPath:)
     ) -> String? {
         // Under the unit the run is user crownpager, not root: systemd made the folder for it
         // (RuntimeDirectory=), and the group's members, who may only connect, cannot write it.
         if !mock, mayWrite(String(service.dropLast("/control.sock".count))) { return service }
         guard let user else { return nil }
         let folder = String(user.dropLast("/control.sock".count))
-        if !FileSystem.exists(atPath: folder) { _ = mkdir(folder, 0o700) }
+        // A folder that cannot be made shows in the listen's own error, with its path.
+        if !FileSystem.exists(atPath: folder) { try? FileSystem.createDirectory(atPath: folder, permissions: 0o700) }
         return user
     }
 
@@ -35,7 +35,8 @@ package enum ControlSocketPath {
     /// service's and the user's, the first that exists (the service's first for root); else the
     /// first, to name in the message.
     package static func forClient() -> String {
-        let candidates = geteuid() == 0 ? [service] + (user.map { [$0] } ?? []) : (user.map { [$0] } ?? []) + [service]
+        let candidates =
+            ProcessEnvironment.isRoot ? [service] + (user.map { [$0] } ?? []) : (user.map { [$0] } ?? []) + [service]
         return candidates.first { FileSystem.exists(atPath: $0) } ?? candidates[0]
     }
 }

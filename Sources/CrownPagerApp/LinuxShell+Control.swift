@@ -1,5 +1,4 @@
 import CrownVocabulary
-import Glibc
 import LinuxHardware
 import PagerControl
 import PagerEngine

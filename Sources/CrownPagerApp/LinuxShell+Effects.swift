@@ -1,6 +1,5 @@
 import CrownInput
 import CrownVocabulary
-import Glibc
 import LinuxHardware
 import MockDisplay
 import PagerControl

@@ -1,6 +1,5 @@
 import CrownInput
 import CrownVocabulary
-import Glibc
 import LinuxHardware
 import MockDisplay
 import PagerCore
@@ -80,7 +79,7 @@ package final class LinuxShell {
     /// Runs until q, SIGINT or SIGTERM; only a panel that does not answer at start is an error.
     /// Returns the signal that ended the run, nil when q did.
     @discardableResult
-    package func run() throws(CrownPagerError) -> Int32? {
+    package func run() throws(CrownPagerError) -> ProcessSignal? {
         let signals: TerminationSignals
         // The mock redraws the glass when the window changes: SIGWINCH wakes it, nothing polls the size.
         let windowChanges = target == .emulator
@@ -126,7 +125,7 @@ package final class LinuxShell {
             animationInterval: animationInterval)
     }
 
-    private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> Int32? {
+    private func run(_ loop: inout LinuxShellState) throws(CrownPagerError) -> ProcessSignal? {
         var engine = try makeEngine(at: live.monotonicNow())
         defer { commands.stopAll() }
         // First: a password file refused ends the run before the control socket is made.
@@ -289,8 +288,8 @@ package final class LinuxShell {
             var resized = false
             while let signal = signals.next() {
                 switch signal {
-                case SIGWINCH: resized = true
-                case SIGHUP where path != nil: try reload(&engine, &loop, at: now)
+                case .windowChange: resized = true
+                case .hangUp where path != nil: try reload(&engine, &loop, at: now)
                 default: return RunTurn(tookInput: true, ended: true, signal: signal)
                 }
             }

@@ -121,5 +121,5 @@ struct RunTurn: Hashable {
     /// The run is over: q, the knob's end, or a signal.
     var ended = false
     /// The signal that ended the run; nil when q or the knob did.
-    var signal: Int32?
+    var signal: ProcessSignal?
 }

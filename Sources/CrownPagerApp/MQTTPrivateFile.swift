@@ -1,4 +1,3 @@
-import Glibc
 import LinuxHardware
 
 /// The check of `[mqtt]`'s secrets (the password file, the client certificate's key): a file only
@@ -8,18 +7,21 @@ enum MQTTPrivateFile {
     /// the file holds, for the message when it is missing).
     @discardableResult
     static func check(_ path: String, setting: String, create: String) throws(CrownPagerError) -> String {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw .mqtt("\(setting) \(path) cannot be read: \(Errno(rawValue: errno).sentence): create it \(create)")
+        let status: FileOwnership
+        do {
+            status = try FileSystem.ownership(atPath: path)
+        } catch {
+            let reason = error.errno?.sentence ?? error.description
+            throw .mqtt("\(setting) \(path) cannot be read: \(reason): create it \(create)")
         }
-        guard status.st_uid == 0 || status.st_uid == getuid() else {
+        guard status.userID == 0 || status.userID == ProcessEnvironment.userID else {
             throw .mqtt(
-                "\(setting) \(path) is owned by uid \(status.st_uid), neither root nor the service's user: "
+                "\(setting) \(path) is owned by uid \(status.userID), neither root nor the service's user: "
                     + "chown root \(path)")
         }
-        guard status.st_mode & 0o007 == 0 else {
+        guard status.permissions & 0o007 == 0 else {
             throw .mqtt(
-                "\(setting) \(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
+                "\(setting) \(path) may be read by others (mode \(String(status.permissions & 0o777, radix: 8))): "
                     + "chmod 640 \(path) (or 600)")
         }
         return path

@@ -9,6 +9,15 @@ package enum FileOperation: String, Hashable, Sendable {
     case sync = "sync"
     case close = "close"
     case rename = "rename into place"
+    case status = "read the status of"
+}
+
+/// A file's owner and permission bits, as stat(2) gives them.
+package struct FileOwnership: Hashable, Sendable {
+    /// The owner's user id (`st_uid`).
+    package var userID: UInt32
+    /// The permission bits (`st_mode & 0o7777`): 0o640 is rw-r-----.
+    package var permissions: UInt32
 }
 
 /// Why a file operation failed, with the path and the system's reason.
@@ -89,6 +98,20 @@ package enum FileSystem {
     package static func exists(atPath path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0
+    }
+
+    /// Whether this process may write into the file or folder at `path` (access(2) with W_OK).
+    package static func isWritable(atPath path: String) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    /// Who owns the file at `path` and its permission bits (the low 12 bits of `st_mode`), from stat(2).
+    package static func ownership(atPath path: String) throws(FileSystemError) -> FileOwnership {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .failed(operation: .status, path: path, errno: Errno(rawValue: errno))
+        }
+        return FileOwnership(userID: status.st_uid, permissions: UInt32(status.st_mode) & 0o7777)
     }
 
     /// Replaces the file at `path` with `bytes` so readers see the old or the new file, never half of one.

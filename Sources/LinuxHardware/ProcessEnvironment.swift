@@ -15,4 +15,10 @@ package enum ProcessEnvironment {
         }
         return String(first)
     }
+
+    /// The real user id (getuid(2)): whose files a run may trust besides root's.
+    package static var userID: UInt32 { getuid() }
+
+    /// Whether the process runs with root's effective user id (geteuid(2) is 0).
+    package static var isRoot: Bool { geteuid() == 0 }
 }

@@ -1,6 +1,41 @@
 import CI2C
 import Glibc
 
+/// A signal the loops take through ``TerminationSignals``, named for what it asks.
+package enum ProcessSignal: Hashable, Sendable {
+    /// SIGHUP: read the configuration again (the service), or the terminal went away (a mock).
+    case hangUp
+    /// SIGINT: Ctrl-C.
+    case interrupt
+    /// SIGTERM: systemd's stop.
+    case terminate
+    /// SIGWINCH: the terminal's window changed size.
+    case windowChange
+    /// SIGUSR1: a tool's first order (the I2C backend's "panel absent" toggle).
+    case user1
+    /// SIGUSR2: a tool's second order (the I2C backend's glass dump).
+    case user2
+
+    /// The signal's number on Linux (signal(7)); an exit after it is 128 plus this.
+    package var number: Int32 {
+        switch self {
+        case .hangUp: SIGHUP
+        case .interrupt: SIGINT
+        case .terminate: SIGTERM
+        case .windowChange: SIGWINCH
+        case .user1: SIGUSR1
+        case .user2: SIGUSR2
+        }
+    }
+
+    /// The signal numbered `number`; nil for one no loop asks for.
+    package init?(number: Int32) {
+        let all: [Self] = [.hangUp, .interrupt, .terminate, .windowChange, .user1, .user2]
+        guard let signal = all.first(where: { $0.number == number }) else { return nil }
+        self = signal
+    }
+}
+
 /// SIGINT, SIGTERM and SIGHUP as a descriptor to poll (signalfd(2)) instead of handlers, so a
 /// run loop finishes its work (blank the display, switch it off) before the process ends; and
 /// SIGWINCH when asked, so a loop drawing in the terminal sleeps until the window changes
@@ -11,11 +46,6 @@ import Glibc
 ///
 /// With `userSignals`, SIGUSR1 and SIGUSR2 come through it too, for a tool that takes orders by signal.
 package final class TerminationSignals {
-    /// SIGUSR1's number.
-    package static let userSignal1 = SIGUSR1
-    /// SIGUSR2's number.
-    package static let userSignal2 = SIGUSR2
-
     /// The descriptor that becomes readable when a signal is pending.
     package let descriptor: Int32
     private var previousMask = sigset_t()
@@ -25,9 +55,10 @@ package final class TerminationSignals {
     package init(windowChanges: Bool = false, userSignals: Bool = false) throws(I2CLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for number in [SIGINT, SIGTERM, SIGHUP] + (windowChanges ? [SIGWINCH] : [])
-            + (userSignals ? [SIGUSR1, SIGUSR2] : [])
-        { sigaddset(&mask, number) }
+        let signals: [ProcessSignal] =
+            [.interrupt, .terminate, .hangUp] + (windowChanges ? [.windowChange] : [])
+            + (userSignals ? [.user1, .user2] : [])
+        for signal in signals { sigaddset(&mask, signal.number) }
         guard pthread_sigmask(SIG_BLOCK, &mask, &previousMask) == 0 else {
             throw .system(operation: "pthread_sigmask", errno: Errno(rawValue: Glibc.errno))
         }
@@ -45,12 +76,15 @@ package final class TerminationSignals {
         _ = pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     }
 
-    /// The next pending signal's number, or nil when none is pending.
-    package func next() -> Int32? {
-        var info = signalfd_siginfo()
-        let count = withUnsafeMutableBytes(of: &info) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
-        return Int32(bitPattern: info.ssi_signo)
+    /// The next pending signal, or nil when none is pending.
+    package func next() -> ProcessSignal? {
+        // Only the blocked signals reach the descriptor, and each of them has a name.
+        while true {
+            var info = signalfd_siginfo()
+            let count = withUnsafeMutableBytes(of: &info) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count == MemoryLayout<signalfd_siginfo>.size else { return nil }
+            if let signal = ProcessSignal(number: Int32(bitPattern: info.ssi_signo)) { return signal }
+        }
     }
 }
 

@@ -91,12 +91,12 @@ struct VhostI2CServer {
     private mutating func takeSignals(_ signals: TerminationSignals) throws(VhostToolError) -> Bool {
         while let signal = signals.next() {
             switch signal {
-            case TerminationSignals.userSignal1:
+            case .user1:
                 backend.isAbsent.toggle()
                 StandardError.writeLine(
                     "crownpager-vhost-i2c: "
                         + (backend.isAbsent ? "panel absent: every message is NACKed" : "panel present again"))
-            case TerminationSignals.userSignal2: try writeGlass(ending: nil)
+            case .user2: try writeGlass(ending: nil)
             default: return false
             }
         }

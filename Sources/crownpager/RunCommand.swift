@@ -1,6 +1,7 @@
 import ArgumentParser
 import CrownInput
 import CrownPagerApp
+import LinuxHardware
 import MockDisplay
 import PagerCore
 import PagerEngine
@@ -135,7 +136,7 @@ struct RunCommand: ParsableCommand {
                     palette: palette)
             }
         }
-        var endedBy: Int32?
+        var endedBy: ProcessSignal?
         try report {
             run.knob = try openCrown(
                 overrides.crown, configured: configuration.crown, target: target,
@@ -144,7 +145,7 @@ struct RunCommand: ParsableCommand {
         }
         // In a terminal a signal ends the mock as it ends any program there (128 + the signal, as
         // the shell reports it); a panel's run, a service, stops cleanly with 0.
-        if target == .emulator, let endedBy { throw ExitCode(128 + endedBy) }
+        if target == .emulator, let endedBy { throw ExitCode(128 + endedBy.number) }
     }
 
     /// The knob: a flag's always (its failure is an error); on a panel, `[crown]` (an error when

@@ -58,9 +58,9 @@ import Testing
 
         #expect(raise(SIGWINCH) == 0 && raise(SIGTERM) == 0)
         let ended = try run.step(&engine, &loop, at: .milliseconds(116))
-        #expect(ended.ended && ended.signal == SIGTERM)
+        #expect(ended.ended && ended.signal == .terminate)
         // The SIGWINCH behind it stays pending in this thread: taken here, not left to the next test it runs.
-        #expect(signals.next() == SIGWINCH)
+        #expect(signals.next() == .windowChange)
     }
 
     @Test func detentsThatArriveWhileAFrameIsDueAreInThatFrame() throws {

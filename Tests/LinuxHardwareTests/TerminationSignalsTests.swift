@@ -24,7 +24,7 @@ import Testing
         // raise(3) sends it to this thread, where the signals are blocked: it waits in the descriptor.
         #expect(raise(SIGWINCH) == 0)
         #expect(try Readiness.wait(for: [signals.descriptor], timeoutMilliseconds: 0) == [true])
-        #expect(signals.next() == SIGWINCH)
+        #expect(signals.next() == .windowChange)
         #expect(signals.next() == nil)
     }
 
@@ -36,6 +36,17 @@ import Testing
         #expect(try Readiness.wait(for: [signals.descriptor], timeoutMilliseconds: 0) == [false])
         #expect(raise(SIGHUP) == 0)
         #expect(try Readiness.wait(for: [signals.descriptor], timeoutMilliseconds: 0) == [true])
-        #expect(signals.next() == SIGHUP)
+        #expect(signals.next() == .hangUp)
+    }
+}
+
+/// `ProcessSignal`: the names the loops match on, and the numbers an exit status adds to 128.
+@Suite struct ProcessSignalTests {
+    @Test func eachSignalIsItsLinuxNumberAndBack() {
+        let all: [ProcessSignal] = [.hangUp, .interrupt, .terminate, .windowChange, .user1, .user2]
+        #expect(all.map(\.number) == [SIGHUP, SIGINT, SIGTERM, SIGWINCH, SIGUSR1, SIGUSR2])
+        #expect(all.map { ProcessSignal(number: $0.number) } == all)
+        // SIGKILL cannot be caught, so no loop names it.
+        #expect(ProcessSignal(number: SIGKILL) == nil)
     }
 }
