@@ -184,6 +184,11 @@ let package = Package(
             dependencies: ["PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
             exclude: ["Goldens"]),
         .testTarget(
+            name: "PagerSettingsTests", dependencies: ["PagerSettings", "PagerConfig", "PagerCore", "TestSupport"]),
+        .testTarget(
+            name: "PagerToolsTests",
+            dependencies: ["PagerTools", "PagerEngine", "PagerSettings", "PagerCore", "PagerGraphics", "SSD1306"]),
+        .testTarget(
             name: "PagerWebTests",
             dependencies: ["PagerWeb", "PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
             exclude: ["Fixtures"]),

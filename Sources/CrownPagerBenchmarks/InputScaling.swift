@@ -22,13 +22,6 @@ enum InputScaling {
         var read: ([UInt8]) -> Int
     }
 
-    /// Reads nothing from disk: a configuration's image or font names none of these.
-    struct NoFiles: FileReading {
-        func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
-            throw FileReadError("\(path): not read in benchmarks")
-        }
-    }
-
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// A configuration checked as `crownpager check` does (every mistake listed): its pages, or 0.

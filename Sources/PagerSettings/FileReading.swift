@@ -37,9 +37,12 @@ package struct ImageFileError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-/// No files at all: for text that names none, such as the built-in configuration.
-struct NoFiles: FileReading {
-    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
+/// No files at all: for text that names none, such as the built-in configuration; every read
+/// fails with "no files are read here".
+package struct NoFiles: FileReading {
+    package init() {}
+
+    package func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
         throw FileReadError("could not open \(path): no files are read here")
     }
 }

@@ -46,8 +46,7 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         let lines = run.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("watching \(fifo)") == true)
-        #expect(lines.count == 7, "\(run.standardOutput)")
-        guard lines.count == 7 else { return }
+        try #require(lines.count == 7, "\(run.standardOutput)")
         #expect(lines[1].hasPrefix("0.000s  +1 detent clockwise  | detents +1 (cw 1, ccw 0)"))
         #expect(lines[2].hasPrefix("0.250s  +1 detent clockwise  | detents +2"))
         #expect(lines[3].contains("pressed") && lines[3].contains("presses 1 (down)"))

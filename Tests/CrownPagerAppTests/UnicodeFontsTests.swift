@@ -72,8 +72,11 @@ import Testing
         }
     }
 
-    @Test func theInstalledUnifontWhenPresent() throws {
-        guard FileManager.default.fileExists(atPath: UnifontFile.defaultPath) else { return }
+    @Test func theInstalledUnifont() throws {
+        // Scripts/setup.sh --test installs Debian's unifont: a missing file fails, never passes unread.
+        try #require(
+            FileManager.default.fileExists(atPath: UnifontFile.defaultPath),
+            "\(UnifontFile.defaultPath) is missing: run Scripts/setup.sh --test (it installs the unifont package)")
         let file = try UnifontFile()
         #expect(file.index.count > 50_000)
         var fonts = UnicodeFonts()

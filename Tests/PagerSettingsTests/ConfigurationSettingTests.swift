@@ -1,11 +1,10 @@
 import PagerConfig
 import PagerCore
-import PagerEngine
 import PagerSettings
 import Testing
 
 /// One picture for image pages: a 1x1 PBM, whatever the path.
-private struct OnePixelFiles: FileReading {
+struct OnePixelFiles: FileReading {
     func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] { Array("P1\n1 1\n1\n".utf8) }
 }
 

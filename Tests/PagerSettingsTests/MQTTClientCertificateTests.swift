@@ -3,6 +3,10 @@ import PagerSettings
 import TestSupport
 import Testing
 
+private func parseConfiguration(_ text: String) throws(ConfigError) -> Configuration {
+    try Configuration(parsing: text, file: "test.toml", files: OnePixelFiles())
+}
+
 /// `[mqtt]`'s client certificate: certfile and keyfile both or neither, only with TLS (a key file
 /// others may read is refused at start: MQTTPasswordFileTests).
 @Suite struct MQTTClientCertificateTests {
