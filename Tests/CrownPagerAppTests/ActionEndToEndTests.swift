@@ -90,13 +90,11 @@ import Testing
         var shown: [Bitmap] = []
         var awayAt: Int?
         var homeAt: Int?
-        let end = Date().addingTimeInterval(30)
-        while Date() < end {
+        _ = try waitUntil(every: 0.05) {
             shown = Self.glasses(try knob.bus.transfers())
             awayAt = shown.firstIndex(of: away)
             homeAt = awayAt.flatMap { at in shown.lastIndex(of: home).flatMap { $0 > at ? $0 : nil } }
-            if homeAt != nil { break }
-            usleep(50_000)
+            return homeAt != nil
         }
         let messages = FakeBusRun.stop(process, error: error)
         let from = try #require(awayAt, "the turned-to page showed, settled: \(messages)")

@@ -10,12 +10,12 @@ import Testing
 @Suite(.tags(.endToEnd), .serialized) struct ConfigRunEndToEndTests {
     /// Reads standard error until it contains `text` (bounded: 30 s).
     static func waitFor(_ text: String, in handle: FileHandle, collected: inout String) -> Bool {
-        let end = Date().addingTimeInterval(30)
-        while Date() < end, !collected.contains(text) {
-            let data = handle.availableData
-            if data.isEmpty { usleep(20_000) } else { collected += String(decoding: data, as: UTF8.self) }
+        waitUntil {
+            // Read only while the text is not in yet: availableData waits for the run's next line.
+            if collected.contains(text) { return true }
+            collected += String(decoding: handle.availableData, as: UTF8.self)
+            return collected.contains(text)
         }
-        return collected.contains(text)
     }
 
     @Test func configuredPagesReachThePanelAndSIGHUPReloadsOrKeepsTheOld() throws {
@@ -133,10 +133,7 @@ import Testing
         let before = try fake.transfers().count
         #expect(FileManager.default.createFile(atPath: node, contents: nil))
         #expect(Self.waitFor("the display answers again after", in: error.fileHandleForReading, collected: &messages))
-        let end = Date().addingTimeInterval(30)
-        while Date() < end, try !fake.transfers().dropFirst(before).contains(where: { $0.bytes.count == 1025 }) {
-            usleep(20_000)
-        }
+        _ = try waitUntil { try fake.transfers().dropFirst(before).contains(where: { $0.bytes.count == 1025 }) }
         let after = try fake.transfers().dropFirst(before)
         #expect(after.first?.bytes.starts(with: [0x00, 0xAE]) == true)
         #expect(after.contains { $0.bytes.count == 1025 })

@@ -56,12 +56,9 @@ import Testing
 
         /// Waits, with a deadline, until the pager answers `status`.
         func waitUntilListening(deadline seconds: Double = 30) throws -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if FileManager.default.fileExists(atPath: socket), try ask(["status"]).status == 0 { return true }
-                usleep(20_000)
+            try waitUntil(seconds: seconds) {
+                try FileManager.default.fileExists(atPath: socket) && ask(["status"]).status == 0
             }
-            return false
         }
 
         /// The `status --json` object.

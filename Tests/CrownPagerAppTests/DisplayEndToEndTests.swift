@@ -73,24 +73,18 @@ struct FakeBusRun {
     func waitForGlass(_ glass: Bitmap, panel: SSD1306Panel = .ssd1306_128x64, deadline seconds: Double = 30) throws
         -> Bool
     {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+        try waitUntil(seconds: seconds, every: 0.05) {
             var emulator = SSD1306Emulator(panel: panel)
             emulator.replay(try transfers())
-            if emulator.glass == glass { return true }
-            usleep(50_000)
+            return emulator.glass == glass
         }
-        return false
     }
 
     /// Waits, with a deadline, until a display-data transaction has reached the bus (the SPI device when `onSPI`).
     func waitForFirstFrame(deadline seconds: Double = 30, onSPI: Bool = false) throws -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try (onSPI ? spiTransfers() : transfers()).contains(where: { $0.bytes.first == 0x40 }) { return true }
-            usleep(20_000)
+        try waitUntil(seconds: seconds) {
+            try (onSPI ? spiTransfers() : transfers()).contains(where: { $0.bytes.first == 0x40 })
         }
-        return false
     }
 }
 

@@ -15,14 +15,13 @@ import Testing
     /// Opens the FIFO for writing once the program has opened it for reading (bounded wait), writes, closes.
     func feed(_ path: String, _ bytes: [UInt8]) {
         Thread.detachNewThread {
-            let deadline = Date().addingTimeInterval(20)
             var descriptor: Int32 = -1
             // ENXIO until a reader has the FIFO open.
-            while descriptor < 0, Date() < deadline {
+            let opened = waitUntil(seconds: 20, every: 0.01) {
                 descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                if descriptor < 0 { usleep(10_000) }
+                return descriptor >= 0
             }
-            guard descriptor >= 0 else { return }
+            guard opened else { return }
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
         }

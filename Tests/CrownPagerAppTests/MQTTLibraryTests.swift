@@ -18,15 +18,14 @@ import Testing
 
     /// The libraries `process` has mapped, once `condition` holds of them or 20 s passed.
     static func mappedLibraries(_ process: Process, until condition: (String) -> Bool) -> String {
-        let end = Date().addingTimeInterval(20)
         var maps = ""
-        while Date() < end, process.isRunning {
+        _ = waitUntil(seconds: 20) {
+            guard process.isRunning else { return true }
             // Read to the end: String(contentsOfFile:) stops after the first 4 KiB of a /proc file
             // (its size says 0), where a library mapped later may not be.
             let file = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
             maps = String(decoding: file?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-            if condition(maps) { break }
-            usleep(20_000)
+            return condition(maps)
         }
         return maps
     }
@@ -55,8 +54,7 @@ import Testing
             ["run", "--config", off, "--socket", socket], devices: "1:0x3c", extra: environment)
         defer { if quiet.isRunning { quiet.terminate() } }
         // The control socket answers: the run is past its start, where MQTT would have been opened.
-        let end = Date().addingTimeInterval(20)
-        while Date() < end, try runCrownPager(["status", "--socket", socket]).status != 0 { usleep(20_000) }
+        _ = try waitUntil(seconds: 20) { try runCrownPager(["status", "--socket", socket]).status == 0 }
         let withoutMQTT = Self.mappedLibraries(quiet) { $0.contains("libc.so") }
         #expect(quiet.isRunning)
         #expect(!withoutMQTT.contains("libmosquitto") && !withoutMQTT.contains("libssl"), "\(withoutMQTT)")

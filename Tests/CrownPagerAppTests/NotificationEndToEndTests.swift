@@ -39,16 +39,6 @@ import Testing
         return emulator
     }
 
-    /// Waits, with a deadline, until `condition` holds; whether it did.
-    static func waitUntil(deadline seconds: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     static let bright = DisplayBrightness(percent: 80).contrast
     static let dimmed = DisplayBrightness(percent: 5).contrast
 
@@ -58,12 +48,12 @@ import Testing
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try pager.waitUntilListening())
         // Dimmed for real: the contrast of dim_brightness went to the panel.
-        #expect(try Self.waitUntil { try Self.replayed(pager).registers.contrast == Self.dimmed })
+        #expect(try waitUntil(every: 0.05) { try Self.replayed(pager).registers.contrast == Self.dimmed })
         #expect(try pager.status()["screen"] as? String == "dimmed")
 
         let door = PagerNotification(message: "Someone at the door", title: "Door", priority: .active)
         #expect(try pager.ask(["notify", door.message, "--title", "Door", "--priority", "active"]).status == 0)
-        let woken = try Self.waitUntil {
+        let woken = try waitUntil(every: 0.05) {
             let emulator = try Self.replayed(pager)
             return emulator.registers.contrast == Self.bright && emulator.glass == Self.glass(showing: door)
         }
@@ -82,7 +72,7 @@ import Testing
         #expect(try pager.waitUntilListening())
         #expect(try pager.fake.waitForFirstFrame())
         // Switched off for real: Set Display OFF (AEh) after the pages showed.
-        #expect(try Self.waitUntil { try pager.status()["screen"] as? String == "off" })
+        #expect(try waitUntil(every: 0.05) { try pager.status()["screen"] as? String == "off" })
         #expect(try !Self.replayed(pager).registers.isDisplayOn)
         let offAt = try pager.fake.transfers().count
 
@@ -97,7 +87,7 @@ import Testing
         // A critical one wakes it: Set Display ON (AFh), the overlay on the glass; the active one still waits.
         let smoke = PagerNotification(message: "Smoke in the kitchen", title: "Smoke", priority: .critical)
         #expect(try pager.ask(["notify", smoke.message, "--title", "Smoke", "--priority", "critical"]).status == 0)
-        let woken = try Self.waitUntil {
+        let woken = try waitUntil(every: 0.05) {
             let emulator = try Self.replayed(pager)
             return emulator.registers.isDisplayOn && emulator.glass == Self.glass(showing: smoke)
         }
@@ -121,7 +111,7 @@ import Testing
         #expect(try first.ask(["notify", smoke.message, "--title", "Smoke", "--priority", "critical"]).status == 0)
         #expect(try first.fake.waitForGlass(Self.glass(showing: smoke)))
         // Kept as it came: the file alone (written beside it and renamed over it), for the service's user only.
-        #expect(try Self.waitUntil { FileManager.default.fileExists(atPath: file) })
+        #expect(try waitUntil(every: 0.05) { FileManager.default.fileExists(atPath: file) })
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path) == ["notifications"])
         var info = stat()
         #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)

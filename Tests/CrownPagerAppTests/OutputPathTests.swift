@@ -114,8 +114,7 @@ struct NullNode {
         let arguments = ["render", "--out", scratch.path + "/r", "--crown", "+1,+1,-1", "--frozen"]
         let throughFIFO = try runCrownPager(arguments + ["--trace", fifo])
         // A FIFO replaced by a file would leave the reader waiting for a writer that never comes.
-        let deadline = Date().addingTimeInterval(30)
-        while reader.isRunning && Date() < deadline { usleep(10_000) }
+        _ = waitUntil(every: 0.01) { !reader.isRunning }
         #expect(!reader.isRunning, "the FIFO's reader never saw the end of the trace")
         if reader.isRunning { reader.terminate() }
         let direct = try runCrownPager(arguments + ["--trace", file])

@@ -13,14 +13,12 @@ import Testing
 
     /// Whether process `pid` is stopped (SIGSTOP), as /proc/PID/stat says, within `deadline` seconds.
     static func waitUntilStopped(_ pid: Int32, deadline: Double = 10) -> Bool {
-        let end = Date().addingTimeInterval(deadline)
-        while Date() < end {
+        waitUntil(seconds: deadline, every: 0.01) {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             // The state follows the command's closing parenthesis: "123 (crownpager) T ...".
-            if let close = stat.lastIndex(of: ")"), stat[close...].hasPrefix(") T") { return true }
-            usleep(10_000)
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[close...].hasPrefix(") T")
         }
-        return false
     }
 
     @Test func readyStatusAndWatchdogPingsThatStopWhenTheLoopDoes() throws {

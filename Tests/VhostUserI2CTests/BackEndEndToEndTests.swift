@@ -142,10 +142,7 @@ final class FrontEnd {
         }
         // SIGUSR2 writes the glass while the run goes on.
         kill(qemu.process.processIdentifier, SIGUSR2)
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: glassPath), Date() < deadline {
-            _ = try Readiness.wait(for: [], timeoutMilliseconds: 5)
-        }
+        _ = waitUntil(seconds: 10, every: 0.005) { FileManager.default.fileExists(atPath: glassPath) }
         #expect(try PBM.decode(Array(try Data(contentsOf: URL(fileURLWithPath: glassPath)))) == testFrame())
         // Another address NACKs; an absent panel (SIGUSR1) NACKs until the next SIGUSR1.
         #expect(try qemu.transfer(to: 0x3D, write: [0x00, 0xA7]) == 1)
