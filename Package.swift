@@ -89,7 +89,7 @@ let package = Package(
             ]
         ),
         // The control socket's protocol: requests, responses, the bounded line buffer. Standard library only.
-        .target(name: "PagerControl"),
+        .target(name: "PagerControl", dependencies: ["CrownVocabulary"]),
         // The configuration: its settings table, its TOML mapping, its defaults. Pure.
         .target(
             name: "PagerSettings",
@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "CrownInputTests", dependencies: ["CrownInput", "CrownVocabulary", "PagerCore", "TestSupport"]),
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
-        .testTarget(name: "PagerControlTests", dependencies: ["PagerControl", "TestSupport"]),
+        .testTarget(name: "PagerControlTests", dependencies: ["PagerControl", "CrownVocabulary", "TestSupport"]),
         .testTarget(
             name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
             exclude: ["Goldens"]),

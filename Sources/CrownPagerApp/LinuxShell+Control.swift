@@ -65,14 +65,8 @@ extension LinuxShell {
 extension PagerNotification {
     /// The notification a `notify` request asks for.
     init(_ request: ControlNotification) {
-        let priority: Priority
-        switch request.priority {
-        case .passive: priority = .passive
-        case .active: priority = .active
-        case .critical: priority = .critical
-        }
         self.init(
-            message: request.message, title: request.title, priority: priority,
+            message: request.message, title: request.title, priority: request.priority,
             timeout: request.timeoutMilliseconds.map { .milliseconds($0) })
     }
 }

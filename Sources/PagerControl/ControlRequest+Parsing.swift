@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// Why a request line was refused; each becomes an `error` response and changes nothing.
 package enum ControlRequestError: Error, Hashable, Sendable {
     /// The line is longer than `ControlProtocol.maximumLineBytes`.
@@ -66,9 +68,9 @@ extension ControlRequest {
         case "notify":
             let message = try reader.required("message")
             let title = reader.optional("title")
-            var priority = ControlNotification.Priority.active
+            var priority = NotificationPriority.active
             if let word = reader.optional("priority") {
-                guard let chosen = ControlNotification.Priority(rawValue: word) else {
+                guard let chosen = NotificationPriority(rawValue: word) else {
                     throw .malformed("priority \"\(clipped(word))\": use passive, active or critical")
                 }
                 priority = chosen

@@ -1,3 +1,5 @@
+import CrownVocabulary
+
 /// A request to the running pager: one line of the control protocol (`ControlProtocol.md`).
 package enum ControlRequest: Hashable, Sendable {
     /// Show a notification (`crownpager notify`).
@@ -56,23 +58,20 @@ package enum ControlRequest: Hashable, Sendable {
 
 /// What `crownpager notify` asks to show; the engine's `PagerNotification` is made from it.
 package struct ControlNotification: Hashable, Sendable {
-    /// How much a notification may interrupt: the words of `--priority`.
-    package enum Priority: String, CaseIterable, Hashable, Sendable {
-        case passive, active, critical
-    }
-
     /// What it says.
     package var message: String
     /// Its first line, in bold; nil for none.
     package var title: String?
     /// How much it may interrupt.
-    package var priority: Priority
+    package var priority: NotificationPriority
     /// How long it stays, in milliseconds; nil for the pager's default.
     package var timeoutMilliseconds: Int64?
 
     /// A notification saying `message`.
-    package init(message: String, title: String? = nil, priority: Priority = .active, timeoutMilliseconds: Int64? = nil)
-    {
+    package init(
+        message: String, title: String? = nil, priority: NotificationPriority = .active,
+        timeoutMilliseconds: Int64? = nil
+    ) {
         self.message = message
         self.title = title
         self.priority = priority

@@ -4,26 +4,8 @@ import PagerGraphics
 /// A message for the person at the panel, which interrupts the pages by its priority: from
 /// `crownpager notify` through the control socket, and (with MQTT) from the house.
 package struct PagerNotification: Hashable, Sendable {
-    /// How much a notification may interrupt, as lcdproc's screen priorities and watchOS's
-    /// passive, active and time-sensitive interruption levels do.
-    package enum Priority: String, CaseIterable, Comparable, Sendable {
-        /// Waits in the queue, shown as a mark beside the page indicator until the person looks.
-        case passive
-        /// Slides in over the page and wakes a dimmed panel.
-        case active
-        /// Also wakes a switched-off panel, and stays until pressed away.
-        case critical
-
-        private var rank: Int {
-            switch self {
-            case .passive: return 0
-            case .active: return 1
-            case .critical: return 2
-            }
-        }
-
-        package static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rank < rhs.rank }
-    }
+    /// How much a notification may interrupt: the one type the control socket and MQTT use too.
+    package typealias Priority = NotificationPriority
 
     /// The first line, in bold; nil for none.
     package var title: String?

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
+import CrownVocabulary
 import LinuxHardware
 import PagerConfig
 import PagerControl
@@ -59,7 +60,7 @@ struct NotifyCommand: ParsableCommand {
     @OptionGroup var control: ControlOptions
 
     func validate() throws {
-        guard ControlNotification.Priority(rawValue: priority) != nil else {
+        guard NotificationPriority(rawValue: priority) != nil else {
             throw ValidationError("unknown priority '\(priority)': choose passive, active or critical")
         }
         if let timeout, parseDuration(timeout).map({ (1...86_400_000).contains($0) }) != true {
@@ -70,7 +71,7 @@ struct NotifyCommand: ParsableCommand {
 
     func run() throws {
         let notification = ControlNotification(
-            message: message, title: title, priority: ControlNotification.Priority(rawValue: priority) ?? .active,
+            message: message, title: title, priority: NotificationPriority(rawValue: priority) ?? .active,
             timeoutMilliseconds: timeout.flatMap(parseDuration))
         _ = try control.send(.notify(notification))
     }

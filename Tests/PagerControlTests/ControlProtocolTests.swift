@@ -1,3 +1,4 @@
+import CrownVocabulary
 import PagerControl
 import TestSupport
 import Testing
@@ -97,7 +98,7 @@ import Testing
                 request = .notify(
                     ControlNotification(
                         message: text(), title: generator.next() % 2 == 0 ? nil : text(true),
-                        priority: ControlNotification.Priority.allCases[Int(generator.next() % 3)],
+                        priority: NotificationPriority.allCases[Int(generator.next() % 3)],
                         timeoutMilliseconds: generator.next() % 2 == 0 ? nil : Int64(generator.next() % 86_400_000) + 1)
                 )
             case 1: request = .show(page: text())
