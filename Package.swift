@@ -10,7 +10,7 @@
 //   MockDisplay      terminal and file presenters of the glass      (pure: no OS imports)
 //   PagerConfig      TOML 1.0 reader, checked configuration tables  (standard library only)
 //   PagerSettings    the configuration: settings table, TOML, defaults (pure)
-//   PagerControl     the control socket's line protocol              (standard library only)
+//   PagerControl     the control protocol; PagerCommand, one vocabulary (CrownVocabulary only)
 //   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but MockDisplay:
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
@@ -100,7 +100,7 @@ let package = Package(
             name: "PagerEngine",
             dependencies: [
                 "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig",
-                "PagerSettings",
+                "PagerSettings", "PagerControl",
             ]),
         // Tools beside the engine: render and its virtual panel, trace replay, wiring diagrams, the
         // test pattern, sample readings. Pure.

@@ -37,12 +37,11 @@ extension LinuxShell {
                 var status = Self.status(of: engine)
                 status.mqtt = mqtt?.client.state.description ?? ""
                 control.answer(.ok(status.fields), to: request.client)
-            case .success(let asked):
-                // The rest the engine decides, and answers with the client's reply id.
-                guard let decided = EngineControl(asked) else { continue }
+            case .success(.control(let command)):
+                // The engine decides, and answers with the client's reply id.
                 drew =
                     try perform(
-                        engine.handle(.control(decided, reply: request.client), at: now), &engine, &loop, at: now)
+                        engine.handle(.control(command, reply: request.client), at: now), &engine, &loop, at: now)
                     || drew
             }
         }
@@ -68,20 +67,6 @@ extension PagerNotification {
         self.init(
             message: request.message, title: request.title, priority: request.priority,
             timeout: request.timeoutMilliseconds.map { .milliseconds($0) })
-    }
-}
-
-extension EngineControl {
-    /// The engine's request for a control request it decides; nil for `notify` and `status`.
-    init?(_ request: ControlRequest) {
-        switch request {
-        case .show(let page): self = .show(page: page)
-        case .set(let page, let value): self = .set(page: page, value: value)
-        case .brightness(let percent): self = .brightness(percent: percent)
-        case .display(let on): self = .display(on: on)
-        case .press(let page): self = .press(page: page)
-        case .notify, .status: return nil
-        }
     }
 }
 

@@ -45,7 +45,11 @@ extension LinuxShell {
             run.notificationStore?.save(notifications)
         }
 
-        mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
+        mutating func reply(_ reply: ControlReply) {
+            // MQTT's commands have no client: LinuxShell+MQTT logs their refusals.
+            guard let id = reply.id else { return }
+            run.control?.answer(ControlResponse(reply), to: id)
+        }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

@@ -1,5 +1,6 @@
 import CrownVocabulary
 import LinuxHardware
+import PagerControl
 import PagerEngine
 import PagerSettings
 
@@ -132,7 +133,7 @@ final class MQTTBridge {
             return ([], [])
         }
         switch control(message) {
-        case .success(let request)?: return ([.control(request, reply: Self.replyID)], [])
+        case .success(let request)?: return ([.control(request, reply: nil)], [])
         case .failure(let problem)?: return ([], ["crownpager: mqtt: \(message.topic): ignored: \(problem)"])
         case nil: break
         }
@@ -146,22 +147,18 @@ final class MQTTBridge {
             guard case .success(let page) = MQTTPayload.value(of: message.payload, json: nil, gauge: false) else {
                 return ([], ["crownpager: mqtt: \(message.topic): ignored: not a page's title or number"])
             }
-            return ([.control(.show(page: page.trimmingCharacters), reply: Self.replyID)], [])
+            return ([.control(.show(page: .named(page.trimmingCharacters)), reply: nil)], [])
         }
         for feed in feeds[message.topic] ?? [] {
-            let reference = String(feed.page + 1)
             switch MQTTPayload.value(of: message.payload, json: feed.json, gauge: feed.gauge) {
-            case .success(let value): inputs.append(.control(.set(page: reference, value: value), reply: Self.replyID))
+            case .success(let value): inputs.append(.control(.set(page: .index(feed.page), value: value), reply: nil))
             case .failure(let problem):
-                inputs.append(.control(.mark(page: reference, problem: problem.mark), reply: Self.replyID))
-                log.append("crownpager: mqtt: \(message.topic) (page \(reference)): ignored: \(problem)")
+                inputs.append(.unreadable(page: feed.page, problem: problem.mark))
+                log.append("crownpager: mqtt: \(message.topic) (page \(feed.page + 1)): ignored: \(problem)")
             }
         }
         return (inputs, log)
     }
-
-    /// The `reply` of the inputs MQTT gives: no control client has it, so no answer goes anywhere.
-    static let replyID = -1
 
     /// Publishes a crown event: a turn with its count, a press or a long press (at release).
     func crown(_ event: CrownEvent) {
@@ -259,7 +256,7 @@ final class MQTTBridge {
 
     /// The control a message on a command topic asks for, or why its payload asks for none; nil
     /// when `message` is on none of them.
-    private func control(_ message: MQTTMessage) -> Result<EngineControl, MQTTCommandProblem>? {
+    private func control(_ message: MQTTMessage) -> Result<PagerCommand, MQTTCommandProblem>? {
         let command = pageCommands[message.topic]
         let brightness = message.topic == MQTTTopic.brightnessSet.topic(base)
         guard command != nil || brightness || message.topic == MQTTTopic.displaySet.topic(base) else { return nil }
@@ -268,8 +265,8 @@ final class MQTTBridge {
         }
         let word = text.trimmingCharacters
         switch command {
-        case .set(let page)?: return .success(.set(page: String(page), value: text))
-        case .press(let page)?: return .success(.press(page: String(page)))
+        case .set(let page)?: return .success(.set(page: .index(page - 1), value: text))
+        case .press(let page)?: return .success(.press(page: .index(page - 1)))
         case nil where brightness:
             // Home Assistant's number may send 40.0; the engine refuses a value out of range, with the range.
             guard let percent = Double(word), percent.isFinite, abs(percent) < 1e6 else {

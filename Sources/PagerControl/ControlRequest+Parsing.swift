@@ -85,9 +85,9 @@ extension ControlRequest {
             request = .notify(
                 ControlNotification(message: message, title: title, priority: priority, timeoutMilliseconds: timeout))
         case "show":
-            request = .show(page: try reader.required("page"))
+            request = .control(.show(page: .named(try reader.required("page"))))
         case "set":
-            request = .set(page: try reader.required("page"), value: try reader.required("value"))
+            request = .control(.set(page: .named(try reader.required("page")), value: try reader.required("value")))
         case "status":
             request = .status
         case "brightness":
@@ -95,13 +95,13 @@ extension ControlRequest {
             guard let percent = Int(word), (0...100).contains(percent) else {
                 throw .malformed("percent \"\(clipped(word))\": a whole number from 0 to 100")
             }
-            request = .brightness(percent: percent)
+            request = .control(.brightness(percent: percent))
         case "display":
             let word = try reader.required("state")
             guard word == "on" || word == "off" else { throw .malformed("state \"\(clipped(word))\": use on or off") }
-            request = .display(on: word == "on")
+            request = .control(.display(on: word == "on"))
         case "press":
-            request = .press(page: try reader.required("page"))
+            request = .control(.press(page: .named(try reader.required("page"))))
         default:
             throw .unknownCommand(command)
         }

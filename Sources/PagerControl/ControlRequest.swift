@@ -4,29 +4,21 @@ import CrownVocabulary
 package enum ControlRequest: Hashable, Sendable {
     /// Show a notification (`crownpager notify`).
     case notify(ControlNotification)
-    /// Go to a page, by its title or its number from 1 (`crownpager show`).
-    case show(page: String)
-    /// Give a page whose `source = "push"` its value (`crownpager set`).
-    case set(page: String, value: String)
     /// Describe the pager's state (`crownpager status`).
     case status
-    /// The brightness in use, 0 to 100, in place of `display.brightness` (`crownpager brightness`).
-    case brightness(percent: Int)
-    /// Switch the display off or on (`crownpager display`).
-    case display(on: Bool)
-    /// Run a `remote = true` page's action without the confirmation (`crownpager press`).
-    case press(page: String)
+    /// One of the commands the engine decides: `show`, `set`, `brightness`, `display`, `press`.
+    case control(PagerCommand)
 
     /// The command word that starts the request's line.
     package var command: String {
         switch self {
         case .notify: return "notify"
-        case .show: return "show"
-        case .set: return "set"
         case .status: return "status"
-        case .brightness: return "brightness"
-        case .display: return "display"
-        case .press: return "press"
+        case .control(.show): return "show"
+        case .control(.set): return "set"
+        case .control(.brightness): return "brightness"
+        case .control(.display): return "display"
+        case .control(.press): return "press"
         }
     }
 
@@ -39,20 +31,29 @@ package enum ControlRequest: Hashable, Sendable {
             fields.append(ControlField("priority", notification.priority.rawValue))
             if let timeout = notification.timeoutMilliseconds { fields.append(ControlField("timeout", "\(timeout)")) }
             fields.append(ControlField("message", notification.message))
-        case .show(let page):
-            fields.append(ControlField("page", page))
-        case .set(let page, let value):
-            fields = [ControlField("page", page), ControlField("value", value)]
+        case .control(.show(let page)), .control(.press(let page)):
+            fields.append(ControlField("page", page.word))
+        case .control(.set(let page, let value)):
+            fields = [ControlField("page", page.word), ControlField("value", value)]
         case .status:
             break
-        case .brightness(let percent):
+        case .control(.brightness(let percent)):
             fields.append(ControlField("percent", "\(percent)"))
-        case .display(let on):
+        case .control(.display(let on)):
             fields.append(ControlField("state", on ? "on" : "off"))
-        case .press(let page):
-            fields.append(ControlField("page", page))
         }
         return ControlField.line(command, fields)
+    }
+}
+
+extension RequestedPage {
+    /// The page as the protocol's `page=` field gives it: a person's word, or the number from 1
+    /// of an index (which the engine reads back as that page: a number is tried before a title).
+    var word: String {
+        switch self {
+        case .named(let word): return word
+        case .index(let index): return String(index + 1)
+        }
     }
 }
 

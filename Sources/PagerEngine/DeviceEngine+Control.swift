@@ -1,27 +1,11 @@
 import CrownVocabulary
+import PagerControl
 import PagerCore
 import PagerGraphics
 import PagerSettings
 
-/// A request from the control socket that the engine decides: the shell parses the line, the
-/// engine answers with an `Effects.replies` entry carrying `EngineInput.control`'s `reply`.
-package enum EngineControl: Hashable, Sendable {
-    /// Go to the page with this title or number (from 1), with the slide a turn makes.
-    case show(page: String)
-    /// The value of a page whose `source = "push"`: its text, or a gauge's number.
-    case set(page: String, value: String)
-    /// A value for a pushed page that could not be read (an MQTT payload that is not text, not
-    /// a number for a gauge): the page keeps its value, marked with `problem`'s few words.
-    case mark(page: String, problem: String)
-    /// The brightness in use, 0 to 100, in place of `display.brightness` (`DeviceEngine+Remote`).
-    case brightness(percent: Int)
-    /// The display switched off (until switched on, or the crown wakes it) or on.
-    case display(on: Bool)
-    /// Runs a `remote = true` page's action at once, without the on-device confirmation.
-    case press(page: String)
-}
-
-/// The engine's answer to one `EngineControl`, for the shell to write back to the client that asked.
+/// The engine's answer to one `PagerCommand`, for the shell to write back to the client that
+/// asked (or, with no client, to log a refusal: MQTT's).
 package struct ControlReply: Hashable, Sendable {
     /// Why a request changed nothing.
     package enum Refusal: Hashable, Sendable {
@@ -37,8 +21,8 @@ package struct ControlReply: Hashable, Sendable {
         case busy
     }
 
-    /// The `reply` the request came with.
-    package var id: Int
+    /// The `reply` the request came with; nil when no client waits for the answer (MQTT).
+    package var id: Int?
     /// Why the request changed nothing; nil when it was done.
     package var refusal: Refusal?
     /// What went wrong and the fix; empty when done.
@@ -60,7 +44,7 @@ struct PushedValues: Hashable, Sendable {
 
 extension DeviceEngine {
     /// Carries out `request` and queues its reply (`id`) in `effects`.
-    mutating func handle(_ request: EngineControl, reply id: Int, into effects: inout Effects) {
+    mutating func handle(_ request: PagerCommand, reply id: Int?, into effects: inout Effects) {
         var reply = ControlReply(id: id)
         do throws(Refused) {
             switch request {
@@ -74,8 +58,6 @@ extension DeviceEngine {
                 pacer.invalidate()
             case .set(let reference, let value):
                 try push(value, to: try page(named: reference))
-            case .mark(let reference, let problem):
-                mark(try page(named: reference), with: problem)
             case .brightness(let percent): try setBrightness(percent)
             case .display(let on): switchDisplay(on: on)
             case .press(let reference): try pressRemotely(try page(named: reference), into: &effects)
@@ -87,9 +69,16 @@ extension DeviceEngine {
         effects.replies.append(reply)
     }
 
-    /// The page `reference` names: a number from 1, else a title (exactly, else ignoring case).
-    func page(named reference: String) throws(Refused) -> Int {
+    /// The page `reference` names: an index, or a person's word (a number from 1, else a title:
+    /// exactly, else ignoring case).
+    func page(named requested: RequestedPage) throws(Refused) -> Int {
         let titles = book.specs.map { $0.title }
+        let reference: String
+        switch requested {
+        case .index(let index) where titles.indices.contains(index): return index
+        case .index(let index): reference = String(index + 1)
+        case .named(let word): reference = word
+        }
         if let number = Int(reference), titles.indices.contains(number - 1) { return number - 1 }
         let lowercased = reference.lowercased()
         if let index = titles.firstIndex(of: reference) ?? titles.firstIndex(where: { $0.lowercased() == lowercased }) {
@@ -140,6 +129,13 @@ extension DeviceEngine {
             mark(page, with: "stale")
         }
         pushedValues.nextStaleAt = nextStaleInstant()
+    }
+
+    /// Pushed page `page`'s value marked with `problem` (`EngineInput.unreadable`); a page that
+    /// is gone or takes no pushed value (a reload since) is left as it is.
+    mutating func markUnreadable(_ page: Int, with problem: String) {
+        guard book.specs.indices.contains(page), book.specs[page].push != nil else { return }
+        mark(page, with: problem)
     }
 
     /// The page's value with `word` after it: a text page's status line, after a gauge's value.

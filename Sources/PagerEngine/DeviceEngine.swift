@@ -205,6 +205,8 @@ package struct DeviceEngine {
             receive(notification, into: &effects)
         case .control(let request, let reply):
             handle(request, reply: reply, into: &effects)
+        case .unreadable(let page, let problem):
+            markUnreadable(page, with: problem)
         }
         noteKeptNotifications(in: &effects)
         if !glyphsPending.isEmpty {

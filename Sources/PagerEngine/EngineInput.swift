@@ -1,4 +1,5 @@
 import CrownVocabulary
+import PagerControl
 import PagerCore
 import PagerGraphics
 import PagerSettings
@@ -42,8 +43,12 @@ package enum EngineInput: Sendable {
     case stop(persist: Bool)
     /// A notification to show by its priority (`crownpager notify`).
     case notify(PagerNotification)
-    /// A control socket's request the engine decides (`crownpager show`, `set`), answered in `Effects.replies` with `reply`.
-    case control(EngineControl, reply: Int)
+    /// A command from the control socket or MQTT (`crownpager show`, `set`, Home Assistant's
+    /// controls), answered in `Effects.replies` with `reply` (nil: no client waits, as with MQTT).
+    case control(PagerCommand, reply: Int?)
+    /// A value for pushed page `page` (from 0) that could not be read (an MQTT payload that is
+    /// not text, not a number for a gauge): the page keeps its value, marked with `problem`'s few words.
+    case unreadable(page: Int, problem: String)
 }
 
 /// What the engine wants done, for the shell to do: bytes for the display, values to read,

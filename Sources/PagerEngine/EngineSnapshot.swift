@@ -36,7 +36,7 @@ package struct EngineSnapshot: Hashable, Sendable {
     package var notificationsQueued: Int
     /// The brightness in use, 0 to 100: set remotely, else `display.brightness`.
     package var brightness = 0
-    /// Whether the display was switched off remotely (`EngineControl.display`).
+    /// Whether the display was switched off remotely (`PagerCommand.display`).
     package var isSwitchedOff = false
 
     /// Whether the overlay shows a notification.

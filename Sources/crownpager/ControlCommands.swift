@@ -89,7 +89,7 @@ struct ShowCommand: ParsableCommand {
 
     @OptionGroup var control: ControlOptions
 
-    func run() throws { _ = try control.send(.show(page: page)) }
+    func run() throws { _ = try control.send(.control(.show(page: .named(page)))) }
 }
 
 /// `crownpager set`: the value of a page whose `source = "push"`.
@@ -107,7 +107,7 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var control: ControlOptions
 
-    func run() throws { _ = try control.send(.set(page: page, value: value)) }
+    func run() throws { _ = try control.send(.control(.set(page: .named(page), value: value))) }
 }
 
 /// `crownpager brightness`: the running pager's brightness in use.
@@ -125,7 +125,7 @@ struct BrightnessCommand: ParsableCommand {
         guard (0...100).contains(percent) else { throw ValidationError("the brightness is 0 to 100, not \(percent)") }
     }
 
-    func run() throws { _ = try control.send(.brightness(percent: percent)) }
+    func run() throws { _ = try control.send(.control(.brightness(percent: percent))) }
 }
 
 /// `crownpager display`: the running pager's display switched off or on.
@@ -144,7 +144,7 @@ struct DisplayCommand: ParsableCommand {
         guard state == "on" || state == "off" else { throw ValidationError("say on or off, not '\(state)'") }
     }
 
-    func run() throws { _ = try control.send(.display(on: state == "on")) }
+    func run() throws { _ = try control.send(.control(.display(on: state == "on"))) }
 }
 
 /// `crownpager press`: a remote press of an action page.
@@ -159,7 +159,7 @@ struct PressCommand: ParsableCommand {
 
     @OptionGroup var control: ControlOptions
 
-    func run() throws { _ = try control.send(.press(page: page)) }
+    func run() throws { _ = try control.send(.control(.press(page: .named(page)))) }
 }
 
 /// `crownpager status`: what the running pager shows.

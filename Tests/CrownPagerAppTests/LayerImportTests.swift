@@ -14,10 +14,11 @@ import Testing
         "SSD1306": ["PagerGraphics"],
         "CrownInput": ["CrownVocabulary"],
         "MockDisplay": ["PagerGraphics", "PagerCore", "SSD1306", "CrownVocabulary"],
-        "PagerControl": [],
+        "PagerControl": ["CrownVocabulary"],
         "PagerSettings": ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "CrownVocabulary"],
         "PagerEngine": [
-            "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "CrownVocabulary",
+            "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "PagerControl",
+            "CrownVocabulary",
         ],
         "PagerTools": [
             "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "PagerSettings", "PagerEngine",

@@ -16,14 +16,14 @@ import Testing
                         ControlNotification(
                             message: "Someone at the door", title: "Door", priority: .critical,
                             timeoutMilliseconds: 5000))))
-        #expect(Self.parse("show page=2") == .success(.show(page: "2")))
+        #expect(Self.parse("show page=2") == .success(.control(.show(page: .named("2")))))
         #expect(
             Self.parse("set page=Washer value=12\\smin\\nleft\r")
-                == .success(.set(page: "Washer", value: "12 min\nleft")))
+                == .success(.control(.set(page: .named("Washer"), value: "12 min\nleft"))))
         #expect(Self.parse("status") == .success(.status))
-        #expect(Self.parse("brightness percent=40") == .success(.brightness(percent: 40)))
-        #expect(Self.parse("display state=off") == .success(.display(on: false)))
-        #expect(Self.parse("press page=Restart\\sfoo") == .success(.press(page: "Restart foo")))
+        #expect(Self.parse("brightness percent=40") == .success(.control(.brightness(percent: 40))))
+        #expect(Self.parse("display state=off") == .success(.control(.display(on: false))))
+        #expect(Self.parse("press page=Restart\\sfoo") == .success(.control(.press(page: .named("Restart foo")))))
     }
 
     @Test func malformedRequestsNameWhatIsWrong() {
@@ -62,7 +62,7 @@ import Testing
         #expect(buffer.holdsPartialLine)
         #expect(
             buffer.append(Array("tus\nshow page=1\nset".utf8)) == [
-                .request(.success(.status)), .request(.success(.show(page: "1"))),
+                .request(.success(.status)), .request(.success(.control(.show(page: .named("1"))))),
             ])
         #expect(buffer.holdsPartialLine)
         let flood = [UInt8](repeating: 0x41, count: 1 << 20)
@@ -93,7 +93,7 @@ import Testing
                 return string
             }
             let request: ControlRequest
-            switch generator.next() % 7 {
+            switch generator.next() % 8 {
             case 0:
                 request = .notify(
                     ControlNotification(
@@ -101,11 +101,12 @@ import Testing
                         priority: NotificationPriority.allCases[Int(generator.next() % 3)],
                         timeoutMilliseconds: generator.next() % 2 == 0 ? nil : Int64(generator.next() % 86_400_000) + 1)
                 )
-            case 1: request = .show(page: text())
-            case 2: request = .set(page: text(), value: text())
-            case 3: request = .brightness(percent: Int(generator.next() % 101))
-            case 4: request = .display(on: generator.next() % 2 == 0)
-            case 5: request = .press(page: text())
+            case 1: request = .control(.show(page: .named(text())))
+            case 2: request = .control(.set(page: .named(text()), value: text()))
+            case 3: request = .control(.brightness(percent: Int(generator.next() % 101)))
+            case 4: request = .control(.display(on: generator.next() % 2 == 0))
+            case 5: request = .control(.press(page: .named(text())))
+            case 6: request = .control(.press(page: .index(Int(generator.next() % 1000))))
             default: request = .status
             }
             let line = request.line
@@ -124,16 +125,23 @@ import Testing
                         ($0.value < 0x20 || $0.value == 0x7F) && !["\n", "\t", "\r"].contains($0) ? " " : $0
                     }))
         }
+        // An index travels as its number from 1, which the engine reads back as the same page.
+        func clean(_ page: RequestedPage) -> RequestedPage {
+            switch page {
+            case .named(let word): return .named(clean(word))
+            case .index(let index): return .named(String(index + 1))
+            }
+        }
         switch request {
         case .notify(var notification):
             notification.message = clean(notification.message)
             notification.title = notification.title.map(clean)
             // An empty title travels and comes back as an absent one would not: it stays empty.
             return .notify(notification)
-        case .show(let page): return .show(page: clean(page))
-        case .set(let page, let value): return .set(page: clean(page), value: clean(value))
-        case .press(let page): return .press(page: clean(page))
-        case .status, .brightness, .display: return request
+        case .control(.show(let page)): return .control(.show(page: clean(page)))
+        case .control(.set(let page, let value)): return .control(.set(page: clean(page), value: clean(value)))
+        case .control(.press(let page)): return .control(.press(page: clean(page)))
+        case .status, .control(.brightness), .control(.display): return request
         }
     }
 

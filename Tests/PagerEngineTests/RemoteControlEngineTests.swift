@@ -1,4 +1,5 @@
 import CrownVocabulary
+import PagerControl
 import PagerCore
 import PagerSettings
 import PagerTools
@@ -6,7 +7,7 @@ import Testing
 
 @testable import PagerEngine
 
-/// The controls Home Assistant gives (`EngineControl.brightness`, `display`, `press`) as the
+/// The controls Home Assistant gives (`PagerCommand.brightness`, `display`, `press`) as the
 /// engine decides them, in virtual time: the bytes they send, the crown waking a display switched
 /// off, and the remote press only for `remote = true`, never twice at once.
 @Suite struct RemoteControlEngineTests {
@@ -47,7 +48,7 @@ import Testing
         return sent
     }
 
-    static func control(_ engine: inout DeviceEngine, _ request: EngineControl, at instant: Timestamp) -> Effects {
+    static func control(_ engine: inout DeviceEngine, _ request: PagerCommand, at instant: Timestamp) -> Effects {
         let effects = engine.handle(.control(request, reply: 3), at: instant)
         #expect(effects.replies.map { $0.id } == [3])
         return effects
@@ -95,7 +96,7 @@ import Testing
         _ = Self.control(&engine, .display(on: false), at: .milliseconds(1_000))
         #expect(Self.frames(&engine, at: .milliseconds(1_000)).contains { $0 == [0xAE] })  // Set Display OFF (AEh)
         #expect(engine.screen == .off && engine.snapshot.isSwitchedOff && engine.snapshot.screen == .off)
-        _ = Self.control(&engine, .show(page: "Reboot"), at: .milliseconds(2_000))
+        _ = Self.control(&engine, .show(page: .named("Reboot")), at: .milliseconds(2_000))
         #expect(!Self.frames(&engine, at: .milliseconds(2_000)).contains { $0 == [0xAF] }, "a page shown stays dark")
         _ = Self.control(&engine, .display(on: true), at: .milliseconds(3_000))
         #expect(Self.frames(&engine, at: .milliseconds(3_000)).contains { $0 == [0xAF] })  // Set Display ON (AFh)
@@ -137,25 +138,26 @@ import Testing
         var engine = try Self.engine()
         let restart = CommandSpec(
             argv: ["systemctl", "restart", "foo"], refresh: .zero, timeout: .milliseconds(30_000))
-        let pressed = Self.control(&engine, .press(page: "restart"), at: .milliseconds(1_000))
+        let pressed = Self.control(&engine, .press(page: .named("restart")), at: .milliseconds(1_000))
         #expect(pressed.replies.first?.refusal == nil)
         #expect(pressed.reads == [PageRead(page: 1, source: .action(restart))], "no question first")
         #expect(engine.actions[1] == .running)
 
-        let again = Self.control(&engine, .press(page: "2"), at: .milliseconds(2_000))
+        let again = Self.control(&engine, .press(page: .named("2")), at: .milliseconds(2_000))
         #expect(again.replies.first?.refusal == .busy && again.reads.isEmpty)
         _ = engine.handle(.actionFinished(page: 1, output: "done\n", status: nil), at: .milliseconds(3_000))
-        #expect(Self.control(&engine, .press(page: "Restart"), at: .milliseconds(4_000)).reads.count == 1)
+        #expect(Self.control(&engine, .press(page: .named("Restart")), at: .milliseconds(4_000)).reads.count == 1)
 
-        let asks = Self.control(&engine, .press(page: "Reboot"), at: .milliseconds(5_000))
+        let asks = Self.control(&engine, .press(page: .named("Reboot")), at: .milliseconds(5_000))
         #expect(asks.replies.first?.refusal == .notRemote && asks.reads.isEmpty)
         #expect(
             asks.replies.first?.message
                 == "page 3 (Reboot) asks at the pager: give it remote = true to run it remotely")
-        let none = Self.control(&engine, .press(page: "Home"), at: .milliseconds(6_000))
+        let none = Self.control(&engine, .press(page: .named("Home")), at: .milliseconds(6_000))
         #expect(none.replies.first?.refusal == .notRemote && none.reads.isEmpty)
         #expect(
-            Self.control(&engine, .press(page: "Nope"), at: .milliseconds(7_000)).replies.first?.refusal == .unknownPage
+            Self.control(&engine, .press(page: .named("Nope")), at: .milliseconds(7_000)).replies.first?.refusal
+                == .unknownPage
         )
     }
 

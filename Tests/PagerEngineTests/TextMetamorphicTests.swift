@@ -1,4 +1,5 @@
 import CrownVocabulary
+import PagerControl
 import PagerCore
 import PagerGraphics
 import PagerSettings
@@ -101,7 +102,7 @@ import Testing
     func aPushedValueAndANotificationShowAsTheirPlainText(panel: SSD1306Panel) {
         var pushed = PageSpec(title: "Door", kind: .text(""))
         pushed.push = PushedValue()
-        func set(_ value: String) -> EngineInput { .control(.set(page: "Door", value: value), reply: 1) }
+        func set(_ value: String) -> EngineInput { .control(.set(page: .named("Door"), value: value), reply: 1) }
         #expect(
             Self.glass([pushed], panel: panel, inputs: [set("\u{1B}[1mopen\u{1B}[0m\u{200B}")])
                 == Self.glass([pushed], panel: panel, inputs: [set("open")]))
