@@ -30,6 +30,7 @@ extension LinuxShell {
             } catch {
                 failure = error
             }
+            run.mqtt?.camera?.send(records)
             do throws(CrownPagerError) {
                 try run.appendTrace(loop.display.drainRecords(), at: now)
             } catch {
@@ -47,6 +48,8 @@ extension LinuxShell {
         }
 
         mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
+
+        mutating func publishGlass() { run.mqtt?.publishGlass() }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

@@ -6,7 +6,7 @@ extension LinuxShell {
     /// Makes the MQTT bridge `[mqtt]` asks for; it connects in the loop, never blocking it.
     func openMQTT() throws(CrownPagerError) {
         guard mqtt == nil else { return }
-        mqtt = try MQTTBridge(configuration, version: softwareVersion)
+        mqtt = try MQTTBridge(configuration, version: softwareVersion, palette: cameraPalette)
         if let mqtt {
             OperatorLog.info(
                 "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base), "

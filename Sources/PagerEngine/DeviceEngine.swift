@@ -67,6 +67,10 @@ package struct DeviceEngine {
     var burnIn: BurnInCare
     /// The brightness and display switch set remotely (`DeviceEngine+Remote`).
     package internal(set) var remoteDisplay = RemoteDisplay()
+    /// When the glass goes out as a picture (`[mqtt] camera_interval`).
+    package internal(set) var camera: GlassCamera
+    /// The records of this input only fill the RAM rows off the glass: the glass did not change.
+    var wroteOffGlassOnly = false
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -89,6 +93,7 @@ package struct DeviceEngine {
         health = DisplayHealth(policy: retryPolicy)
         home = HomeReturn(configuration, start: start)
         burnIn = BurnInCare(configuration.display, start: start)
+        camera = GlassCamera(configuration)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -207,6 +212,7 @@ package struct DeviceEngine {
             handle(request, reply: reply, into: &effects)
         }
         noteKeptNotifications(in: &effects)
+        takeGlassPicture(into: &effects)
         if !glyphsPending.isEmpty {
             effects.glyphsWanted = glyphsPending
             glyphsPending = []
@@ -277,6 +283,7 @@ package struct DeviceEngine {
         guard !records.isEmpty else { return }
         pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
         effects.display = records
+        wroteOffGlassOnly = true
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.
