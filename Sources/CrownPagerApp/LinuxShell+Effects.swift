@@ -50,6 +50,8 @@ extension LinuxShell {
         mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
 
         mutating func publishGlass() { run.mqtt?.publishGlass() }
+
+        mutating func reportCrown(_ report: CrownReport) { run.mqtt?.crown(report) }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

@@ -44,10 +44,6 @@ final class MQTTBridge {
     private var valueTopics: [Int: String] = [:]
     /// The pushed values last published on their state topics, by page from 0.
     private var publishedValues: [Int: EntityState] = [:]
-    /// When the crown's button went down, to tell a press from a long press.
-    private var pressedAt: Timestamp?
-    /// A press held this long is a long press.
-    private let longPress: TimeSpan
     /// The last connection state logged.
     private var lastState: MQTTConnectionState?
     /// The discovery configs wait for the connection to hold: the last one was closed soon after
@@ -88,7 +84,6 @@ final class MQTTBridge {
         do { client = try MQTTClient(options) } catch {
             throw error.libraryMissing ? .mqttUnavailable(error.description) : .mqtt(error.description)
         }
-        longPress = configuration.crown.crownConfiguration.longPressDuration
         for topic in [MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet] { client.subscribe(topic.topic(base)) }
         discovery = HomeAssistantDiscovery(
             prefix: settings.discoveryPrefix, clientID: clientID, base: base, version: version,
@@ -178,17 +173,12 @@ final class MQTTBridge {
     /// The `reply` of the inputs MQTT gives: no control client has it, so no answer goes anywhere.
     static let replyID = -1
 
-    /// Publishes a crown event: a turn with its count, a press or a long press (at release).
-    func crown(_ event: CrownEvent) {
-        switch event {
-        case .rotated(let detents, _) where detents != 0:
-            publishCrown(detents > 0 ? .turnForward : .turnBack, count: abs(detents))
-        case .pressed(let at): pressedAt = at
-        case .released(let at):
-            guard let down = pressedAt else { return }
-            pressedAt = nil
-            publishCrown(at - down >= longPress ? .longPress : .press, count: 1)
-        default: break
+    /// Publishes what the engine reports of the crown: a turn with its count, a press, a long press.
+    func crown(_ report: CrownReport) {
+        switch report {
+        case .turned(let detents): publishCrown(detents > 0 ? .turnForward : .turnBack, count: abs(detents))
+        case .pressed: publishCrown(.press, count: 1)
+        case .longPressed: publishCrown(.longPress, count: 1)
         }
     }
 

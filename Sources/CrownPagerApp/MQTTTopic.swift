@@ -100,7 +100,8 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .pageSet: return "shows the page (as `crownpager show`)"
         case .screen: return "the panel: the screen saver's state, `off` when switched off"
         case .crown:
-            return "turns (`turn_forward`, `turn_back`, with the count), `press`, `long_press` (at release)"
+            return "turns (`turn_forward`, `turn_back`, with the count), `press` (at release), `long_press` (once held "
+                + "0.6 s, as the pager takes it: while still held)"
         case .notify: return "a notification (as `crownpager notify`); priority passive, active or critical"
         case .brightness: return "the brightness in use"
         case .brightnessSet: return "sets it in place of `display.brightness`, at once"

@@ -35,7 +35,7 @@ extension DeviceEngine {
             // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
             let fill = fillsOffGlass ? max(now, pacer.busFreeAt) : nil
             let earliest = Timestamp.earliest(Timestamp.earliest(until, fill), health.nextAttempt)
-            return Timestamp.earliest(earliest, cameraDeadline)
+            return Timestamp.earliest(Timestamp.earliest(earliest, cameraDeadline), crownReportDeadline)
         }
     }
 

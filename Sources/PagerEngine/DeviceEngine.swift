@@ -69,6 +69,9 @@ package struct DeviceEngine {
     package internal(set) var remoteDisplay = RemoteDisplay()
     /// When the glass goes out as a picture (`[mqtt] camera_interval`).
     package internal(set) var camera: GlassCamera
+    /// The crown as MQTT reports it (`CrownReport`): the same interpreter the pager uses, fed every
+    /// fact; nil without a broker.
+    var crownReporter: CrownInterpreter?
     /// The records of this input only fill the RAM rows off the glass: the glass did not change.
     var wroteOffGlassOnly = false
 
@@ -94,6 +97,9 @@ package struct DeviceEngine {
         home = HomeReturn(configuration, start: start)
         burnIn = BurnInCare(configuration.display, start: start)
         camera = GlassCamera(configuration)
+        if !(configuration.mqtt.host ?? "").isEmpty {
+            crownReporter = CrownInterpreter(configuration: configuration.crown.crownConfiguration)
+        }
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -126,6 +132,7 @@ package struct DeviceEngine {
             effects.display = presenter.display.interface.take()
             effects.log = presenter.warnings.map { .warning($0) }
         case .crown(let event):
+            reportCrown(event, into: &effects)
             pacer.invalidate()
             let woke = crownWakesSwitchedOffDisplay()
             let swallowed = saver.activity(at: event.timestamp) || woke
@@ -213,6 +220,7 @@ package struct DeviceEngine {
         }
         noteKeptNotifications(in: &effects)
         takeGlassPicture(into: &effects)
+        reportHeldCrown(into: &effects)
         if !glyphsPending.isEmpty {
             effects.glyphsWanted = glyphsPending
             glyphsPending = []

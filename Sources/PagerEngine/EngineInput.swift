@@ -73,6 +73,8 @@ package struct Effects: Hashable, Sendable {
     package var replies: [ControlReply] = []
     /// Publish the glass, as it is once `display` went out, as the camera's picture (`GlassCamera`).
     package var publishesGlass = false
+    /// What the crown did, for MQTT's crown events (`CrownReport`), in order.
+    package var crownReports: [CrownReport] = []
 
     /// No effects.
     package init() {}
@@ -81,7 +83,7 @@ package struct Effects: Hashable, Sendable {
     package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
             && keepsNotifications == nil
-            && replies.isEmpty && !publishesGlass
+            && replies.isEmpty && !publishesGlass && crownReports.isEmpty
     }
 }
 
