@@ -3,16 +3,22 @@ import PagerControl
 import PagerEngine
 import PagerSettings
 
-/// Home Assistant's MQTT discovery for one pager (`[mqtt] discovery`): one device, its entities'
-/// retained configs under `<discovery_prefix>/<component>/<node_id>/<object_id>/config`, and the
-/// configs of entities it no longer has, to clear.
+/// Home Assistant's device-based MQTT discovery for one pager (`[mqtt] discovery`): one retained
+/// config at `<discovery_prefix>/device/<node_id>/config` holding the device, the origin and every
+/// entity as a component with its `platform`; and the way from the per-entity configs
+/// (`<discovery_prefix>/<component>/<node_id>/<object_id>/config`) that release 0.10 published.
+///
+/// Home Assistant's discovery id of a component is `<node_id> <key>`, as the id of a per-entity
+/// config was `<node_id> <object_id>`: each component's key is the entity's old object id, and its
+/// `unique_id` is unchanged, so the entities, their ids and their history stay.
 struct HomeAssistantDiscovery {
-    /// One entity: where its config goes and what it says besides what every entity says.
-    struct Entity {
-        /// Home Assistant's platform: `sensor`, `select`, `event`, `notify`, `number`, `switch`, `text`, `button`.
-        var component: String
-        /// Unique within the pager; a page's from the slug of its title, so reordering pages keeps it.
-        var objectID: String
+    /// One entity: its key in `components` and what its config says besides what every one says.
+    struct Component {
+        /// Home Assistant's platform: `sensor`, `select`, `event`, `notify`, `number`, `switch`, `text`, `button`, `camera`.
+        var platform: String
+        /// Unique within the pager (the component's key); a page's from the slug of its title, so
+        /// reordering pages keeps it.
+        var key: String
         /// The config's own keys, in order.
         var keys: [(String, JSONText)]
     }
@@ -23,24 +29,36 @@ struct HomeAssistantDiscovery {
     let nodeID: String
     /// The pager's base topic.
     let base: String
-    /// The device and origin keys every config carries.
+    /// Whether the pager announces itself (`discovery = true`); off, it only clears what it announced before.
+    let isEnabled: Bool
+    /// Whether the glass is a camera (`camera_interval` set).
+    let hasCamera: Bool
+    /// The device, origin and availability keys the device config carries once for every component.
     private let shared: [(String, JSONText)]
-    /// The entities of the pages configured now, and the pager's own.
-    private(set) var entities: [Entity] = []
+    /// The entities of the pages configured now, and the pager's own; none when discovery is off.
+    private(set) var components: [Component] = []
 
     /// Where CrownPager's users find help (origin's `support_url`); nil while the project has no public address.
     static let supportURL: String? = nil
 
+    /// What Home Assistant's documented migration sends to each per-entity config first: it unloads
+    /// the entity but keeps its settings, for the device config to take it over.
+    static let migrationPayload = "{\"migrate_discovery\":true}"
+
     /// The discovery of the pager `clientID` under `base`, version `version`, for `pages`.
-    init(prefix: String, clientID: String, base: String, version: String, pages: [PageSpec]) {
+    init(
+        prefix: String, clientID: String, base: String, version: String, pages: [PageSpec], enabled: Bool = true,
+        camera: Bool = false
+    ) {
         self.prefix = prefix
         nodeID = Self.nodeID(clientID)
         self.base = base
+        isEnabled = enabled
+        hasCamera = camera
         let name = base.split(separator: "/").last.map { "CrownPager " + $0 } ?? "CrownPager"
         var origin: [(String, JSONText)] = [("name", .string("crownpager")), ("sw_version", .string(version))]
         if let url = Self.supportURL { origin.append(("support_url", .string(url))) }
         shared = [
-            ("availability_topic", .string(MQTTTopic.availability.topic(base))),
             (
                 "device",
                 .object([
@@ -50,55 +68,79 @@ struct HomeAssistantDiscovery {
                 ])
             ),
             ("origin", .object(origin)),
+            ("availability_topic", .string(MQTTTopic.availability.topic(base))),
         ]
         update(pages: pages)
     }
 
-    /// The entities for `pages`; returns the config topics of the entities that went.
-    @discardableResult
-    mutating func update(pages: [PageSpec]) -> [String] {
-        let before = Set(configTopics)
-        entities = Self.pagerEntities(base: base, titles: pages.map { $0.title })
+    /// The components for `pages` (none when discovery is off).
+    mutating func update(pages: [PageSpec]) {
+        guard isEnabled else { return }
+        components = Self.pagerComponents(base: base, titles: pages.map { $0.title })
+        if hasCamera {
+            components.append(
+                Component(
+                    platform: "camera", key: "glass",
+                    keys: [
+                        ("name", .string("Glass")), ("topic", .string(MQTTTopic.camera.topic(base))),
+                        ("icon", .string("mdi:monitor-screenshot")),
+                    ]))
+        }
         for (spec, slug) in zip(pages, PageTopics.slugs(pages.map { $0.title })) {
-            if let entity = Self.pageEntity(spec, slug: slug, base: base) { entities.append(entity) }
+            if let component = Self.pageComponent(spec, slug: slug, base: base) { components.append(component) }
         }
-        let now = Set(configTopics)
-        return before.subtracting(now).sorted()
     }
 
-    /// Every entity's config topic, in order.
-    var configTopics: [String] { entities.map(configTopic) }
+    /// Every component's platform, by key.
+    var platforms: [String: String] {
+        Dictionary(components.map { ($0.key, $0.platform) }, uniquingKeysWith: { first, _ in first })
+    }
 
-    /// Where `entity`'s config goes.
-    func configTopic(_ entity: Entity) -> String { "\(prefix)/\(entity.component)/\(nodeID)/\(entity.objectID)/config" }
+    /// The device config's topic.
+    var deviceTopic: String { "\(prefix)/device/\(nodeID)/config" }
 
-    /// Every config and its JSON, in order.
-    var configs: [(topic: String, payload: String)] {
-        entities.map { entity in
+    /// The device config: every component, and each of `removed` (key to platform) with its
+    /// platform alone, which is how Home Assistant is told to remove a component.
+    func deviceConfig(removing removed: [String: String] = [:]) -> String {
+        var members: [(String, JSONText)] = components.map { component in
             let keys =
-                entity.keys + [("unique_id", .string(nodeID + "_" + entity.objectID))] + shared
-            return (configTopic(entity), JSONText.object(keys).encoded)
+                [("platform", JSONText.string(component.platform))] + component.keys
+                + [("unique_id", .string(nodeID + "_" + component.key))]
+            return (component.key, JSONText.object(keys))
         }
+        for (key, platform) in removed.sorted(by: { $0.key < $1.key }) {
+            members.append((key, .object([("platform", .string(platform))])))
+        }
+        return JSONText.object(shared + [("components", .object(members))]).encoded
     }
 
-    /// The filter that brings back every config this pager published, from this run or one before.
-    var ownConfigs: String { "\(prefix)/+/\(nodeID)/+/config" }
+    /// The components a device config holds, key to platform; nil when `payload` is not one.
+    static func components(in payload: [UInt8]) -> [String: String]? {
+        guard let keys = MQTTPayload.keys(of: payload, at: "components") else { return nil }
+        var found: [String: String] = [:]
+        for key in keys where !key.contains(".") {
+            if case .success(let platform) = MQTTPayload.value(
+                of: payload, json: "components.\(key).platform", gauge: false)
+            {
+                found[key] = platform
+            }
+        }
+        return found
+    }
+
+    /// The filter that brings back the per-entity configs a pager of release 0.10 published.
+    var legacyConfigs: String { "\(prefix)/+/\(nodeID)/+/config" }
+
+    /// Whether `topic` is one of the per-entity configs of release 0.10 (`legacyConfigs`).
+    func isLegacy(_ topic: String) -> Bool {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        let prefixParts = prefix.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == prefixParts.count + 4 && Array(parts.prefix(prefixParts.count)) == prefixParts
+            && parts[prefixParts.count + 1] == nodeID && parts.last == "config"
+    }
 
     /// Where Home Assistant says it started (`online`).
     var status: String { prefix + "/status" }
-
-    /// Whether `message` is a config retained from before whose entity is gone: it is cleared.
-    /// What the broker sends at subscription time is flagged retained; what this run publishes
-    /// comes back unflagged, and empty configs are already cleared.
-    func isLeftOver(_ message: MQTTMessage) -> Bool {
-        guard message.retained, !message.payload.isEmpty else { return false }
-        let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        let prefixParts = prefix.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == prefixParts.count + 4, Array(parts.prefix(prefixParts.count)) == prefixParts,
-            parts[prefixParts.count + 1] == nodeID, parts.last == "config"
-        else { return false }
-        return !configTopics.contains(message.topic)
-    }
 
     /// `clientID` in the characters a node id may have: letters, digits, `_` and `-`.
     static func nodeID(_ clientID: String) -> String {
@@ -111,16 +153,16 @@ struct HomeAssistantDiscovery {
 
     /// The pager's own entities: the page as a sensor and a select, the crown, the notifications,
     /// the brightness and the display switch.
-    private static func pagerEntities(base: String, titles: [String]) -> [Entity] {
+    private static func pagerComponents(base: String, titles: [String]) -> [Component] {
         var entities = [
-            Entity(
-                component: "sensor", objectID: "page",
+            Component(
+                platform: "sensor", key: "page",
                 keys: [
                     ("name", .string("Page")), ("state_topic", .string(MQTTTopic.page.topic(base))),
                     ("icon", .string("mdi:book-open-page-variant")),
                 ]),
-            Entity(
-                component: "event", objectID: "crown",
+            Component(
+                platform: "event", key: "crown",
                 keys: [
                     ("name", .string("Crown")), ("state_topic", .string(MQTTTopic.crown.topic(base))),
                     ("event_types", .array(CrownEventType.allCases.map { .string($0.rawValue) })),
@@ -131,8 +173,8 @@ struct HomeAssistantDiscovery {
         for title in titles where !options.contains(title) { options.append(title) }
         if !options.isEmpty {
             entities.append(
-                Entity(
-                    component: "select", objectID: "page_select",
+                Component(
+                    platform: "select", key: "page_select",
                     keys: [
                         ("name", .string("Show page")), ("state_topic", .string(MQTTTopic.page.topic(base))),
                         ("command_topic", .string(MQTTTopic.pageSet.topic(base))),
@@ -140,13 +182,13 @@ struct HomeAssistantDiscovery {
                     ]))
         }
         // Home Assistant's notify action sends the message alone: one entity per priority says it.
-        for (objectID, priority, name) in [
+        for (key, priority, name) in [
             ("notify", "active", "Message"), ("notify_passive", "passive", "Message passive"),
             ("notify_critical", "critical", "Message critical"),
         ] {
             entities.append(
-                Entity(
-                    component: "notify", objectID: objectID,
+                Component(
+                    platform: "notify", key: key,
                     keys: [
                         ("name", .string(name)), ("command_topic", .string(MQTTTopic.notify.topic(base))),
                         (
@@ -156,8 +198,8 @@ struct HomeAssistantDiscovery {
                     ]))
         }
         entities.append(
-            Entity(
-                component: "number", objectID: "brightness",
+            Component(
+                platform: "number", key: "brightness",
                 keys: [
                     ("name", .string("Brightness")), ("state_topic", .string(MQTTTopic.brightness.topic(base))),
                     ("command_topic", .string(MQTTTopic.brightnessSet.topic(base))), ("min", .integer(0)),
@@ -165,8 +207,8 @@ struct HomeAssistantDiscovery {
                     ("entity_category", .string("config")), ("icon", .string("mdi:brightness-6")),
                 ]))
         entities.append(
-            Entity(
-                component: "switch", objectID: "display",
+            Component(
+                platform: "switch", key: "display",
                 keys: [
                     ("name", .string("Display")), ("state_topic", .string(MQTTTopic.display.topic(base))),
                     ("command_topic", .string(MQTTTopic.displaySet.topic(base))), ("icon", .string("mdi:monitor")),
@@ -175,11 +217,11 @@ struct HomeAssistantDiscovery {
     }
 
     /// A pushed text page's `text`, a pushed gauge's `number`, a `remote = true` action's `button`; nil for others.
-    private static func pageEntity(_ spec: PageSpec, slug: String, base: String) -> Entity? {
+    private static func pageComponent(_ spec: PageSpec, slug: String, base: String) -> Component? {
         let name: (String, JSONText) = ("name", .string(spec.title))
         if spec.action?.isRemote == true {
-            return Entity(
-                component: "button", objectID: "press_" + slug,
+            return Component(
+                platform: "button", key: "press_" + slug,
                 keys: [name, ("command_topic", .string(MQTTTopic.pagePress.topic(base, slug: slug)))])
         }
         guard let push = spec.push, push.mqtt == nil else { return nil }
@@ -194,10 +236,10 @@ struct HomeAssistantDiscovery {
             keys += [("min", .number(gauge.minimum)), ("max", .number(gauge.maximum)), ("step", .number(0.1))]
             keys.append(("mode", .string("box")))
             if !gauge.unit.isEmpty { keys.append(("unit_of_measurement", .string(gauge.unit))) }
-            return Entity(component: "number", objectID: "page_" + slug, keys: keys)
+            return Component(platform: "number", key: "page_" + slug, keys: keys)
         case .text:
-            return Entity(
-                component: "text", objectID: "page_" + slug,
+            return Component(
+                platform: "text", key: "page_" + slug,
                 keys: [name] + topics + [("max", .integer(EntityState.textMaximum))])
         default:
             return nil

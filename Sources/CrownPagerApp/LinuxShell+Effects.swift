@@ -29,6 +29,7 @@ extension LinuxShell {
             } catch {
                 failure = error
             }
+            run.mqtt?.camera?.send(records)
             do throws(CrownPagerError) {
                 try run.appendTrace(loop.display.drainRecords(), at: now)
             } catch {
@@ -50,6 +51,10 @@ extension LinuxShell {
             guard let id = reply.id else { return }
             run.control?.answer(ControlResponse(reply), to: id)
         }
+
+        mutating func publishGlass() { run.mqtt?.publishGlass() }
+
+        mutating func reportCrown(_ report: CrownReport) { run.mqtt?.crown(report) }
     }
 
     /// This machine's values for the `EngineRunner`: samples and files at once, commands started

@@ -6,7 +6,7 @@ extension LinuxShell {
     /// Makes the MQTT bridge `[mqtt]` asks for; it connects in the loop, never blocking it.
     func openMQTT() throws(CrownPagerError) {
         guard mqtt == nil else { return }
-        mqtt = try MQTTBridge(configuration, version: softwareVersion)
+        mqtt = try MQTTBridge(configuration, version: softwareVersion, palette: cameraPalette)
         if let mqtt {
             OperatorLog.info(
                 "crownpager: mqtt: \(mqtt.client.options.host):\(mqtt.client.options.port) as \(mqtt.base), "
@@ -63,11 +63,10 @@ extension LinuxShell {
         return drew
     }
 
-    /// Hands a fact of the crown to the engine, published on the way when MQTT is on.
+    /// Hands a fact of the crown to the engine, which reports it for MQTT (`Effects.crownReports`).
     func feedCrown(_ fact: CrownEvent, _ engine: inout DeviceEngine, _ loop: inout LinuxShellState, at now: Timestamp)
         throws(CrownPagerError)
     {
-        mqtt?.crown(fact)
         _ = try perform(engine.handle(.crown(fact), at: now), &engine, &loop, at: now)
     }
 

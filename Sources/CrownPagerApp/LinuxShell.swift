@@ -49,6 +49,8 @@ package final class LinuxShell {
     var mqtt: MQTTBridge?
     /// The release number, for Home Assistant's device and origin (`crownpager --version`'s first line).
     package var softwareVersion = "unknown"
+    /// The colours of the MQTT camera's pictures (`run --palette`).
+    package var cameraPalette = OLEDPalette.white
     let live = LiveReadings()
     let sampler = PageSampling()
     let commands = CommandRunner()
@@ -168,6 +170,7 @@ package final class LinuxShell {
         if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
         if let notificationStore { engine.restoreNotifications(notificationStore.load()) }
         let effects = engine.handle(.start, at: now)
+        mqtt?.camera?.send(effects.display)
         do throws(CrownPagerError) { try loop.display.send(effects.display) } catch {
             try appendTrace(loop.display.drainRecords())
             throw error

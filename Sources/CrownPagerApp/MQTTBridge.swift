@@ -1,5 +1,6 @@
 import CrownVocabulary
 import LinuxHardware
+import MockDisplay
 import PagerControl
 import PagerEngine
 import PagerSettings
@@ -23,8 +24,20 @@ final class MQTTBridge {
     private var published: (page: String?, screen: String?, brightness: String?, display: String?) = (
         nil, nil, nil, nil
     )
-    /// Home Assistant's discovery; nil with `discovery = false`.
-    private var discovery: HomeAssistantDiscovery?
+    /// Home Assistant's discovery: announced with `discovery = true`, cleared with `false`.
+    private var discovery: HomeAssistantDiscovery
+    /// The components the broker's retained device config holds, key to platform: read at
+    /// subscription, then what this pager last announced; nil while none is known.
+    private var heldComponents: [String: String]?
+    /// The per-entity configs of release 0.10 the broker still retains, found at subscription: to
+    /// be migrated to the device config and cleared.
+    private var legacyConfigs: Set<String> = []
+    /// The migrated per-entity configs, cleared once the device config that took them over has
+    /// come back from the broker: Home Assistant, subscribed before this pager, has it by then.
+    private var migratedConfigs: Set<String> = []
+    /// Connected, the pager waits for its own `online` to come back before it announces: the broker
+    /// sends the retained configs at subscription, before that message, so by then it knows them.
+    private var awaitingOwnOnline = false
     /// The topics that set a pushed page's value or press a remote action, by topic.
     private var pageCommands: [String: PageTopics.Command] = [:]
     /// The topics of each pushed page Home Assistant may set, by page from 0, without their last
@@ -32,10 +45,6 @@ final class MQTTBridge {
     private var valueTopics: [Int: String] = [:]
     /// The pushed values last published on their state topics, by page from 0.
     private var publishedValues: [Int: EntityState] = [:]
-    /// When the crown's button went down, to tell a press from a long press.
-    private var pressedAt: Timestamp?
-    /// A press held this long is a long press.
-    private let longPress: TimeSpan
     /// The last connection state logged.
     private var lastState: MQTTConnectionState?
     /// The discovery configs wait for the connection to hold: the last one was closed soon after
@@ -43,10 +52,14 @@ final class MQTTBridge {
     private var announceWhenHeld = false
     /// The journal was told of the connections taken away (once a run).
     private var toldOfTakeover = false
+    /// The glass as Home Assistant's camera; nil with `camera_interval = "never"`.
+    var camera: MQTTCamera?
 
     /// The bridge `configuration` asks for; nil when `[mqtt]` has no host. A password file others
     /// may read, or one that cannot be read, is an error with the fix.
-    init?(_ configuration: Configuration, version: String = "unknown") throws(CrownPagerError) {
+    init?(_ configuration: Configuration, version: String = "unknown", palette: OLEDPalette = .white)
+        throws(CrownPagerError)
+    {
         let settings = configuration.mqtt
         guard let host = settings.host, !host.isEmpty else { return nil }
         base =
@@ -72,16 +85,19 @@ final class MQTTBridge {
         do { client = try MQTTClient(options) } catch {
             throw error.libraryMissing ? .mqttUnavailable(error.description) : .mqtt(error.description)
         }
-        longPress = configuration.crown.crownConfiguration.longPressDuration
         for topic in [MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet] { client.subscribe(topic.topic(base)) }
-        if settings.discovery {
-            let found = HomeAssistantDiscovery(
-                prefix: settings.discoveryPrefix, clientID: clientID, base: base, version: version,
-                pages: configuration.pages)
-            client.subscribe(found.status)
-            client.subscribe(found.ownConfigs)
-            discovery = found
+        discovery = HomeAssistantDiscovery(
+            prefix: settings.discoveryPrefix, clientID: clientID, base: base, version: version,
+            pages: configuration.pages, enabled: settings.discovery, camera: settings.cameraInterval != nil)
+        if settings.cameraInterval != nil {
+            let display = configuration.display
+            camera = MQTTCamera(panel: display.panel, address: display.address, palette: palette)
         }
+        // The pager's own `online` coming back tells it every retained config has come (`awaitingOwnOnline`).
+        client.subscribe(MQTTTopic.availability.topic(base))
+        if settings.discovery { client.subscribe(discovery.status) }
+        client.subscribe(discovery.deviceTopic)
+        client.subscribe(discovery.legacyConfigs)
         pagesChanged(configuration.pages)
     }
 
@@ -90,8 +106,10 @@ final class MQTTBridge {
     func pagesChanged(_ pages: [PageSpec]) {
         let commands = PageTopics.commands(base: base, pages: pages)
         // The bridge's own topics stay, whatever a page's `topic` was.
-        let standing = Set([MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet].map { $0.topic(base) })
-            .union([discovery?.status, discovery?.ownConfigs].compactMap { $0 })
+        let standing = Set(
+            [MQTTTopic.notify, .pageSet, .brightnessSet, .displaySet, .availability].map { $0.topic(base) }
+        )
+        .union([discovery.status, discovery.deviceTopic, discovery.legacyConfigs])
         for topic in pageCommands.keys where commands[topic] == nil && !standing.contains(topic) {
             client.unsubscribe(topic)
         }
@@ -115,8 +133,7 @@ final class MQTTBridge {
         feeds = fresh
         // Again: a reload makes the pages afresh, and the broker sends the retained values anew.
         for topic in feeds.keys.sorted() { client.subscribe(topic, again: true) }
-        guard let gone = discovery?.update(pages: pages) else { return }
-        for topic in gone { client.publish(topic, [], retain: true) }
+        discovery.update(pages: pages)
         announce()
     }
 
@@ -124,14 +141,7 @@ final class MQTTBridge {
     func inputs(for message: MQTTMessage) -> (inputs: [EngineInput], log: [String]) {
         var inputs: [EngineInput] = []
         var log: [String] = []
-        if let discovery, message.topic == discovery.status || discovery.isLeftOver(message) {
-            if message.topic == discovery.status {
-                if message.payload == Array("online".utf8) { connected() }
-            } else {
-                client.publish(message.topic, [], retain: true)
-            }
-            return ([], [])
-        }
+        if discoveryMessage(message) { return ([], []) }
         switch control(message) {
         case .success(let request)?: return ([.control(request, reply: nil)], [])
         case .failure(let problem)?: return ([], ["crownpager: mqtt: \(message.topic): ignored: \(problem)"])
@@ -160,17 +170,12 @@ final class MQTTBridge {
         return (inputs, log)
     }
 
-    /// Publishes a crown event: a turn with its count, a press or a long press (at release).
-    func crown(_ event: CrownEvent) {
-        switch event {
-        case .rotated(let detents, _) where detents != 0:
-            publishCrown(detents > 0 ? .turnForward : .turnBack, count: abs(detents))
-        case .pressed(let at): pressedAt = at
-        case .released(let at):
-            guard let down = pressedAt else { return }
-            pressedAt = nil
-            publishCrown(at - down >= longPress ? .longPress : .press, count: 1)
-        default: break
+    /// Publishes what the engine reports of the crown: a turn with its count, a press, a long press.
+    func crown(_ report: CrownReport) {
+        switch report {
+        case .turned(let detents): publishCrown(detents > 0 ? .turnForward : .turnBack, count: abs(detents))
+        case .pressed: publishCrown(.press, count: 1)
+        case .longPressed: publishCrown(.longPress, count: 1)
         }
     }
 
@@ -196,17 +201,71 @@ final class MQTTBridge {
         }
     }
 
-    /// After a connection, and when Home Assistant starts: `online`, the discovery configs, and
+    /// After a connection, and when Home Assistant starts: `online`, the discovery config once that
+    /// `online` has come back (every retained config has come by then, to migrate or to clear), and
     /// the state and the pushed values afresh at the next `observe`. After two connections in a
-    /// row that the broker closed soon after making them, the configs wait until this one has held
+    /// row that the broker closed soon after making them, the config waits until this one has held
     /// (`announceIfHeld`): another client with the same id holds the device, and its configs are
     /// not this pager's to rewrite. (One such connection is also what a broker restarted at once
     /// looks like, which has lost the configs: MQTT 3.1.1 says nothing of why it closed.)
     func connected() {
         client.publish(MQTTTopic.availability.topic(base), "online", retain: true)
-        if client.shortLivedConnections >= 2 { announceWhenHeld = true } else { announce() }
+        awaitingOwnOnline = true
         published = (nil, nil, nil, nil)
         publishedValues = [:]
+        camera?.connectionMade()
+        publishGlass()
+    }
+
+    /// Publishes the glass on the camera topic (retained, QoS 0: a dashboard opened later shows
+    /// it), unless it is the picture published last. When is the engine's (`Effects.publishesGlass`).
+    func publishGlass() {
+        guard client.state == .connected, let png = camera?.picture() else { return }
+        client.publish(MQTTTopic.camera.topic(base), png, retain: true, quality: .atMostOnce)
+    }
+
+    /// Whether `message` is discovery's: Home Assistant's status, the pager's own `online` come
+    /// back, its device config, or a per-entity config of release 0.10; acted on if so. What the
+    /// broker sends at subscription time is flagged retained; what this run publishes comes back
+    /// unflagged.
+    private func discoveryMessage(_ message: MQTTMessage) -> Bool {
+        let empty = message.payload.isEmpty
+        switch message.topic {
+        case discovery.status:
+            if message.payload == Array("online".utf8) { connected() }
+        case MQTTTopic.availability.topic(base):
+            guard awaitingOwnOnline, !message.retained, message.payload == Array("online".utf8) else { break }
+            awaitingOwnOnline = false
+            if !discovery.isEnabled {
+                clearDiscovery()
+            } else if client.shortLivedConnections >= 2 {
+                announceWhenHeld = true
+            } else {
+                announce()
+            }
+        case discovery.deviceTopic:
+            if message.retained, !empty {
+                heldComponents = HomeAssistantDiscovery.components(in: message.payload) ?? [:]
+            } else if !message.retained, !empty, !migratedConfigs.isEmpty {
+                // Step 3 of the migration: the old configs, now Home Assistant's device config's, cleared.
+                for topic in migratedConfigs.sorted() { client.publish(topic, [], retain: true, quality: .atMostOnce) }
+                migratedConfigs = []
+            }
+        case let topic where discovery.isLegacy(topic):
+            if message.retained, !empty { legacyConfigs.insert(topic) }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// With `discovery = false`: the device config and the per-entity configs found retained are
+    /// cleared, so Home Assistant removes the device.
+    private func clearDiscovery() {
+        if heldComponents != nil { client.publish(discovery.deviceTopic, [], retain: true, quality: .atMostOnce) }
+        heldComponents = nil
+        for topic in legacyConfigs.sorted() { client.publish(topic, [], retain: true, quality: .atMostOnce) }
+        legacyConfigs = []
     }
 
     /// Announces the configs held back by `connected()` once the connection has lasted
@@ -230,13 +289,31 @@ final class MQTTBridge {
             + "\(MQTTClient.maximumBackoff.milliseconds / 1000) s between attempts"
     }
 
-    /// Publishes every discovery config (retained, QoS 0), when discovery is on. At QoS 0: they
-    /// are announced again on every connection, and libmosquitto sends unacknowledged QoS 1
+    /// Publishes the device config (retained, QoS 0), when discovery is on. At QoS 0: it is
+    /// announced again on every connection, and libmosquitto sends unacknowledged QoS 1
     /// messages again on the next connection, which after a takeover would rewrite the configs of
     /// a device another client now holds.
+    ///
+    /// Home Assistant's migration from per-entity configs, in its order: `{"migrate_discovery":true}`
+    /// to each per-entity config found retained, then the device config, then (once it has come
+    /// back) the per-entity configs cleared. A component the broker's device config held that the
+    /// pages no longer give is sent once with its platform alone (Home Assistant removes it), then
+    /// the config without it.
     private func announce() {
-        for config in discovery?.configs ?? [] {
-            client.publish(config.topic, config.payload, retain: true, quality: .atMostOnce)
+        guard discovery.isEnabled, client.state == .connected, !awaitingOwnOnline else { return }
+        for topic in legacyConfigs.sorted() {
+            client.publish(topic, HomeAssistantDiscovery.migrationPayload, retain: true, quality: .atMostOnce)
+        }
+        migratedConfigs.formUnion(legacyConfigs)
+        legacyConfigs = []
+        let now = discovery.platforms
+        let removed = (heldComponents ?? [:]).filter { now[$0.key] == nil }
+        if !removed.isEmpty {
+            client.publish(
+                discovery.deviceTopic, discovery.deviceConfig(removing: removed), retain: true, quality: .atMostOnce)
+        }
+        if client.publish(discovery.deviceTopic, discovery.deviceConfig(), retain: true, quality: .atMostOnce) {
+            heldComponents = now
         }
     }
 

@@ -15,7 +15,9 @@ package enum MQTTTopic: CaseIterable, Sendable {
     case pageValueSet
     case pageValueAttributes
     case pagePress
+    case camera
     case discoveryConfig
+    case discoveryLegacyConfig
     case discoveryStatus
 
     /// The topic as written in the reference: under `base_topic`, or the discovery's own.
@@ -35,7 +37,9 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .pageValueSet: return "page/<slug>/set"
         case .pageValueAttributes: return "page/<slug>/attributes"
         case .pagePress: return "page/<slug>/press"
-        case .discoveryConfig: return "<discovery_prefix>/<component>/<node_id>/<object_id>/config"
+        case .camera: return "glass"
+        case .discoveryConfig: return "<discovery_prefix>/device/<node_id>/config"
+        case .discoveryLegacyConfig: return "<discovery_prefix>/<component>/<node_id>/<object_id>/config"
         case .discoveryStatus: return "<discovery_prefix>/status"
         }
     }
@@ -51,7 +55,16 @@ package enum MQTTTopic: CaseIterable, Sendable {
     /// Whether what the pager publishes there is retained.
     package var isRetained: Bool {
         switch self {
-        case .availability, .page, .screen, .brightness, .display, .discoveryConfig: return true
+        case .availability, .page, .screen, .brightness, .display, .camera, .discoveryConfig, .discoveryLegacyConfig:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether the pager also subscribes to a topic it publishes on: to read back what the broker retains.
+    package var isReadBack: Bool {
+        switch self {
+        case .availability, .discoveryConfig, .discoveryLegacyConfig: return true
         default: return false
         }
     }
@@ -70,7 +83,9 @@ package enum MQTTTopic: CaseIterable, Sendable {
         case .pageValue, .pageValueSet: return "the text, or a gauge's number"
         case .pageValueAttributes: return "`{\"characters\":300,\"cut\":true}`; `{\"value\":150,\"in_range\":false}`"
         case .pagePress: return "anything (`PRESS`)"
-        case .discoveryConfig: return "JSON (empty: the entity removed)"
+        case .camera: return "PNG: each pixel 2 x 2, lit and unlit in `run --palette`'s colours (white on black)"
+        case .discoveryConfig: return "JSON: `device`, `origin`, `components` (empty: the device removed)"
+        case .discoveryLegacyConfig: return "`{\"migrate_discovery\":true}`, then empty"
         case .discoveryStatus: return "`online` (or `offline`)"
         }
     }
@@ -78,12 +93,15 @@ package enum MQTTTopic: CaseIterable, Sendable {
     /// What it does.
     package var meaning: String {
         switch self {
-        case .availability: return "`offline` also the last will; Home Assistant's availability"
+        case .availability:
+            return "`offline` also the last will; Home Assistant's availability. The pager reads its own `online` "
+                + "back: every retained config has come by then"
         case .page: return "the current page"
         case .pageSet: return "shows the page (as `crownpager show`)"
         case .screen: return "the panel: the screen saver's state, `off` when switched off"
         case .crown:
-            return "turns (`turn_forward`, `turn_back`, with the count), `press`, `long_press` (at release)"
+            return "turns (`turn_forward`, `turn_back`, with the count), `press` (at release), `long_press` (once held "
+                + "0.6 s, as the pager takes it: while still held)"
         case .notify: return "a notification (as `crownpager notify`); priority passive, active or critical"
         case .brightness: return "the brightness in use"
         case .brightnessSet: return "sets it in place of `display.brightness`, at once"
@@ -96,7 +114,14 @@ package enum MQTTTopic: CaseIterable, Sendable {
             return "the entity's attributes: whether the state is all of the value, and its whole length or number"
         case .pageValueSet: return "sets that page's value (as `crownpager set`)"
         case .pagePress: return "runs a `remote = true` page's action, unconfirmed"
-        case .discoveryConfig: return "Home Assistant's discovery, one per entity (`discovery = true`)"
+        case .camera:
+            return "the glass, once it changed and settled, at most every `camera_interval`: Home Assistant's camera"
+        case .discoveryConfig:
+            return "Home Assistant's device-based discovery: every entity a component (`discovery = true`); "
+                + "cleared with `discovery = false`"
+        case .discoveryLegacyConfig:
+            return "release 0.10's per-entity configs: found retained, migrated to the device config "
+                + "(Home Assistant's `migrate_discovery`) and cleared"
         case .discoveryStatus: return "`online`: every config and state published again"
         }
     }
@@ -110,7 +135,8 @@ package enum MQTTTopic: CaseIterable, Sendable {
     package static var reference: String {
         var lines = ["| Topic | Direction | Payload | What it does |", "|---|---|---|---|"]
         for topic in allCases {
-            let direction = topic.isPublished ? (topic.isRetained ? "published, retained" : "published") : "subscribed"
+            var direction = topic.isPublished ? (topic.isRetained ? "published, retained" : "published") : "subscribed"
+            if topic.isPublished, topic.isReadBack { direction += "; subscribed" }
             lines.append("| `\(topic.pattern)` | \(direction) | \(topic.payload) | \(topic.meaning) |")
         }
         return lines.joined(separator: "\n")

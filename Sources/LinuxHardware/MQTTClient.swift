@@ -13,51 +13,43 @@ import Glibc
 /// The connection is `mosquitto_connect_bind_async`'s, given a numeric address: a name is first
 /// looked up by glibc's getaddrinfo_a(3), whose helper does the waiting while the loop asks
 /// whether it is done. (libmosquitto's own connect calls getaddrinfo(3), which would block for
-/// as long as the resolver takes.) Lost connections are tried again after 1 s, doubling up to 60 s;
-/// the wait starts again from 1 s only after a connection held for `heldConnection`.
+/// as long as the resolver takes.) When to connect, retry and give up is `MQTTConnection`'s, a pure
+/// state machine this only tells what came of each call.
 package final class MQTTClient {
     /// What the client was made with.
     package let options: MQTTClientOptions
+    /// The connection's decisions: state, back-off, deadlines.
+    package private(set) var connection: MQTTConnection
     /// The connection's state now.
-    package private(set) var state: MQTTConnectionState = .waiting(reason: "not started", retryIn: .zero)
+    package var state: MQTTConnectionState { connection.state }
     /// What ended the last attempt that failed; nil before any did.
-    package private(set) var lastFailure: MQTTFailure?
+    package var lastFailure: MQTTFailure? { connection.lastFailure }
+    /// How many connections in a row the broker closed within `heldConnection` of accepting them:
+    /// what another client with the same id does to this one (the broker closes the older of two
+    /// connections with one id). 0 once one has held.
+    package var shortLivedConnections: Int { connection.shortLivedConnections }
     private let handle: OpaquePointer
     private let inbox = MQTTInbox()
     private var subscriptions: [String] = []
     private var lookup: OpaquePointer?
-    /// The addresses the lookup found that were not tried yet, in the resolver's order: a name
-    /// with an IPv6 and an IPv4 address reaches a broker that listens on one of them.
-    private var untried: [String] = []
-    private var retryAt: Timestamp?
-    private var connectStartedAt: Timestamp?
-    private var backoff = TimeSpan.milliseconds(1000)
-    /// When `service` last ran, which `nextDeadline` counts from.
-    private var servicedAt: Timestamp?
     /// The TLS session of the connection under way, held to read its certificate check once it failed.
     private var session: UnsafeMutableRawPointer?
-    /// When the broker accepted the connection that is up; nil while none is.
-    private var connectedAt: Timestamp?
-    /// How many connections in a row the broker closed within `heldConnection` of accepting them:
-    /// what another client with the same id does to this one (the broker closes the older of two
-    /// connections with one id). 0 once one has held.
-    package private(set) var shortLivedConnections = 0
     /// The longest wait between attempts.
-    package static let maximumBackoff = TimeSpan.milliseconds(60_000)
-    /// A connection that lasts this long has held: the next loss is retried after 1 s again. One
-    /// closed sooner keeps doubling the wait, so two clients with one id, each taking the
-    /// connection from the other, back off instead of fighting every second.
-    package static let heldConnection = TimeSpan.milliseconds(30_000)
+    package static let maximumBackoff = MQTTConnection.maximumBackoff
+    /// A connection that lasts this long has held (`MQTTConnection.heldConnection`).
+    package static let heldConnection = MQTTConnection.heldConnection
     /// How long a connection may take to be accepted before it is dropped and tried again.
-    package static let connectTimeout = TimeSpan.milliseconds(10_000)
+    package static let connectTimeout = MQTTConnection.connectTimeout
 
     /// How long the connection that is up has lasted at `now`; nil while none is.
-    package func connectionAge(at now: Timestamp) -> TimeSpan? { connectedAt.map { now - $0 } }
+    package func connectionAge(at now: Timestamp) -> TimeSpan? { connection.connectionAge(at: now) }
 
     /// A client for `options`; it connects at the first `service(readable:at:)`.
     package init(_ options: MQTTClientOptions) throws(MQTTClientError) {
         try Self.loadLibrary()
         self.options = options
+        connection = MQTTConnection(
+            host: options.host, hostIsNumeric: Self.isNumeric(options.host), keepalive: options.keepalive)
         guard let made = mosquitto_new(options.clientID, true, nil) else {
             throw MQTTClientError(description: "libmosquitto could not make a client (out of memory?)")
         }
@@ -79,7 +71,6 @@ package final class MQTTClient {
             mosquitto_destroy(handle)
             throw error
         }
-        retryAt = Timestamp(nanoseconds: 0)
     }
 
     deinit {
@@ -156,13 +147,7 @@ package final class MQTTClient {
     /// timeout); one made, each quarter `keepalive`, which pings in time (the broker waits a
     /// keepalive and a half) and leaves an idle pager 4 wakeups a minute, not 60.
     package func nextDeadline(after now: Timestamp) -> Timestamp? {
-        let last = servicedAt ?? now
-        if lookup != nil { return last + .milliseconds(10) }
-        if state == .connected {
-            return last + max(.milliseconds(1000), TimeSpan(nanoseconds: options.keepalive.nanoseconds / 4))
-        }
-        if descriptor != nil { return last + .milliseconds(1000) }
-        return retryAt
+        connection.nextDeadline(after: now, lookupPending: lookup != nil)
     }
 
     /// Subscribes to `topic` now if connected, and again on every connection. `again` subscribes
@@ -206,7 +191,7 @@ package final class MQTTClient {
     package func service(readable: Bool, at now: Timestamp) -> (messages: [MQTTMessage], changed: MQTTConnectionState?)
     {
         let before = state
-        servicedAt = now
+        connection.serviced(at: now)
         if state == .connecting || state == .connected, descriptor == nil {
             drop("the connection closed", state == .connected ? .lost : .noAnswer, at: now)
         } else if descriptor != nil {
@@ -224,14 +209,14 @@ package final class MQTTClient {
             } else {
                 takeConnack(at: now)
             }
-            if state == .connecting, let started = connectStartedAt, now - started >= Self.connectTimeout {
+            if connection.timedOut(at: now) {
                 drop(
                     "the broker did not answer within \(Self.connectTimeout.milliseconds / 1000) s", .noAnswer, at: now)
             }
         }
         if let lookup { finishLookup(lookup, at: now) }
         // mosquitto_connect_bind_async closes the socket of the connection given up.
-        if let due = retryAt, due <= now, lookup == nil { begin(at: now) }
+        if lookup == nil, let step = connection.attemptIfDue(at: now) { take(step, at: now) }
         let messages = inbox.messages
         inbox.messages.removeAll(keepingCapacity: true)
         return (messages, state == before ? nil : state)
@@ -247,24 +232,25 @@ package final class MQTTClient {
         }
         _ = mosquitto_disconnect(handle)
         _ = mosquitto_loop_write(handle, 1)
-        state = .waiting(reason: "disconnected", retryIn: .zero)
-        connectedAt = nil
-        retryAt = nil
+        connection.disconnected()
     }
 
-    private func begin(at now: Timestamp) {
-        retryAt = nil
-        untried = []
-        if Self.isNumeric(options.host) {
-            connect(to: options.host, at: now)
-            return
+    /// Does what the connection asks, and what it asks after that (the next address when one failed).
+    private func take(_ first: MQTTConnection.Step, at now: Timestamp) {
+        var step: MQTTConnection.Step? = first
+        while let next = step {
+            switch next {
+            case .lookUp:
+                step = nil
+                if let started = crownpager_lookup_start(options.host) {
+                    lookup = started
+                } else {
+                    connection.lookupFailed("the name \(options.host) could not be looked up (too long?)", at: now)
+                }
+            case .connect(let address):
+                step = connect(to: address, at: now)
+            }
         }
-        guard let started = crownpager_lookup_start(options.host) else {
-            wait("the name \(options.host) could not be looked up (too long?)", .unreachable, at: now)
-            return
-        }
-        lookup = started
-        state = .lookingUp
     }
 
     private func finishLookup(_ pending: OpaquePointer, at now: Timestamp) {
@@ -281,32 +267,32 @@ package final class MQTTClient {
         {
             found.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        guard let first = found.first else {
+        guard !found.isEmpty else {
             let reason = String(cString: crownpager_lookup_error(status == 0 ? EAI_NONAME : status))
-            wait("\(options.host) was not found: \(reason)", .unreachable, at: now)
+            connection.lookupFailed("\(options.host) was not found: \(reason)", at: now)
             return
         }
-        untried = Array(found.dropFirst())
         // With TLS too: the certificate is checked against the name (crownpager_mosquitto_tls_context),
         // so libmosquitto, given the address, does not look the name up again with getaddrinfo(3).
-        connect(to: first, at: now)
+        if let step = connection.lookedUp(found, at: now) { take(step, at: now) }
     }
 
-    private func connect(to address: String, at now: Timestamp) {
+    /// Starts connecting to `address`; what the connection asks next when that could not start.
+    private func connect(to address: String, at now: Timestamp) -> MQTTConnection.Step? {
         inbox.connackCode = nil
         let seconds = Int32(clamping: max(5, options.keepalive.nanoseconds / 1_000_000_000))
         let code = mosquitto_connect_bind_async(handle, address, Int32(options.port), seconds, nil)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
             let failure = MQTTFailure.of(code, error: Glibc.errno, tls: options.tls, connecting: true)
-            wait("cannot connect to \(address):\(options.port): \(Self.sentence(code))", failure, at: now)
-            return
+            return connection.failed(
+                "cannot connect to \(address):\(options.port): \(Self.sentence(code))", failure, at: now)
         }
-        state = .connecting
-        connectStartedAt = now
+        connection.connectStarted(at: now)
         if options.tls {
             crownpager_mosquitto_tls_release(session)
             session = crownpager_mosquitto_tls_hold(handle)
         }
+        return nil
     }
 
     private func takeConnack(at now: Timestamp) {
@@ -314,14 +300,14 @@ package final class MQTTClient {
         inbox.connackCode = nil
         guard code == 0 else {
             // The broker answered: another of its addresses would answer the same.
-            untried = []
             let reason = String(cString: mosquitto_connack_string(Int32(code)))
-            drop("the broker refused the connection: \(reason)", .of(connack: code), at: now)
+            _ = mosquitto_disconnect(handle)
+            connection.refused("the broker refused the connection: \(reason)", .of(connack: code), at: now)
+            crownpager_mosquitto_tls_release(session)
+            session = nil
             return
         }
-        state = .connected
-        connectedAt = now
-        untried = []
+        connection.accepted(at: now)
         crownpager_mosquitto_tls_release(session)
         session = nil
         for topic in subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
@@ -330,7 +316,7 @@ package final class MQTTClient {
     private func drop(_ reason: String, _ failure: MQTTFailure, at now: Timestamp) {
         _ = mosquitto_disconnect(handle)
         let tls = tlsReason()
-        wait(tls?.reason ?? reason, tls?.failure ?? failure, at: now)
+        if let step = connection.failed(tls?.reason ?? reason, tls?.failure ?? failure, at: now) { take(step, at: now) }
     }
 
     /// Why the TLS handshake under way failed, when the broker's certificate did not pass: a name
@@ -354,27 +340,6 @@ package final class MQTTClient {
             "TLS: the broker's certificate was not accepted (certificate verify failed: \(words)): "
             + "set cafile to the CA certificate that signed it"
         return (reason, .tlsCertificate)
-    }
-
-    private func wait(_ reason: String, _ failure: MQTTFailure, at now: Timestamp) {
-        // Before the broker answered: the next address the name has, at once.
-        if state != .connected, !untried.isEmpty {
-            connect(to: untried.removeFirst(), at: now)
-            return
-        }
-        if state == .connected, let since = connectedAt {
-            if now - since >= Self.heldConnection {
-                backoff = .milliseconds(1000)
-                shortLivedConnections = 0
-            } else {
-                shortLivedConnections += 1
-            }
-        }
-        connectedAt = nil
-        lastFailure = failure
-        state = .waiting(reason: reason, retryIn: backoff)
-        retryAt = now + backoff
-        backoff = min(backoff + backoff, Self.maximumBackoff)
     }
 }
 

@@ -34,7 +34,8 @@ extension DeviceEngine {
         case .wait(let until):
             // Filling the rows off the glass goes on as soon as the bus is free, and stops when done.
             let fill = fillsOffGlass ? max(now, pacer.busFreeAt) : nil
-            return Timestamp.earliest(Timestamp.earliest(until, fill), health.nextAttempt)
+            let earliest = Timestamp.earliest(Timestamp.earliest(until, fill), health.nextAttempt)
+            return Timestamp.earliest(Timestamp.earliest(earliest, cameraDeadline), crownReportDeadline)
         }
     }
 

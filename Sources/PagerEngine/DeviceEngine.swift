@@ -67,6 +67,13 @@ package struct DeviceEngine {
     var burnIn: BurnInCare
     /// The brightness and display switch set remotely (`DeviceEngine+Remote`).
     package internal(set) var remoteDisplay = RemoteDisplay()
+    /// When the glass goes out as a picture (`[mqtt] camera_interval`).
+    package internal(set) var camera: GlassCamera
+    /// The crown as MQTT reports it (`CrownReport`): the same interpreter the pager uses, fed every
+    /// fact; nil without a broker.
+    var crownReporter: CrownInterpreter?
+    /// The records of this input only fill the RAM rows off the glass: the glass did not change.
+    var wroteOffGlassOnly = false
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -89,6 +96,10 @@ package struct DeviceEngine {
         health = DisplayHealth(policy: retryPolicy)
         home = HomeReturn(configuration, start: start)
         burnIn = BurnInCare(configuration.display, start: start)
+        camera = GlassCamera(configuration)
+        if !(configuration.mqtt.host ?? "").isEmpty {
+            crownReporter = CrownInterpreter(configuration: configuration.crown.crownConfiguration)
+        }
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -121,6 +132,7 @@ package struct DeviceEngine {
             effects.display = presenter.display.interface.take()
             effects.log = presenter.warnings.map { .warning($0) }
         case .crown(let event):
+            reportCrown(event, into: &effects)
             pacer.invalidate()
             let woke = crownWakesSwitchedOffDisplay()
             let swallowed = saver.activity(at: event.timestamp) || woke
@@ -209,6 +221,8 @@ package struct DeviceEngine {
             markUnreadable(page, with: problem)
         }
         noteKeptNotifications(in: &effects)
+        takeGlassPicture(into: &effects)
+        reportHeldCrown(into: &effects)
         if !glyphsPending.isEmpty {
             effects.glyphsWanted = glyphsPending
             glyphsPending = []
@@ -279,6 +293,7 @@ package struct DeviceEngine {
         guard !records.isEmpty else { return }
         pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
         effects.display = records
+        wroteOffGlassOnly = true
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.

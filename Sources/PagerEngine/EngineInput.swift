@@ -76,6 +76,10 @@ package struct Effects: Hashable, Sendable {
     package var keepsNotifications: [PagerNotification]?
     /// Answers to `.control` requests, for the shell to write back to the clients that asked.
     package var replies: [ControlReply] = []
+    /// Publish the glass, as it is once `display` went out, as the camera's picture (`GlassCamera`).
+    package var publishesGlass = false
+    /// What the crown did, for MQTT's crown events (`CrownReport`), in order.
+    package var crownReports: [CrownReport] = []
 
     /// No effects.
     package init() {}
@@ -84,7 +88,7 @@ package struct Effects: Hashable, Sendable {
     package var isEmpty: Bool {
         display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
             && keepsNotifications == nil
-            && replies.isEmpty
+            && replies.isEmpty && !publishesGlass && crownReports.isEmpty
     }
 }
 

@@ -20,11 +20,21 @@ package protocol EngineShell {
     mutating func keepNotifications(_ notifications: [PagerNotification])
     /// Writes the engine's answer to a control request back to the client that asked.
     mutating func reply(_ reply: ControlReply)
+    /// Publishes the glass, as the display records sent so far left it, as the camera's picture.
+    mutating func publishGlass()
+    /// Publishes what the crown did (MQTT's crown event).
+    mutating func reportCrown(_ report: CrownReport)
 }
 
 extension EngineShell {
     /// A shell without a control socket has no client to answer.
     package mutating func reply(_ reply: ControlReply) {}
+
+    /// A shell without MQTT has no camera topic.
+    package mutating func publishGlass() {}
+
+    /// A shell without MQTT reports the crown to nobody.
+    package mutating func reportCrown(_ report: CrownReport) {}
 }
 
 /// The one place that carries out the engine's `Effects`, for every shell: it sends the records,
@@ -80,6 +90,8 @@ package enum EngineRunner {
                 queue.append(.displayFailed)
             }
         }
+        if effects.publishesGlass { shell.publishGlass() }
+        for report in effects.crownReports { shell.reportCrown(report) }
         if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
             queue.append(.glyphs(glyphs))
         }

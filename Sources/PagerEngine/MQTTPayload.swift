@@ -66,6 +66,15 @@ package enum MQTTPayload {
         }
         return .success(value)
     }
+
+    /// The keys of the JSON object at `path` (dotted, as `value(of:json:gauge:)` reads it) of
+    /// `payload`, in order; nil when the payload is not JSON or holds no object there.
+    package static func keys(of payload: [UInt8], at path: String) -> [String]? {
+        guard payload.count <= maximumBytes else { return nil }
+        var reader = JSONReader(bytes: payload)
+        _ = reader.field(at: path.split(separator: ".", omittingEmptySubsequences: false))
+        return reader.failed ? nil : reader.keys
+    }
 }
 
 /// A reader of one JSON document that keeps only the value at a path: a scalar's text, nil for
@@ -74,6 +83,8 @@ private struct JSONReader {
     let bytes: [UInt8]
     var index = 0
     var failed = false
+    /// The keys of the object at the path, once read; nil when the value there is not an object.
+    var keys: [String]?
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -106,11 +117,15 @@ private struct JSONReader {
     private mutating func object(path: ArraySlice<Substring>, depth: Int) -> String? {
         index += 1
         var found: String?
+        // The object the path ends at: its keys are what `MQTTPayload.keys` asks for.
+        var collected: [String]? = path.isEmpty ? [] : nil
+        defer { if let collected, !failed { keys = collected } }
         skipSpace()
         if take(UInt8(ascii: "}")) { return nil }
         repeat {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return fail() }
+            collected?.append(key)
             skipSpace()
             guard take(UInt8(ascii: ":")) else { return fail() }
             let wanted = path.first.map { $0 == key } ?? false

@@ -29,6 +29,8 @@ package struct MQTTSection: Hashable, Sendable {
     package var discovery: Bool = Settings.mqttDiscovery.defaultValue
     /// The topic prefix Home Assistant discovers under.
     package var discoveryPrefix: String = Settings.mqttDiscoveryPrefix.defaultValue
+    /// The shortest time between two pictures of the glass on the camera topic; nil: no camera.
+    package var cameraInterval: TimeSpan? = Settings.mqttCameraInterval.defaultValue
 }
 
 extension Configuration {
@@ -147,4 +149,18 @@ extension Settings {
         "mqtt.discovery_prefix", .string, .string, default: "homeassistant", reloadable: false,
         "The topic prefix Home Assistant reads discovery from"
     ) { $0.mqtt.discoveryPrefix = $1 }
+}
+
+extension Settings {
+    /// `[mqtt] camera_interval`: the glass as Home Assistant's camera. 5 s by default: a change
+    /// goes out once the glass has settled, so a turn after a quiet while shows at once; a glass
+    /// that keeps changing (a seconds clock, a scrolling title) goes out at most every 5 s, 4.3 KB
+    /// each (a 128 x 64 panel's 256 x 128 PNG), under 1 KB/s for the broker, Home Assistant and a
+    /// Pi Zero's Wi-Fi, where every second would be 4.3 KB/s, and a PNG encoded each second, for a
+    /// dashboard nobody may be watching.
+    package static let mqttCameraInterval = Setting<TimeSpan?>(
+        "mqtt.camera_interval", .duration(minimumMilliseconds: 1000, allowsNever: true), never,
+        default: TimeSpan.milliseconds(5000), reloadable: false,
+        "The glass as a Home Assistant camera: a PNG when it changes and has settled, at most this often; never: no camera"
+    ) { $0.mqtt.cameraInterval = $1 }
 }

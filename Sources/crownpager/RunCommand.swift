@@ -128,6 +128,7 @@ struct RunCommand: ParsableCommand {
             persist: persist)
         run.controlSocketPath = socket ?? ControlSocketPath.forRun(mock: target == .emulator)
         run.softwareVersion = BuildVersion.number
+        run.cameraPalette = picture.chosenPalette ?? .white
         if let record, let palette = picture.chosenPalette {
             let display = overrides.applied(to: configuration).display
             try report {

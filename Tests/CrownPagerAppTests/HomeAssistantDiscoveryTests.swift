@@ -47,25 +47,56 @@ import Testing
         remote = true
         """
 
-    @Test func aChangeNamesTheConfigsGoneAndCommandsFollow() throws {
+    @Test func oneDeviceConfigHoldsEveryComponentAndCommandsFollow() throws {
         var discovery = HomeAssistantDiscovery(
             prefix: "homeassistant", clientID: "pager", base: "crownpager/p", version: "1.0",
             pages: try Self.pages(Self.pushed))
-        #expect(discovery.configTopics.contains("homeassistant/text/pager/page_washer/config"))
-        #expect(discovery.configTopics.contains("homeassistant/button/pager/press_restart/config"))
+        #expect(discovery.deviceTopic == "homeassistant/device/pager/config")
+        let config = try Self.json(discovery.deviceConfig())
+        let components = try #require(config["components"] as? [String: [String: Any]])
+        #expect(components["page_washer"]?["platform"] as? String == "text")
+        #expect(components["page_washer"]?["unique_id"] as? String == "pager_page_washer")
+        #expect(components["press_restart"]?["platform"] as? String == "button")
+        for (key, component) in components {
+            #expect(component["unique_id"] as? String == "pager_" + key, "the unique id 0.10 gave: entity ids kept")
+            #expect(component["platform"] is String)
+        }
+        #expect((config["device"] as? [String: Any])?["identifiers"] as? [String] == ["pager"])
+        #expect((config["origin"] as? [String: Any])?["name"] as? String == "crownpager")
+        #expect(config["availability_topic"] as? String == "crownpager/p/availability")
+        #expect(!discovery.deviceConfig().contains("object_id"), "object_id stops working in Home Assistant 2026.4")
         #expect(
             PageTopics.commands(base: "crownpager/p", pages: try Self.pages(Self.pushed)) == [
                 "crownpager/p/page/washer/set": .set(page: 1), "crownpager/p/page/restart/press": .press(page: 2),
             ])
-        let gone = discovery.update(pages: Array(try Self.pages(Self.pushed).suffix(1)))
-        #expect(gone == ["homeassistant/text/pager/page_washer/config"])
-        let leftOver = { (topic: String, retained: Bool) in
-            discovery.isLeftOver(MQTTMessage(topic: topic, payload: Array("{}".utf8), retained: retained))
-        }
-        #expect(leftOver("homeassistant/text/pager/page_washer/config", true))
-        #expect(!leftOver("homeassistant/text/pager/page_washer/config", false), "published by this run")
-        #expect(!leftOver("homeassistant/button/pager/press_restart/config", true), "still there")
-        #expect(!leftOver("homeassistant/text/other/page_washer/config", true), "another pager's")
+
+        // A page gone: its component is sent once with its platform alone, as Home Assistant removes one.
+        let before = discovery.platforms
+        discovery.update(pages: Array(try Self.pages(Self.pushed).suffix(1)))
+        let removed = before.filter { discovery.platforms[$0.key] == nil }
+        #expect(removed == ["page_washer": "text"])
+        let removal = try Self.json(discovery.deviceConfig(removing: removed))
+        let gone = (removal["components"] as? [String: [String: Any]])?["page_washer"]
+        #expect(gone?.count == 1 && gone?["platform"] as? String == "text")
+        #expect(HomeAssistantDiscovery.components(in: Array(discovery.deviceConfig().utf8)) == discovery.platforms)
+        #expect(HomeAssistantDiscovery.components(in: Array("not json".utf8)) == nil)
+    }
+
+    @Test func lastReleasesPerEntityTopicsAreKnownAndOthersAreNot() {
+        let discovery = HomeAssistantDiscovery(
+            prefix: "ha/disc", clientID: "pager", base: "crownpager/p", version: "1.0", pages: [])
+        #expect(discovery.legacyConfigs == "ha/disc/+/pager/+/config")
+        #expect(discovery.isLegacy("ha/disc/text/pager/page_washer/config"))
+        #expect(!discovery.isLegacy("ha/disc/text/other/page_washer/config"), "another pager's")
+        #expect(!discovery.isLegacy("ha/disc/device/pager/config"), "the device config")
+        #expect(!discovery.isLegacy("homeassistant/text/pager/page_washer/config"), "another prefix")
+        let off = HomeAssistantDiscovery(
+            prefix: "ha", clientID: "pager", base: "b", version: "1.0", pages: [], enabled: false)
+        #expect(off.platforms.isEmpty)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
     /// The MQTT article holds exactly the table `MQTTTopic` writes, between its markers.

@@ -100,52 +100,65 @@ import Testing
         return configs
     }
 
-    static func topic(_ component: String, _ objectID: String) -> String {
-        "homeassistant/\(component)/\(node)/\(objectID)/config"
+    /// The device config's topic.
+    static let deviceTopic = "homeassistant/device/\(node)/config"
+
+    /// The device config's components, by key, among `configs`.
+    static func components(_ configs: [String: String]) throws -> [String: [String: Any]] {
+        try json(configs[deviceTopic])["components"] as? [String: [String: Any]] ?? [:]
     }
 
     static func json(_ text: String?) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data((text ?? "").utf8)) as? [String: Any] ?? [:]
     }
 
-    /// Every entity the five pages give.
+    /// Every component the five pages give, key to platform, and the camera (`camera_interval`,
+    /// new since release 0.10, whose per-entity configs were at `homeassistant/<platform>/<node>/<key>/config`).
     static let expected = [
-        topic("sensor", "page"), topic("event", "crown"), topic("select", "page_select"), topic("notify", "notify"),
-        topic("notify", "notify_passive"), topic("notify", "notify_critical"), topic("number", "brightness"),
-        topic("switch", "display"), topic("text", "page_washer_mk_2"), topic("number", "page_tank"),
-        topic("button", "press_restart"),
+        "page": "sensor", "crown": "event", "page_select": "select", "notify": "notify",
+        "notify_passive": "notify", "notify_critical": "notify", "brightness": "number", "display": "switch",
+        "page_washer_mk_2": "text", "page_tank": "number", "press_restart": "button", "glass": "camera",
     ]
+
+    /// The keys and platforms of `components`.
+    static func platforms(_ components: [String: [String: Any]]) -> [String: String] {
+        components.compactMapValues { $0["platform"] as? String }
+    }
 
     @Test func theDeviceAndItsEntitiesAreAnnouncedRetainedWithTheirKeys() throws {
         let broker = try MosquittoBroker()
         let pager = try Self.start(Self.configuration(port: broker.port))
         defer { if pager.process.isRunning { pager.process.terminate() } }
-        let configs = try Self.waitForConfigs(broker) { Set($0.keys) == Set(Self.expected) }
-        #expect(Set(configs.keys) == Set(Self.expected), "\(configs.keys.sorted())")
-        #expect(configs[Self.topic("button", "press_reboot")] == nil, "no button without remote = true")
-
-        for (topic, text) in configs {
-            let config = try Self.json(text)
-            let objectID = topic.split(separator: "/")[3]
-            #expect(config["unique_id"] as? String == "\(Self.node)_\(objectID)")
-            #expect(config["availability_topic"] as? String == Self.base + "/availability")
-            let device = config["device"] as? [String: Any] ?? [:]
-            #expect(device["identifiers"] as? [String] == [Self.node] && device["model"] as? String == "CrownPager")
-            #expect((device["sw_version"] as? String ?? "").contains("."), "\(device)")
-            #expect((config["origin"] as? [String: Any])?["name"] as? String == "crownpager")
+        let configs = try Self.waitForConfigs(broker) {
+            Self.platforms((try? Self.components($0)) ?? [:]) == Self.expected
         }
-        let select = try Self.json(configs[Self.topic("select", "page_select")])
+        #expect(Array(configs.keys) == [Self.deviceTopic], "one retained config: the device's")
+        let components = try Self.components(configs)
+        #expect(Self.platforms(components) == Self.expected, "\(components.keys.sorted())")
+        #expect(components["press_reboot"] == nil, "no button without remote = true")
+        #expect(configs[Self.deviceTopic]?.contains("object_id") == false, "object_id stops working in 2026.4")
+
+        let config = try Self.json(configs[Self.deviceTopic])
+        #expect(config["availability_topic"] as? String == Self.base + "/availability")
+        let device = config["device"] as? [String: Any] ?? [:]
+        #expect(device["identifiers"] as? [String] == [Self.node] && device["model"] as? String == "CrownPager")
+        #expect((device["sw_version"] as? String ?? "").contains("."), "\(device)")
+        #expect((config["origin"] as? [String: Any])?["name"] as? String == "crownpager")
+        for (key, component) in components {
+            #expect(component["unique_id"] as? String == "\(Self.node)_\(key)", "release 0.10's unique id")
+        }
+        let select = components["page_select"] ?? [:]
         #expect(select["command_topic"] as? String == Self.base + "/page/set")
         #expect(select["options"] as? [String] == ["Kitchen", Self.washer, "Tank", "Restart", "Reboot"])
-        let washer = try Self.json(configs[Self.topic("text", "page_washer_mk_2")])
+        let washer = components["page_washer_mk_2"] ?? [:]
         #expect(washer["name"] as? String == Self.washer, "the title's quotes and \u{FC} escaped and read back")
         #expect(washer["command_topic"] as? String == Self.base + "/page/washer_mk_2/set")
         #expect(washer["state_topic"] as? String == Self.base + "/page/washer_mk_2/state")
-        let tank = try Self.json(configs[Self.topic("number", "page_tank")])
+        let tank = components["page_tank"] ?? [:]
         #expect(tank["min"] as? Int == 0 && tank["max"] as? Int == 200 && tank["unit_of_measurement"] as? String == "L")
-        let crown = try Self.json(configs[Self.topic("event", "crown")])
-        #expect(crown["event_types"] as? [String] == ["turn_forward", "turn_back", "press", "long_press"])
-        let notify = try Self.json(configs[Self.topic("notify", "notify_critical")])
+        #expect(
+            components["crown"]?["event_types"] as? [String] == ["turn_forward", "turn_back", "press", "long_press"])
+        let notify = components["notify_critical"] ?? [:]
         #expect((notify["command_template"] as? String ?? "").contains("\"priority\": \"critical\""))
 
         // The crown's event as Home Assistant's event entity reads it: JSON with event_type.
@@ -155,7 +168,7 @@ import Testing
         #expect(events.next(seconds: 10) == #"{"event_type":"turn_forward","count":1}"#)
 
         // Home Assistant started again: every config comes again (after the retained one).
-        let again = try LiveSubscription(broker, Self.topic("sensor", "page"))
+        let again = try LiveSubscription(broker, Self.deviceTopic)
         #expect(try again.waitUntilSubscribed())
         #expect(again.next(seconds: 10)?.contains("\"unique_id\"") == true, "the retained config")
         try broker.publish("homeassistant/status", "online")
@@ -218,32 +231,103 @@ import Testing
         #expect(!messages.contains("reboot"), "\(messages)")
     }
 
-    @Test func aPageRemovedAtARestartLosesItsEntity() throws {
+    @Test func aPageRemovedAtARestartLosesItsComponent() throws {
         let broker = try MosquittoBroker()
         let extra = "\n[[page]]\nkind = \"text\"\ntitle = \"Garage door\"\ntext = \"opens\"\nsource = \"push\"\n"
-        let gone = Self.topic("text", "page_garage_door")
         let first = try Self.start(Self.configuration(port: broker.port, extra: extra))
         defer { if first.process.isRunning { first.process.terminate() } }
-        #expect(try Self.waitForConfigs(broker) { $0[gone] != nil }[gone] != nil)
+        let announced = try Self.waitForConfigs(broker) { (try? Self.components($0))?["page_garage_door"] != nil }
+        #expect(try Self.components(announced)["page_garage_door"] != nil)
         _ = FakeBusRun.stop(first.process, error: first.error)
 
+        let configs = try LiveSubscription(broker, Self.deviceTopic)
+        #expect(try configs.waitUntilSubscribed())
         let second = try Self.start(Self.configuration(port: broker.port))
         defer { if second.process.isRunning { second.process.terminate() } }
-        let configs = try Self.waitForConfigs(broker) { $0[gone] == nil && Set($0.keys) == Set(Self.expected) }
-        #expect(configs[gone] == nil && Set(configs.keys) == Set(Self.expected), "\(configs.keys.sorted())")
+        let left = try Self.waitForConfigs(broker) {
+            Self.platforms((try? Self.components($0)) ?? [:]) == Self.expected
+        }
+        #expect(Self.platforms(try Self.components(left)) == Self.expected, "\(left)")
+        // On the way: the component with its platform alone, as Home Assistant is told to remove one.
+        _ = configs.next(on: "homeassistant/none", seconds: 0.5)
+        let removals = try configs.received().map { try Self.components([Self.deviceTopic: $0.payload]) }
+            .compactMap { $0["page_garage_door"] }
+        #expect(removals.contains { $0.count == 1 && $0["platform"] as? String == "text" }, "\(removals)")
+        configs.stop()
         let messages = FakeBusRun.stop(second.process, error: second.error)
         #expect(second.process.terminationStatus == 0, "\(messages)")
     }
 
-    @Test func withoutDiscoveryNothingIsAnnounced() throws {
+    @Test func discoveryTurnedOffClearsTheDeviceAndAnnouncesNothing() throws {
         let broker = try MosquittoBroker()
+        let first = try Self.start(Self.configuration(port: broker.port))
+        defer { if first.process.isRunning { first.process.terminate() } }
+        #expect(try Self.waitForConfigs(broker) { $0[Self.deviceTopic] != nil }[Self.deviceTopic] != nil)
+        _ = FakeBusRun.stop(first.process, error: first.error)
+
+        let configs = try LiveSubscription(broker, "homeassistant/#")
+        #expect(try configs.waitUntilSubscribed())
         let text = Self.configuration(port: broker.port).replacingOccurrences(
             of: "keepalive = \"5s\"", with: "keepalive = \"5s\"\ndiscovery = false")
         let pager = try Self.start(text)
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(try MQTTEndToEndTests.waitForRetained(broker, Self.base + "/availability", "online"))
-        #expect(try Self.retainedConfigs(broker).isEmpty)
+        #expect(try Self.waitForConfigs(broker) { $0.isEmpty }.isEmpty, "the device config cleared")
+        _ = configs.next(on: "homeassistant/none", seconds: 0.5)
+        let published = configs.received().dropFirst()  // the retained device config of the first run
+        #expect(published.allSatisfy { $0.payload.isEmpty || $0.payload == "(null)" }, "\(published)")
+        configs.stop()
         _ = FakeBusRun.stop(pager.process, error: pager.error)
+    }
+
+    /// The retained per-entity configs release 0.10 published for the five pages (taken from its
+    /// code's output before the move to device-based discovery): one `topic payload` a line.
+    static func lastReleasesConfigs() throws -> [(topic: String, payload: String)] {
+        let path = SettingsReferenceTests.root.appendingPathComponent(
+            "Tests/CrownPagerAppTests/Fixtures/discovery-0.10.txt")
+        return try String(contentsOf: path, encoding: .utf8).split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    @Test func lastReleasesPerEntityConfigsMigrateToTheDeviceConfig() throws {
+        let broker = try MosquittoBroker()
+        let old = try Self.lastReleasesConfigs()
+        #expect(old.count == Self.expected.count - 1, "all but the camera, new since")
+        for config in old { try broker.publish(config.topic, config.payload, retain: true) }
+        let seen = try LiveSubscription(broker, "homeassistant/#")
+        #expect(try seen.waitUntilSubscribed())
+        let pager = try Self.start(Self.configuration(port: broker.port))
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+
+        let configs = try Self.waitForConfigs(broker) { Array($0.keys) == [Self.deviceTopic] }
+        #expect(Array(configs.keys) == [Self.deviceTopic], "the old configs cleared: \(configs.keys.sorted())")
+        let components = try Self.components(configs)
+        for config in old {
+            // homeassistant/<platform>/<node>/<object id>/config: the component's key is the object id.
+            let parts = config.topic.split(separator: "/").map(String.init)
+            let component = components[parts[3]] ?? [:]
+            #expect(component["platform"] as? String == parts[1], "\(config.topic)")
+            #expect(component["unique_id"] as? String == (try Self.json(config.payload))["unique_id"] as? String)
+        }
+        #expect(components.count == old.count + 1, "and the camera")
+
+        // Home Assistant's order: migrate_discovery on each old topic, the device config, the old topics cleared.
+        _ = seen.next(on: "homeassistant/none", seconds: 0.5)
+        let messages = Array(seen.received().dropFirst(old.count))  // the retained set, sent at subscription
+        let device = try #require(messages.firstIndex { $0.topic == Self.deviceTopic && !$0.payload.isEmpty })
+        for config in old {
+            let migrate = messages.firstIndex { $0.topic == config.topic && $0.payload.contains("migrate_discovery") }
+            let cleared = messages.lastIndex {
+                $0.topic == config.topic && ($0.payload.isEmpty || $0.payload == "(null)")
+            }
+            #expect(migrate.map { $0 < device } == true, "\(config.topic): \(messages)")
+            #expect(cleared.map { $0 > device } == true, "\(config.topic): \(messages)")
+        }
+        seen.stop()
+        let log = FakeBusRun.stop(pager.process, error: pager.error)
+        #expect(pager.process.terminationStatus == 0, "\(log)")
     }
 
     /// The settled glass of the five pages with `body` on the page at `index`, shown from the first.

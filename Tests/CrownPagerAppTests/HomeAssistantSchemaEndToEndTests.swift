@@ -18,10 +18,11 @@ import Testing
             + pushedPages(text: "Note", gauge: "Tank")
     }
 
-    /// The announced config of `component`'s entity `objectID`, as JSON.
-    static func config(_ configs: LiveSubscription, _ component: String, _ objectID: String) throws -> [String: Any] {
-        let text = configs.next(on: "homeassistant/\(component)/crownpager-schema/\(objectID)/config", seconds: 20)
-        return try JSONSerialization.jsonObject(with: Data((text ?? "{}").utf8)) as? [String: Any] ?? [:]
+    /// The announced device config's components, as JSON, by key.
+    static func components(_ configs: LiveSubscription) throws -> [String: [String: Any]] {
+        let text = configs.next(on: "homeassistant/device/crownpager-schema/config", seconds: 20)
+        let config = try JSONSerialization.jsonObject(with: Data((text ?? "{}").utf8)) as? [String: Any]
+        return config?["components"] as? [String: [String: Any]] ?? [:]
     }
 
     @Test func randomValuesThroughEveryPathGiveStatesTheAnnouncedSchemaHolds() throws {
@@ -35,8 +36,10 @@ import Testing
         let configs = try LiveSubscription(broker, "homeassistant/#")
         let states = try LiveSubscription(broker, Self.base + "/page/#")
         #expect(try states.waitUntilSubscribed())
-        let text = try Self.config(configs, "text", "page_note")
-        let number = try Self.config(configs, "number", "page_tank")
+        let components = try Self.components(configs)
+        let text = components["page_note"] ?? [:]
+        let number = components["page_tank"] ?? [:]
+        #expect(text["platform"] as? String == "text" && number["platform"] as? String == "number")
         configs.stop()
         let textMaximum = try #require(text["max"] as? Int)
         let (minimum, maximum) = (try #require(number["min"] as? Double), try #require(number["max"] as? Double))

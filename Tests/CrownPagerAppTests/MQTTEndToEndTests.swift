@@ -210,7 +210,7 @@ import Testing
         #expect(try Self.waitForRetained(broker, Self.base + "/availability", "online"))
         // The state and Home Assistant's discovery again, on the broker that lost them.
         #expect(try Self.waitForRetained(broker, Self.base + "/page", "Outside"))
-        let configs = try LiveSubscription(broker, "homeassistant/sensor/+/page/config")
+        let configs = try LiveSubscription(broker, "homeassistant/device/+/config")
         #expect(try configs.waitUntilSubscribed())
         #expect(configs.received().contains { $0.payload.contains(#""unique_id""#) }, "\(configs.received())")
         configs.stop()

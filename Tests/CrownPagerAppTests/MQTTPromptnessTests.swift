@@ -71,7 +71,7 @@ import Testing
         #expect(pager.process.terminationStatus == 0, "\(messages)")
     }
 
-    @Test func aLongPressIsPublishedAtItsReleaseWhenTheReleaseDrawsNothing() throws {
+    @Test func aLongPressIsPublishedOnceHeldAndTheReleaseAfterItWaitsForNothing() throws {
         let pager = try Connected()
         defer { if pager.process.isRunning { pager.process.terminate() } }
         #expect(pager.states.next(on: Self.base + "/page", seconds: 10) == "Kitchen")
@@ -79,10 +79,12 @@ import Testing
         let now = MonotonicClockForTests.now().nanoseconds
         pager.knob.command("0 22 0 \(now - 2_000_000_000)")
         #expect(try Self.waitForQuietBus(pager.knob), "the titles were drawn and the bus fell quiet")
-        // Released now: the release settles after its debounce, a deadline the edge itself starts
-        // and no frame follows. The loop must sleep for it, not for the keepalive.
-        pager.knob.command("0 22 1")
+        // The long press went out as the engine took it, while held (one rule: CrownInterpreter's).
         #expect(pager.states.next(on: Self.base + "/crown", seconds: 5) == #"{"event_type":"long_press","count":1}"#)
+        // Released now: the release settles after its debounce, a deadline the edge itself starts
+        // and no frame follows. The loop sleeps for it, not for the keepalive; it reports nothing more.
+        pager.knob.command("0 22 1")
+        #expect(pager.states.next(on: Self.base + "/crown", seconds: 2) == nil, "no press after a long press")
         let messages = pager.stop()
         #expect(pager.process.terminationStatus == 0, "\(messages)")
     }
