@@ -69,6 +69,10 @@ package struct DisplaySection: Hashable, Sendable {
     package var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
     /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
     package var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
+    /// The hours of the night by the local clock (`display.night`); nil: no night.
+    package var night: NightSchedule? = Settings.displayNight.defaultValue
+    /// What the night does to the panel: dims it or switches it off.
+    package var nightMode: NightMode = Settings.displayNightMode.defaultValue
     /// Move the picture a pixel along its orbit this often (burn-in care); nil never.
     package var pixelShift: TimeSpan? = Settings.displayPixelShift.defaultValue
     /// Swap lit and dark pixels this often (burn-in care); nil never.

@@ -11,7 +11,7 @@ import Testing
     static let cases: [(String, String)] = [
         (
             "[display]\nbrightnes = 3",
-            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, font, pixel_shift, invert_every, gpio_chip, dc_line, reset_line, spi_hz"
+            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, font, pixel_shift, invert_every, night, night_mode, gpio_chip, dc_line, reset_line, spi_hz"
         ),
         (
             "[display]\nfont = \"/nonexistent/6x13.bdf\"",
