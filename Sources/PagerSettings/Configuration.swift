@@ -209,6 +209,14 @@ package struct TimerSection: Hashable, Sendable {
     }
 }
 
+/// How large a page's text is drawn (`[[page]] size`).
+package enum PageTextSize: String, CaseIterable, Hashable, Sendable {
+    /// Under the title, in the page's font, wrapped and scrolled.
+    case normal
+    /// Alone, without the title, in the largest Spleen font that fits it in one or two lines.
+    case large
+}
+
 /// One `[[page]]`.
 package struct PageSpec: Hashable, Sendable {
     /// Shown at the top of the page and in the title list.
@@ -229,6 +237,8 @@ package struct PageSpec: Hashable, Sendable {
     package var action: PageAction?
     /// Whether `pager.return_home_after` leaves it alone (`stay`).
     package var stay = false
+    /// How large its text is drawn (`size`): text, system and command pages.
+    package var size = PageTextSize.normal
 
     /// A page.
     package init(

@@ -122,7 +122,7 @@ import Testing
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         (
             "[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
-            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, title, stay, action, confirm, action_timeout, remote, duration, source, text, stale_after, topic, json"
+            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, size, title, stay, action, confirm, action_timeout, remote, duration, source, text, stale_after, topic, json"
         ),
         (
             "[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",
