@@ -4,11 +4,12 @@ import PagerGraphics
 /// fits it in one or two lines, centred; no title (the indicator says which page it is).
 ///
 /// The fonts are Spleen's four sizes (Fonts/BDF/README.md), so every panel has one that fills
-/// it: 64 rows (a 128x64 SSD1306, an SH1106 132x64) take a short value in 32x64 or two lines of
-/// 16x32; 48 rows two lines of 12x24 or one of 16x32; 40 and 32 rows one line of 16x32 or two of
-/// 8x16; 16 rows one of 8x16. A word is never cut while a smaller font holds it whole. Characters Spleen lacks draw in the page's chain (its font,
-/// misc-fixed, Unifont's glyphs), on the same baseline. Text that fits no font in two lines
-/// draws in 8x16 as far as the panel's rows go.
+/// it: 64 rows (an SSD1306, SH1106 or SSD1309 128x64) take a short value in 32x64 or two lines
+/// of 16x32 or 12x24; 48 rows one line of 16x32 or two of 12x24; 40 and 32 rows one line of
+/// 16x32 or two of 8x16; 16 rows one of 8x16. A word is never cut while a smaller font holds it
+/// whole. Characters Spleen lacks draw in the page's chain (its font, misc-fixed, Unifont's
+/// glyphs), on the same baseline. Text that fits no font in two lines draws in 8x16 as far as
+/// the panel's rows go.
 extension ConfiguredPage {
     /// The fonts of large text, largest first.
     static let largeFonts: [BitmapFont] = [.spleen32x64, .spleen16x32, .spleen12x24, .spleen8x16]

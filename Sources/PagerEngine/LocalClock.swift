@@ -78,7 +78,7 @@ package struct LocalClock: Hashable, Sendable {
     package func nextEdge(of night: NightSchedule, after instant: Timestamp) -> Timestamp {
         var from = instant
         var isNight = isNight(night, at: from)
-        for end in shifts.map(\.at).filter({ $0 > instant }) + [knownUntil] {
+        for end in shifts.map({ $0.at }).filter({ $0 > instant }) + [knownUntil] {
             guard from < end else { continue }
             let target = Int64(isNight ? night.end : night.start) * 60_000_000_000
             var wait = (target - nanosecondOfDay(at: from)) % Self.dayNanoseconds

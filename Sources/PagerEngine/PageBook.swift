@@ -196,7 +196,7 @@ extension ConfiguredPage.Body {
     var largeText: String? {
         switch self {
         case .text(let text): return text
-        case .values(let values): return values.map(\.value).joined(separator: "\n")
+        case .values(let values): return values.map { $0.value }.joined(separator: "\n")
         case .output(let lines, let status):
             return (lines.filter { !$0.isEmpty } + (status.map { ["[\($0)]"] } ?? [])).joined(separator: "\n")
         case .clock, .image, .gauge, .large: return nil

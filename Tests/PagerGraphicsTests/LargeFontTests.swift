@@ -20,7 +20,7 @@ struct LargeFontTests {
     func matchesSource(index: Int) throws {
         let (font, file, _, _, cell) = Self.fonts[index]
         let source = try sourceGlyphs(file)
-        #expect(font.scalars.count == font.glyphCount && font.glyphCount > 300)
+        #expect(font.scalars.count == font.glyphCount && font.glyphCount > 200)
         for scalar in font.scalars {
             let glyph = try #require(font.glyph(for: scalar))
             let original = try #require(source[scalar.value])
@@ -36,10 +36,10 @@ struct LargeFontTests {
     @Test("the text subset holds what values are written in", arguments: 0..<4)
     func subset(index: Int) {
         let font = Self.fonts[index].0
-        for scalar: Unicode.Scalar in ["0", "9", "A", "z", "%", ".", "°", "µ", "±", "é", "Ł", "€", "…"] {
+        for scalar: Unicode.Scalar in ["0", "9", "A", "z", "%", ".", "°", "µ", "±", "é", "€", "…"] {
             #expect(font.glyph(for: scalar) != nil, "\(font.name) lacks \(scalar)")
         }
-        // No box drawing: its cells cost most at these sizes, and values do not use it.
-        #expect(font.glyph(for: "\u{2500}") == nil)
+        // No box drawing, no Latin Extended-A: a glyph costs a hundred bytes and more at these sizes.
+        #expect(font.glyph(for: "\u{2500}") == nil && font.glyph(for: "Ł") == nil)
     }
 }
