@@ -8,6 +8,8 @@
 #                  control socket listens (crownpager notify, show, set, status), which must not either
 #   128x32         the same on a 128x32 panel, whose RAM rows off the glass are filled after the start
 #   pixel shift    the static page with display.pixel_shift = "10s": one wake a step, 6 a minute
+#   night          the static page inside a night (display.night from an hour ago to three hours on):
+#                  dimmed at the start, then no wake until the night's end
 #   minute clock   a clock showing %H:%M
 #   seconds clock  a clock showing %H:%M:%S
 #   built-in       the built-in configuration (system, clock, temperature, memory, disk)
@@ -84,6 +86,10 @@ configuration 1 "$text_page" "$(clock_page '%H:%M:%S')" >"$work/static.toml"
 sed 's/^\[display\]$/[display]\npanel = "128x32"/' "$work/static.toml" >"$work/short.toml"
 # The same with burn-in care: the picture moves a pixel every 10 s (the shortest period allowed).
 sed 's/^\[display\]$/[display]\npixel_shift = "10s"/' "$work/static.toml" >"$work/shift.toml"
+# The same inside a night that began an hour ago and ends in three: no wake before its end.
+hour=$(date +%-H)
+night="$(printf '%02d:00-%02d:00' $(((hour + 23) % 24)) $(((hour + 3) % 24)))"
+sed "s/^\[display\]\$/[display]\nnight = \"$night\"/" "$work/static.toml" >"$work/night.toml"
 configuration 1 "$(clock_page '%H:%M')" >"$work/minute.toml"
 configuration 1 "$(clock_page '%H:%M:%S')" >"$work/seconds.toml"
 configuration '"mock"' "$text_page" "$(clock_page '%H:%M:%S')" >"$work/mock.toml"
@@ -124,7 +130,7 @@ ended_early() {
   exit 70
 }
 
-cases=(static short shift minute seconds builtin mock)
+cases=(static short shift night minute seconds builtin mock)
 for name in "${cases[@]}"; do start "$name"; done
 for name in "${cases[@]}"; do
   for _ in $(seq 100); do [ -s "$work/$name.pid" ] && break; sleep 0.05; done
@@ -157,6 +163,7 @@ label() {
     static) echo "static page (seconds clock next to it), socket" ;;
     short) echo "static page, 128x32 panel" ;;
     shift) echo "static page, pixel_shift = \"10s\"" ;;
+    night) echo "static page, inside night = \"$night\"" ;;
     minute) echo "minute clock (%H:%M), panel" ;;
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;
     builtin) echo "the built-in configuration, panel" ;;

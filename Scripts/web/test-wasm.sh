@@ -21,9 +21,11 @@ case "${1:-}" in
 esac
 crownpager="$(realpath "$1")"
 cd "$(dirname "$0")/../.."
-# The module's budget: 1.3 MB after wasm-opt, 530 KB gzipped (1,221,996 and 498,246 when set).
-budget_bytes=1300000
-budget_gzipped=530000
+# The module's budget: 1.45 MB after wasm-opt, 570 KB gzipped (1,221,996 and 498,246 when first
+# set; 1,362,239 and 536,126 with the night schedule and the large text, whose four Spleen fonts
+# carry about 80 KB of glyphs, 2026-11-29).
+budget_bytes=1450000
+budget_gzipped=570000
 status=0
 Scripts/web/build-wasm.sh --sizes || status=$?
 [ "$status" -eq 0 ] || exit "$status"

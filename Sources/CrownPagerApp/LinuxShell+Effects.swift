@@ -64,6 +64,8 @@ extension LinuxShell {
 
         func clock(at instant: Timestamp) -> ClockReading { run.live.clock(at: instant) }
 
+        func localClock(at instant: Timestamp) -> LocalClock { run.live.localClock(at: instant) }
+
         func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
             switch read.source {
             case .system(let values): return .sampled(page: read.page, values.map(run.sampler.sample))

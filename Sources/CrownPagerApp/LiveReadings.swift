@@ -28,6 +28,26 @@ package struct LiveReadings: Sendable {
             second: time.second, weekday: time.weekday)
     }
 
+    /// The local clock at monotonic `instant`, with the time zone's offset changes over the
+    /// engine's look-ahead (`LocalClock.lookAhead`), for the night schedule.
+    package func localClock(at instant: Timestamp) -> LocalClock {
+        let wall = wallNanoseconds(at: instant)
+        let second = Int(wall / 1_000_000_000)
+        let time = LocalTime.local(secondsSinceEpoch: second)
+        let lookAhead = LocalClock.lookAhead
+        let changes = LocalTime.offsetChanges(
+            after: second, through: second + Int(lookAhead.nanoseconds / 1_000_000_000))
+        // The change's instant in monotonic time: as far from `instant` as its second from the wall clock's.
+        let shifts = changes.map { change in
+            LocalClock.Shift(
+                at: instant + TimeSpan(nanoseconds: Int64(change.second) * 1_000_000_000 - wall),
+                seconds: change.seconds)
+        }
+        return LocalClock(
+            readAt: instant, localNanoseconds: wall + Int64(time.utcOffsetSeconds) * 1_000_000_000, shifts: shifts,
+            knownUntil: instant + lookAhead)
+    }
+
     private func wallNanoseconds(at instant: Timestamp) -> Int64 {
         epochNanosecondsAtStart &+ (instant - monotonicAtStart).nanoseconds
     }

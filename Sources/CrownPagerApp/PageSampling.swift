@@ -90,6 +90,8 @@ package struct LivePageSampler: PageSampler {
 
     package func clock(at instant: Timestamp) -> ClockReading { live.clock(at: instant) }
 
+    package func localClock(at instant: Timestamp) -> LocalClock { live.localClock(at: instant) }
+
     package func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         switch read.source {
         case .system(let values):

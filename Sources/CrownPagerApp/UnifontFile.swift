@@ -136,6 +136,8 @@ package struct UnicodePageSampler<Base: PageSampler>: PageSampler {
 
     package mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
 
+    package mutating func localClock(at instant: Timestamp) -> LocalClock { base.localClock(at: instant) }
+
     package mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
         base.answer(read, at: instant)
     }

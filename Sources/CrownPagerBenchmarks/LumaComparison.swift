@@ -18,13 +18,14 @@ import SSD1306
 ///
 ///     workload  frames  median µs  mean µs  bytes a frame  allocations a frame  the shell's a frame
 ///
-/// `only` names one workload (text, slide, clock, drawing) to run alone, for a profiler;
+/// `only` names one workload (text, slide, clock, drawing, large) to run alone, for a profiler;
 /// `scale` multiplies its frames (1 by default: 2000 text frames, 100 slides, 1000 clock ticks),
 /// so that two runs' difference is what the frames alone cost (`bench-vs-luma.sh --instructions`).
 func runLumaComparison(only: String? = nil, scale: Int = 1) {
     let counting = crownpager_allocation_counting() != 0
     let workloads: [(String, (Int) -> FrameFigures)] = [
         ("text", textFrame), ("slide", slide), ("clock", clockTick), ("drawing", drawingOnly),
+        ("large", largeTextFrame),
     ]
     for (name, workload) in workloads where only == nil || only == name {
         print(workload(max(1, scale)).line(counting: counting))
@@ -68,8 +69,9 @@ struct FrameFigures {
     }
 }
 
-/// A configuration of two text pages and the demo's clock, on the built-in panel, without the screen saver.
-private func comparisonShell() -> (VirtualShell, TickingSampler) {
+/// A configuration of two text pages and the demo's clock, on the built-in panel, without the
+/// screen saver; the first page in `firstSize`.
+private func comparisonShell(firstSize: PageTextSize = .normal) -> (VirtualShell, TickingSampler) {
     var configuration = Configuration.demo()
     let clockPages = configuration.pages.filter { $0.title == "Clock" }
     configuration.display.bus = nil
@@ -77,9 +79,10 @@ private func comparisonShell() -> (VirtualShell, TickingSampler) {
     configuration.display.offAfter = nil
     configuration.pages =
         [
-            PageSpec(title: lumaTextTitle, kind: .text(lumaTextBody)),
+            PageSpec(title: lumaTextTitle, kind: .text(firstSize == .large ? lumaLargeText : lumaTextBody)),
             PageSpec(title: "Later", kind: .text(lumaTextBody)),
         ] + clockPages
+    configuration.pages[0].size = firstSize
     var sampler = TickingSampler()
     var shell = VirtualShell.started(configuration, sampler: &sampler)
     // Until the indicator plate has faded and nothing moves.
@@ -109,10 +112,24 @@ private func timedTick(
     }
 }
 
+/// The value the large-text workload shows: two lines of Spleen 16x32 on the 128x64 panel.
+let lumaLargeText = "21.5\u{B0}C"
+
 /// The text page drawn and sent whole, as after a redraw: the frame luma's `display()` sends every time.
 private func textFrame(scale: Int) -> FrameFigures {
-    var (shell, sampler) = comparisonShell()
-    var figures = FrameFigures(name: "text frame (full)")
+    fullFrames(of: .normal, named: "text frame (full)", scale: scale)
+}
+
+/// The text workload with the page's text large (`size = "large"`): no luma counterpart, for
+/// its figure beside the text frame's.
+private func largeTextFrame(scale: Int) -> FrameFigures {
+    fullFrames(of: .large, named: "large text frame (full)", scale: scale)
+}
+
+/// The first page, its text in `size`, drawn and sent whole 2000 times a scale.
+private func fullFrames(of size: PageTextSize, named name: String, scale: Int) -> FrameFigures {
+    var (shell, sampler) = comparisonShell(firstSize: size)
+    var figures = FrameFigures(name: name)
     var now = Timestamp.milliseconds(5000)
     for _ in 0..<(2000 * scale) {
         // A full frame takes about 26 ms at 400 kHz; the pacer sends nothing sooner.

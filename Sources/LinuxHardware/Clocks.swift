@@ -69,6 +69,50 @@ package struct LocalTime: Sendable, Hashable {
         return LocalTime(fields, nanosecond: nanosecond)
     }
 
+    /// The changes of the local UTC offset (daylight saving, or the zone's own history) after
+    /// `start` up to `end` (Unix seconds), in order: the second each takes effect and by how many
+    /// seconds the local clock moves (3600 forward, -3600 back).
+    ///
+    /// The C library has no call that lists them, so the offset is read (localtime_r's
+    /// `tm_gmtoff`) every 15 minutes, less than any zone keeps an offset, and each change found
+    /// is narrowed to its second by halving. Two days cost about 200 readings.
+    package static func offsetChanges(after start: Int, through end: Int) -> [(second: Int, seconds: Int)] {
+        tzset()
+        return offsetChanges(after: start, through: end) { second in
+            var seconds = time_t(second)
+            var fields = tm()
+            guard localtime_r(&seconds, &fields) != nil else { return 0 }
+            return Int(fields.tm_gmtoff)
+        }
+    }
+
+    /// The changes of `offset` (seconds east of UTC at a Unix second) after `start` up to `end`,
+    /// found as `offsetChanges(after:through:)` finds the C library's.
+    package static func offsetChanges(
+        after start: Int, through end: Int, offset: (Int) -> Int
+    ) -> [(second: Int, seconds: Int)] {
+        var changes: [(second: Int, seconds: Int)] = []
+        var from = start
+        var fromOffset = offset(start)
+        while from < end {
+            let to = min(from + 900, end)
+            let toOffset = offset(to)
+            if toOffset != fromOffset {
+                // The first second of the new offset, between `from` (old) and `to` (new).
+                var old = from
+                var new = to
+                while new - old > 1 {
+                    let middle = old + (new - old) / 2
+                    if offset(middle) == fromOffset { old = middle } else { new = middle }
+                }
+                changes.append((new, toOffset - fromOffset))
+            }
+            from = to
+            fromOffset = toOffset
+        }
+        return changes
+    }
+
     /// The time in UTC at `secondsSinceEpoch`, independent of the machine's time zone.
     package static func utc(secondsSinceEpoch: Int, nanosecond: Int = 0) -> LocalTime {
         var seconds = time_t(secondsSinceEpoch)

@@ -4,7 +4,7 @@ extension PageNavigator {
     /// True while timed pages move on by themselves: the timer runs on a timed current page and
     /// the title list is closed (the screen saver leaves such a panel alone, unless told otherwise).
     public var isAutoAdvancing: Bool {
-        overview == nil && timer.isRunning && currentPageDuration != nil
+        overview == nil && !isTimerHeld && timer.isRunning && currentPageDuration != nil
     }
 
     /// When a paused timer starts again by itself: `timerResumeDelay` after the last turn or press; nil: never.
@@ -29,6 +29,7 @@ extension PageNavigator {
     /// the current page's row with it (the dots there stand for the selection). Nil when not timed or finished.
     public func currentPageTimerLook(at instant: Timestamp) -> TimerLook? {
         guard let duration = currentPageDuration else { return nil }
+        if isTimerHeld, timer.phase != .finished { return .paused }
         switch timer.phase {
         case .running:
             let steps = timerSteps
@@ -44,6 +45,15 @@ extension PageNavigator {
     /// Starts timed pages again at once, with the current page's full time (UIKit's `resumeTimer`).
     public mutating func resumeTimer(at instant: Timestamp) { timer.resume(at: instant) }
 
+    /// Holds timed pages where they are (the night schedule), or lets them go: while held no page
+    /// moves on and the timer asks for no deadline, whatever the crown does; let go, the current
+    /// page's full time starts at `instant`. Holding what is held, or letting go what is not, does nothing.
+    public mutating func holdTimer(_ held: Bool, at instant: Timestamp) {
+        guard held != isTimerHeld else { return }
+        isTimerHeld = held
+        if !held, timer.phase != .finished { timer.resume(at: instant) }
+    }
+
     /// Takes over a pause from `old`, the controller a reload replaces, when both show the same
     /// page and this one has timed pages: the timer stays paused and resumes as it would have,
     /// `timerResumeDelay` after the turn or press that paused it. Otherwise this timer is kept.
@@ -56,6 +66,7 @@ extension PageNavigator {
     /// Resumes a paused timer when its time comes; moves a timed page on when its time runs out,
     /// to the next page, to the first after the last, or not at all when the pages do not loop.
     mutating func advanceTimer(to instant: Timestamp) -> [PagerEvent] {
+        guard !isTimerHeld else { return [] }
         var events: [PagerEvent] = []
         if let resume = timerResumeInstant, instant >= resume {
             timer.resume(at: resume)
@@ -80,9 +91,9 @@ extension PageNavigator {
 
     /// The timer's next deadline after `instant`: the dot's next step (unless the indicator does
     /// not show) or the page's end while running, the resume while paused; nothing once finished
-    /// or while the title list is open.
+    /// or while the title list is open or the timer is held.
     public func timerDeadline(after instant: Timestamp, showsIndicator: Bool = true) -> Timestamp? {
-        guard overview == nil else { return nil }
+        guard overview == nil, !isTimerHeld else { return nil }
         switch timer.phase {
         case .paused: return timerResumeInstant
         case .finished: return nil

@@ -34,6 +34,8 @@ public struct PageNavigator<Page: PageContent> {
     public internal(set) var timer: AutoAdvance
     /// When the crown was last touched.
     public internal(set) var lastInteraction: Timestamp?
+    /// Whether timed pages are held where they are, whatever the crown does (`holdTimer(_:at:)`).
+    public internal(set) var isTimerHeld = false
     /// Guideline warnings about these pages (too many, too many kinds of indicator image).
     public internal(set) var warnings: [PagerWarning]
     var backgroundHiddenReported = true

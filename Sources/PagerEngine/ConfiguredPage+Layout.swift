@@ -59,6 +59,8 @@ extension ConfiguredPage {
     /// picture taller than the room under the title: that takes the whole screen, and the
     /// indicator already says which page it is.
     func header(width: Int, viewport: Size) -> Header {
+        // Large text fills the page alone.
+        if case .large = body { return Header(title: nil, rule: nil, bottom: 0) }
         let compact = viewport.height < 48
         if compact && (isSingleScreenGraphic || imageHeight > viewport.height - headerHeight) {
             return Header(title: nil, rule: nil, bottom: 0)
@@ -111,6 +113,9 @@ extension ConfiguredPage {
             } else {
                 layOutBar(text: text, in: area, into: &layout)
             }
+        case .large:
+            // Drawn in fonts no face has: `largeText(in:)` places it.
+            break
         }
         return layout
     }

@@ -83,6 +83,9 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         case image(Bitmap)
         /// A bar or dial: the fraction filled (nil while unknown) and the text beside it.
         case gauge(fraction: Double?, text: String, isDial: Bool)
+        /// One value alone, without the title, in the largest font that fits it in one or two
+        /// lines (`size = "large"`, `ConfiguredPage+LargeText`).
+        case large(String)
     }
 
     /// A page, with `fallbackGlyphs` for characters misc-fixed lacks and its own `font`.
@@ -120,6 +123,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         lineChains = []
         guard font != nil || needsGlyphs else {
             chain = nil
+            if case .large = body { lineChains = Self.largeChains(fallingBackOn: nil) }
             return
         }
         // The page's font, then misc-fixed 6x10, then Unifont's glyphs; a character none has is a box.
@@ -135,6 +139,8 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
                     lineChains.append(FontChain(first, fallbacks: subset))
                 }
             }
+        case .large:
+            lineChains = Self.largeChains(fallingBackOn: chain)
         case .text, .values, .output, .image: break
         }
     }
@@ -158,7 +164,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         case .output(let lines, let status): return lines.contains(where: scan) || status.map(scan) == true
         case .clock(let time, let date, let shorterTimes, let shorterDates):
             return scan(time) || scan(date) || shorterTimes.contains(where: scan) || shorterDates.contains(where: scan)
-        case .gauge(_, let text, _): return scan(text)
+        case .gauge(_, let text, _), .large(let text): return scan(text)
         case .image: return false
         }
     }
@@ -191,7 +197,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
             page.prepared = PreparedLines(
                 width: width, lines: bodyLines(width: width),
                 narrowLines: bodyLines(width: width - PagerRenderer.moreMarkGutter))
-        case .clock, .image, .gauge: page.prepared = nil
+        case .clock, .image, .gauge, .large: page.prepared = nil
         }
         return page
     }
@@ -204,7 +210,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         case .text(let text): return wrap(text, width: width)
         case .values(let values): return values.map { fit($0.label + " " + $0.value, width: width) }
         case .output(let lines, let status): return wrapped(lines, status: status, width: width)
-        case .clock, .image, .gauge: return []
+        case .clock, .image, .gauge, .large: return []
         }
     }
 
@@ -215,7 +221,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
             if case .text(let text) = body { return Self.font.lineCount(wrapping: text, width: width) }
             return 0
         case .text, .values, .output: return bodyLines(width: width).count
-        case .clock, .image, .gauge: return 0
+        case .clock, .image, .gauge, .large: return 0
         }
     }
 
@@ -225,7 +231,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         switch body {
         case .text, .values, .output:
             return headerHeight + lineCount(width: viewport.width) * lineHeight > viewport.height
-        case .clock, .image, .gauge: return false
+        case .clock, .image, .gauge, .large: return false
         }
     }
 
@@ -268,6 +274,8 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
                 drawText(clock.time, into: &canvas)
                 if let date = clock.date { drawText(date, into: &canvas) }
             }
+        case .large(let text):
+            drawLarge(text, into: &canvas)
         case .image, .gauge:
             let layout = layout(in: canvas.size, viewport: viewport)
             for graphic in layout.graphics {
@@ -308,7 +316,7 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
             } else {
                 GaugeDrawing.bar(fraction: fraction, in: box, canvas: &canvas)
             }
-        case .text, .values, .output, .clock: break
+        case .text, .values, .output, .clock, .large: break
         }
     }
 

@@ -70,7 +70,7 @@ extension DeviceEngine {
     /// tick after the motion takes the step.
     func burnInDeadline(at instant: Timestamp) -> Timestamp? {
         guard burnIn.shiftEvery != nil || burnIn.invertEvery != nil, !health.isLost,
-            saver.state(at: instant) != .off
+            idleScreen != .off
         else { return nil }
         let shift = presenter.isAnimating(at: instant) ? nil : burnIn.shiftDue
         return Timestamp.earliest(shift, burnIn.invertDue)
@@ -80,7 +80,7 @@ extension DeviceEngine {
     /// with the next frame), lit and dark swapped (A6h/A7h, queued for it). Returns whether the
     /// glass changes, so a frame is due. A panel switched off takes them when it wakes.
     mutating func careForPanel() -> Bool {
-        guard !health.isLost, saver.state(at: now) != .off else { return false }
+        guard !health.isLost, idleScreen != .off else { return false }
         var changed = false
         if let due = burnIn.shiftDue, due <= now, !presenter.isAnimating(at: now) {
             burnIn.moveOn(at: now)

@@ -14,11 +14,11 @@ extension DeviceEngine {
     }
 
     /// The pages on the glass, whose refreshes alone may wake the shell: the current page, or none
-    /// while the screen saver has the panel off. A neighbour is read when the engine is awake
+    /// while the screen saver or the night has the panel off. A neighbour is read when the engine is awake
     /// anyway (a turn shows it), never woken for: an idle pager wakes only for what changes on the glass.
     var shownPages: PageList {
         var pages = PageList()
-        guard book.specs.indices.contains(presenter.pager.currentPage), saver.state(at: now) != .off else {
+        guard book.specs.indices.contains(presenter.pager.currentPage), idleScreen != .off else {
             return pages
         }
         pages.append(presenter.pager.currentPage)
@@ -59,6 +59,7 @@ extension DeviceEngine {
         if !holdsScreen { deadline = Timestamp.earliest(deadline, saver.nextDeadline(after: after)) }
         deadline = Timestamp.earliest(deadline, Timestamp.earliest(actions.confirmationDeadline, homeDeadline))
         deadline = Timestamp.earliest(deadline, burnInDeadline(at: instant))
+        deadline = Timestamp.earliest(deadline, nightDeadline(after: after))
         return pacer.decide(
             at: instant, animating: screen != .off && presenter.isAnimating(at: instant),
             nextDeadline: deadline)

@@ -49,7 +49,7 @@ extension DeviceEngine {
             return false
         }
         home.dueAt = nil
-        let events = presenter.navigator.goToPage(home.page, at: now, animated: saver.state(at: now) != .off)
+        let events = presenter.navigator.goToPage(home.page, at: now, animated: idleScreen != .off)
         act(on: events, into: &effects)
         return !events.isEmpty
     }

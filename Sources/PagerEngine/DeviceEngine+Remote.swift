@@ -17,8 +17,8 @@ extension DeviceEngine {
     /// The brightness while in use: the one set remotely, else `display.brightness`.
     package var brightnessInUse: Int { remoteDisplay.brightness ?? configuration.display.brightness }
 
-    /// The screen the panel should show now: the screen saver's, unless switched off remotely.
-    var wantedScreen: ScreenState { remoteDisplay.isSwitchedOff ? .off : saver.state(at: now) }
+    /// The screen the panel should show now: the screen saver's and the night's, unless switched off remotely.
+    var wantedScreen: ScreenState { remoteDisplay.isSwitchedOff ? .off : idleScreen }
 
     /// The brightness the panel shows in `state`: dimmed is never brighter than in use.
     func panelPercent(_ state: ScreenState) -> Int {

@@ -74,6 +74,8 @@ package struct DeviceEngine {
     var crownReporter: CrownInterpreter?
     /// The records of this input only fill the RAM rows off the glass: the glass did not change.
     var wroteOffGlassOnly = false
+    /// The night schedule's clock and state (`DeviceEngine+Night`).
+    var night = NightWatch()
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -135,7 +137,9 @@ package struct DeviceEngine {
             reportCrown(event, into: &effects)
             pacer.invalidate()
             let woke = crownWakesSwitchedOffDisplay()
-            let swallowed = saver.activity(at: event.timestamp) || woke
+            // Dark by the screen saver or the night: the fact only wakes the panel.
+            let wasDark = idleScreen == .off
+            let swallowed = saver.activity(at: event.timestamp) || wasDark || woke
             home.restart(at: event.timestamp)
             crownTally.count(event, applied: !swallowed)
             if swallowed {
@@ -158,6 +162,9 @@ package struct DeviceEngine {
                     refreshPage(page, shownClock: shownClock)
                 }
             }
+            valueArrived(into: &effects)
+        case .localClock(let clock):
+            receive(clock)
             valueArrived(into: &effects)
         case .sampled(let page, let samples):
             if book.specs.indices.contains(page) { apply(book.specs[page].reading(sampled: samples), to: page) }
@@ -233,10 +240,16 @@ package struct DeviceEngine {
     /// Reads what is due near the current page; then, unless a value is on its way, a frame if one is due.
     private mutating func tick(into effects: inout Effects) {
         expireQuestions()
+        watchNight(into: &effects)
+        // The night's state comes before anything is read or drawn: the first frame of a night is dim.
+        if effects.readsLocalClock {
+            valuesAwaited = 1
+            return
+        }
         if returnHomeIfIdle(into: &effects) { pacer.invalidate() }
         if careForPanel() { pacer.invalidate() }
-        // Nothing is read for a switched-off panel: the turn that wakes it reads what is due first.
-        let near = saver.state(at: now) == .off ? PageList() : nearbyPages
+        // Nothing is read for a panel dark by the saver or the night: the turn that wakes it reads what is due first.
+        let near = idleScreen == .off ? PageList() : nearbyPages
         for page in near where schedule.isDue(page, at: now) {
             let spec = book.specs[page]
             if spec.isClock {
@@ -387,6 +400,8 @@ package struct DeviceEngine {
         actions = PageActions()
         home = HomeReturn(fresh, start: now)
         burnIn = BurnInCare(fresh.display, start: now)
+        // The night read afresh at the next tick, against the new schedule.
+        night = NightWatch()
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
         effects.log += presenter.warnings.map { .warning($0) }

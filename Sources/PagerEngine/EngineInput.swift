@@ -17,6 +17,8 @@ package enum EngineInput: Sendable {
     case tick
     /// The local time, asked for with `Effects.readsClock`.
     case clock(ClockReading)
+    /// The local clock and its offset changes ahead, asked for with `Effects.readsLocalClock`.
+    case localClock(LocalClock)
     /// A page's system values, asked for with `PageRead.Source.system`, in the order asked.
     case sampled(page: Int, [SystemSample])
     /// A page's file, asked for with `PageRead.Source.file`.
@@ -64,6 +66,9 @@ package struct Effects: Hashable, Sendable {
     package var reads: [PageRead] = []
     /// Read the local time and answer with `.clock`.
     package var readsClock = false
+    /// Read the local clock and the time zone's offset changes ahead (the night schedule), and
+    /// answer with `.localClock`.
+    package var readsLocalClock = false
     /// Stop every command still running (a reload, the end).
     package var stopsCommands = false
     /// Lines for the journal.
@@ -86,7 +91,8 @@ package struct Effects: Hashable, Sendable {
 
     /// Whether there is nothing to do.
     package var isEmpty: Bool {
-        display.isEmpty && reads.isEmpty && !readsClock && !stopsCommands && log.isEmpty && glyphsWanted.isEmpty
+        display.isEmpty && reads.isEmpty && !readsClock && !readsLocalClock && !stopsCommands && log.isEmpty
+            && glyphsWanted.isEmpty
             && keepsNotifications == nil
             && replies.isEmpty && !publishesGlass && crownReports.isEmpty
     }

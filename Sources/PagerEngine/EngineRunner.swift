@@ -72,7 +72,7 @@ package enum EngineRunner {
     }
 
     /// Does the I/O of `effects` and queues the inputs it brings: the outcome of the write, the
-    /// glyphs, the clock, each value read at once (a command's comes when it ends).
+    /// glyphs, the clock, the local clock, each value read at once (a command's comes when it ends).
     private static func carryOut<Shell: EngineShell, Sampler: PageSampler>(
         _ effects: Effects, of cause: EngineInput, at now: Timestamp, shell: inout Shell, sampler: inout Sampler,
         into queue: inout [EngineInput]
@@ -96,6 +96,7 @@ package enum EngineRunner {
             queue.append(.glyphs(glyphs))
         }
         if effects.readsClock { queue.append(.clock(sampler.clock(at: now))) }
+        if effects.readsLocalClock { queue.append(.localClock(sampler.localClock(at: now))) }
         for read in effects.reads {
             if let answer = sampler.answer(read, at: now) { queue.append(answer) }
         }

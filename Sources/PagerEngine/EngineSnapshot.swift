@@ -38,6 +38,9 @@ package struct EngineSnapshot: Hashable, Sendable {
     package var brightness = 0
     /// Whether the display was switched off remotely (`PagerCommand.display`).
     package var isSwitchedOff = false
+    /// Whether the night schedule (`display.night`) has the panel dimmed or off now; false while
+    /// a turn lights it at night.
+    package var isNight = false
 
     /// Whether the overlay shows a notification.
     package var isShowingNotification: Bool { notification != nil }
@@ -60,6 +63,6 @@ extension DeviceEngine {
             isAnimating: presenter.isAnimating(at: instant), screen: screen, displayLost: health.isLost,
             frameInterval: pacer.frameInterval, learntBusHertz: pacer.busRate.hertz, crownTally: crownTally,
             notification: notifications.shown?.notification, notificationsQueued: notifications.waiting.count,
-            brightness: brightnessInUse, isSwitchedOff: remoteDisplay.isSwitchedOff)
+            brightness: brightnessInUse, isSwitchedOff: remoteDisplay.isSwitchedOff, isNight: nightHoldsPanel)
     }
 }

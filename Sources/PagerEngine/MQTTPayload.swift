@@ -1,3 +1,5 @@
+import PagerGraphics
+
 /// What an MQTT payload means for a page fed by it (`source = "mqtt"`): the text or number to
 /// push, or why it cannot be shown. Standard library only: the shell hands it the bytes.
 package enum MQTTPayload {
@@ -10,8 +12,6 @@ package enum MQTTPayload {
     package enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
         /// Larger than `maximumBytes`.
         case tooLarge(bytes: Int)
-        /// Not UTF-8.
-        case notUTF8
         /// Not JSON, or nested too deep, though the page reads a field of it.
         case badJSON
         /// The JSON has no value at the page's `json` path.
@@ -23,7 +23,6 @@ package enum MQTTPayload {
         package var mark: String {
             switch self {
             case .tooLarge: return "too large"
-            case .notUTF8: return "not text"
             case .badJSON: return "bad JSON"
             case .noField: return "no field"
             case .notANumber: return "not a number"
@@ -34,7 +33,6 @@ package enum MQTTPayload {
         package var description: String {
             switch self {
             case .tooLarge(let bytes): return "its \(bytes) bytes are more than \(MQTTPayload.maximumBytes)"
-            case .notUTF8: return "it is not UTF-8 text"
             case .badJSON:
                 return "it is not JSON (or nests deeper than \(MQTTPayload.maximumDepth)): publish JSON or drop json ="
             case .noField(let path): return "its JSON has no value at \"\(path)\": check the page's json path"
@@ -48,16 +46,21 @@ package enum MQTTPayload {
     /// The value `payload` gives a page: the field at `path` (dotted: `"sensor.temperature"`, a
     /// number indexes an array) of a JSON payload, or the whole payload for nil; a gauge's must be
     /// a finite number.
+    ///
+    /// Bytes that are not UTF-8 show as U+FFFD, as a command's output does (`TerminalText`): a
+    /// sensor's stray byte costs one mark, not the whole value. A whole payload is read as a
+    /// terminal shows it; a JSON string's invalid bytes become U+FFFD as it is read.
     package static func value(of payload: [UInt8], json path: String?, gauge: Bool) -> Result<String, Problem> {
         guard payload.count <= maximumBytes else { return .failure(.tooLarge(bytes: payload.count)) }
-        guard let text = String(validating: payload, as: UTF8.self) else { return .failure(.notUTF8) }
-        var value = text
+        var value: String
         if let path {
             var reader = JSONReader(bytes: payload)
             guard let found = reader.field(at: path.split(separator: ".", omittingEmptySubsequences: false)) else {
                 return .failure(reader.failed ? .badJSON : .noField(path))
             }
             value = found
+        } else {
+            value = TerminalText.read(payload)
         }
         if gauge {
             let trimmed = value.trimmingWhitespace

@@ -71,6 +71,7 @@ package struct PageBook: Sendable {
         _ index: Int, clock: ClockReading, shown: ConfiguredPage? = nil, shownClock: ClockReading? = nil
     ) -> ConfiguredPage {
         var page = bare(index, clock: clock, shown: shown, shownClock: shownClock)
+        if specs[index].size == .large, let text = page.body.largeText { page.body = .large(text) }
         page.duration = specs[index].duration
         if let action = specs[index].action {
             page.hasPressAction = action.confirmation != .hold
@@ -186,4 +187,19 @@ package func firstNumber(in text: String) -> Double? {
     }
     if digits.hasSuffix(".") { digits.removeLast() }
     return seenDigit ? Double(digits) : nil
+}
+
+extension ConfiguredPage.Body {
+    /// What a `size = "large"` page shows of this body: a text's text, a system page's values
+    /// (without their labels, a line each), a command's output and, under it, its status; nil
+    /// for the bodies large text does not take.
+    var largeText: String? {
+        switch self {
+        case .text(let text): return text
+        case .values(let values): return values.map { $0.value }.joined(separator: "\n")
+        case .output(let lines, let status):
+            return (lines.filter { !$0.isEmpty } + (status.map { ["[\($0)]"] } ?? [])).joined(separator: "\n")
+        case .clock, .image, .gauge, .large: return nil
+        }
+    }
 }

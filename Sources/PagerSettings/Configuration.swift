@@ -69,6 +69,10 @@ package struct DisplaySection: Hashable, Sendable {
     package var dimAfter: TimeSpan? = Settings.displayDimAfter.defaultValue
     /// Switch off after this long without a turn or press (OLEDs burn in); nil never.
     package var offAfter: TimeSpan? = Settings.displayOffAfter.defaultValue
+    /// The hours of the night by the local clock (`display.night`); nil: no night.
+    package var night: NightSchedule? = Settings.displayNight.defaultValue
+    /// What the night does to the panel: dims it or switches it off.
+    package var nightMode: NightMode = Settings.displayNightMode.defaultValue
     /// Move the picture a pixel along its orbit this often (burn-in care); nil never.
     package var pixelShift: TimeSpan? = Settings.displayPixelShift.defaultValue
     /// Swap lit and dark pixels this often (burn-in care); nil never.
@@ -205,6 +209,14 @@ package struct TimerSection: Hashable, Sendable {
     }
 }
 
+/// How large a page's text is drawn (`[[page]] size`).
+package enum PageTextSize: String, CaseIterable, Hashable, Sendable {
+    /// Under the title, in the page's font, wrapped and scrolled.
+    case normal
+    /// Alone, without the title, in the largest Spleen font that fits it in one or two lines.
+    case large
+}
+
 /// One `[[page]]`.
 package struct PageSpec: Hashable, Sendable {
     /// Shown at the top of the page and in the title list.
@@ -225,6 +237,8 @@ package struct PageSpec: Hashable, Sendable {
     package var action: PageAction?
     /// Whether `pager.return_home_after` leaves it alone (`stay`).
     package var stay = false
+    /// How large its text is drawn (`size`): text, system and command pages.
+    package var size = PageTextSize.normal
 
     /// A page.
     package init(

@@ -162,6 +162,11 @@ extension ConfigurationSetting {
     static let pageFont = ConfigurationSetting(
         "page.font", .string, default: nil, example: "\"fixed5x8\"", pageKinds: PageSpec.kinds,
         "This page's own font instead of display.font: a built-in name or a BDF file")
+    static let pageSize = ConfigurationSetting(
+        "page.size", .choice(PageTextSize.allCases.map { $0.rawValue }), default: "\"normal\"",
+        pageKinds: ["text", "system", "command"],
+        "large: the text (a system page's values, a command's output) alone, in the largest font that fits it in one or two lines"
+    )
     static let pageDuration = ConfigurationSetting(
         "page.duration", .duration(minimumMilliseconds: 100, allowsNever: true), default: nil, example: "\"8s\"",
         pageKinds: PageSpec.kinds,
@@ -255,7 +260,8 @@ extension ConfigurationSetting {
     /// Every setting, in the order of the default file: the typed table's (`Settings`), then a page's keys.
     package static let all: [ConfigurationSetting] =
         Settings.rows.map { $0.description } + [
-            pageKind, pageTitle, pageIndicatorImage, pageFont, pageDuration, pageText, pageTime, pageDate, pageValues,
+            pageKind, pageTitle, pageIndicatorImage, pageFont, pageSize, pageDuration, pageText, pageTime, pageDate,
+            pageValues,
             pageRefresh, pageArgv, pageTimeout, pageMaximumOutput, pagePath, pageLines, pageSource, pageMinimum,
             pageMaximum, pageUnit, pageStyle, pageStaleAfter, pageTopic, pageJSON, pageAction, pageConfirm,
             pageActionTimeout, pageStay, pageRemote,

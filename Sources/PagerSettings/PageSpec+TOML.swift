@@ -25,6 +25,10 @@ extension PageSpec {
                 }
             }
         }
+        // Read only where it applies: on other kinds the key stays unread, and unknown.
+        if Setting.pageSize.pageKinds.contains(kindName), let size = try table.string(Setting.pageSize) {
+            self.size = PageTextSize(rawValue: size) ?? .normal
+        }
         let explicitTitle = try table.string(Setting.pageTitle)
         (action, stay) = try Self.action(&table, title: explicitTitle)
         switch try table.duration(Setting.pageDuration) {

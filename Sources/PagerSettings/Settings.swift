@@ -258,6 +258,7 @@ package enum Settings {
         displayPanel.row, displayBus.row, displayAddress.row, displayRotation.row, displayBrightness.row,
         displayDimBrightness.row, displayDimAfter.row, displayOffAfter.row, displayBusHertz.row, displayFont.row,
         displayPixelShift.row, displayInvertEvery.row,
+        displayNight.row, displayNightMode.row,
         displayGPIOChip.row, displayDataCommandLine.row, displayResetLine.row, displaySPIHertz.row,
         crownSource.row, crownChip.row, crownLineA.row, crownLineB.row, crownLineButton.row, crownEvdev.row,
         crownStepsPerDetent.row, crownInverted.row, crownAcceleration.row, crownWrap.row, crownSide.row,

@@ -11,7 +11,7 @@ import Testing
     static let cases: [(String, String)] = [
         (
             "[display]\nbrightnes = 3",
-            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, font, pixel_shift, invert_every, gpio_chip, dc_line, reset_line, spi_hz"
+            "test.toml:2: display.brightnes: unknown key (did you mean 'brightness'?); known keys here: panel, bus, address, rotation, brightness, dim_brightness, dim_after, off_after, bus_hz, font, pixel_shift, invert_every, night, night_mode, gpio_chip, dc_line, reset_line, spi_hz"
         ),
         (
             "[display]\nfont = \"/nonexistent/6x13.bdf\"",
@@ -122,7 +122,7 @@ import Testing
         ("[[page]]\nkind = \"text\"", "test.toml:1: page[1].text: missing: the text to show, e.g. text = \"Hello\""),
         (
             "[[page]]\nkind = \"text\"\ntext = \"a\"\nrefresh = \"1s\"",
-            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, title, stay, action, confirm, action_timeout, remote, duration, source, text, stale_after, topic, json"
+            "test.toml:4: page[1].refresh: unknown key; known keys here: kind, indicator_image, font, size, title, stay, action, confirm, action_timeout, remote, duration, source, text, stale_after, topic, json"
         ),
         (
             "[[page]]\nkind = \"clock\"\ntime = \"%H:%Q\"",

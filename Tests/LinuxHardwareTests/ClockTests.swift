@@ -63,3 +63,44 @@ struct ClockTests {
         }
     }
 }
+
+@Suite("UTC offset changes")
+struct OffsetChangeTests {
+    /// Central Europe in 2026: CEST from 29 March 01:00 UTC to 25 October 01:00 UTC.
+    static func europe(_ second: Int) -> Int { (1_774_746_000..<1_792_890_000).contains(second) ? 7200 : 3600 }
+
+    @Test("each change is found to its second, with its direction")
+    func knownChanges() {
+        let spring = LocalTime.offsetChanges(
+            after: 1_774_700_000, through: 1_774_700_000 + 172_800, offset: Self.europe)
+        #expect(spring.map { $0.second } == [1_774_746_000] && spring.map { $0.seconds } == [3600])
+        let autumn = LocalTime.offsetChanges(
+            after: 1_792_800_000, through: 1_792_800_000 + 172_800, offset: Self.europe)
+        #expect(autumn.map { $0.second } == [1_792_890_000] && autumn.map { $0.seconds } == [-3600])
+        #expect(LocalTime.offsetChanges(after: 1_780_000_000, through: 1_780_172_800, offset: Self.europe).isEmpty)
+    }
+
+    @Test("a change at an odd second, and two in one look-ahead")
+    func oddSecondsAndPairs() {
+        // Lord Howe Island moves by 30 minutes; a zone's history has changes at any second.
+        let offset: (Int) -> Int = { second in second >= 1_000_777 ? (second >= 1_090_001 ? 36_000 : 37_800) : 36_000 }
+        let changes = LocalTime.offsetChanges(after: 1_000_000, through: 1_172_800, offset: offset)
+        #expect(changes.map { $0.second } == [1_000_777, 1_090_001])
+        #expect(changes.map { $0.seconds } == [1800, -1800])
+    }
+
+    @Test("property: the machine's zone changes where localtime says, and nowhere else")
+    func machineZone() {
+        let now = Int(WallClock.nanosecondsSinceEpoch() / 1_000_000_000)
+        // Two years, in two-day looks as the shell takes them.
+        var start = now
+        while start < now + 2 * 366 * 86_400 {
+            for change in LocalTime.offsetChanges(after: start, through: start + 172_800) {
+                let before = LocalTime.local(secondsSinceEpoch: change.second - 1).utcOffsetSeconds
+                let after = LocalTime.local(secondsSinceEpoch: change.second).utcOffsetSeconds
+                #expect(after - before == change.seconds && change.seconds != 0)
+            }
+            start += 172_800
+        }
+    }
+}

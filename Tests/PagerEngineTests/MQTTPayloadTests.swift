@@ -45,7 +45,6 @@ private func parsePages(_ text: String) throws(ConfigError) -> Configuration {
         let shallow = String(repeating: "[", count: 20) + "7" + String(repeating: "]", count: 20)
         #expect(
             value(shallow, json: Array(repeating: "0", count: 20).joined(separator: "."), gauge: true) == .success("7"))
-        #expect(MQTTPayload.value(of: [0xFF, 0xFE, 0x41], json: nil, gauge: false) == .failure(.notUTF8))
         let large = [UInt8](repeating: 0x41, count: MQTTPayload.maximumBytes + 1)
         #expect(MQTTPayload.value(of: large, json: nil, gauge: false) == .failure(.tooLarge(bytes: large.count)))
         #expect(
@@ -77,5 +76,28 @@ private func parsePages(_ text: String) throws(ConfigError) -> Configuration {
         #expect(throws: (any Error).self) { try parsePages(wildcard) }
         let notFed = #"[[page]]\#nkind = "text"\#nsource = "push"\#ntopic = "home/x""#
         #expect(throws: (any Error).self) { try parsePages(notFed) }
+    }
+
+    /// Bytes that are not UTF-8 reach the glass as U+FFFD, one a bad sequence, as a command's
+    /// output does: not a refused payload.
+    @Test func bytesThatAreNotUTF8ShowAsReplacementCharacters() {
+        #expect(MQTTPayload.value(of: [0xFF, 0xFE, 0x41], json: nil, gauge: false) == .success("\u{FFFD}\u{FFFD}A"))
+        // A stray byte in a reading, a truncated sequence at the end, an overlong encoding of "/".
+        #expect(
+            MQTTPayload.value(of: Array("21.5".utf8) + [0xB0, 0x43], json: nil, gauge: false)
+                == .success("21.5\u{FFFD}C"))
+        #expect(
+            MQTTPayload.value(of: Array("ok ".utf8) + [0xE2, 0x82], json: nil, gauge: false) == .success("ok \u{FFFD}"))
+        #expect(MQTTPayload.value(of: [0xC0, 0xAF], json: nil, gauge: false) == .success("\u{FFFD}\u{FFFD}"))
+        // The whole payload is read as a terminal shows it, as a command's output is.
+        #expect(MQTTPayload.value(of: Array("\u{1B}[1;32mOK\u{1B}[0m".utf8), json: nil, gauge: false) == .success("OK"))
+        // In a JSON string, as it is read; a gauge's number is still a number or refused.
+        let json = Array(#"{"a": "x"#.utf8) + [0xFF] + Array(#"y"}"#.utf8)
+        #expect(MQTTPayload.value(of: json, json: "a", gauge: false) == .success("x\u{FFFD}y"))
+        #expect(
+            MQTTPayload.value(of: Array("21".utf8) + [0xFF], json: nil, gauge: true)
+                == .failure(.notANumber("21\u{FFFD}")))
+        // Valid text is untouched.
+        #expect(MQTTPayload.value(of: Array("Grüße 21.5°C".utf8), json: nil, gauge: false) == .success("Grüße 21.5°C"))
     }
 }
