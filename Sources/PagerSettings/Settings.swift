@@ -268,6 +268,7 @@ package enum Settings {
         mqttHost.row, mqttPort.row, mqttUsername.row, mqttPasswordFile.row, mqttClientID.row, mqttBaseTopic.row,
         mqttKeepalive.row, mqttTLS.row, mqttCAFile.row, mqttCertFile.row, mqttKeyFile.row, mqttDiscovery.row,
         mqttDiscoveryPrefix.row,
+        webListen.row, webToken.row,
     ]
 
     /// A duration, or `"never"` for nil.
