@@ -127,6 +127,8 @@ struct RunCommand: ParsableCommand {
             persist: persist)
         run.controlSocketPath = socket ?? ControlSocketPath.forRun(mock: target == .emulator)
         run.softwareVersion = BuildVersion.number
+        if let palette = picture.chosenPalette { run.mirrorPalette = palette }
+        run.mirrorScale = picture.scale ?? 4
         if let record, let palette = picture.chosenPalette {
             let display = overrides.applied(to: configuration).display
             try report {
