@@ -117,7 +117,7 @@ depends+=("libgpiod3 | libgpiod2")
 # the library is small (its libssl is on every Debian already).
 depends+=("libmosquitto1")
 # libmicrohttpd (Sources/CrownPagerMicroHTTPD) is loaded when [web] listens, and without it the pager
-# runs with a warning: a Recommends, since it brings GnuTLS (about 2 MB) that most pagers never use.
+# runs with a warning that names the package: a Recommends (below), not a Depends.
 depends+=("passwd")
 # The unit's ExecReload is /bin/kill, which procps ships; a minimal Debian (debootstrap minbase, a
 # container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/dev/unit-check.sh).
