@@ -1,6 +1,7 @@
 import CrownVocabulary
 import LinuxHardware
 import PagerEngine
+import PagerSettings
 
 extension LinuxShell {
     /// Listens for browsers when `[web] listen` is set. A mirror that cannot start (libmicrohttpd
@@ -39,6 +40,12 @@ extension LinuxShell {
         for asked in liveMirror.serve() {
             for fact in asked.facts(at: now) { try feedCrown(fact, &engine, &loop, at: now) }
         }
+    }
+
+    /// Says that a reloaded `[web]` waits for a restart: the server is made once, at start.
+    func noteLiveMirrorReload(_ fresh: Configuration) {
+        guard fresh.web != configuration.web else { return }
+        OperatorLog.warning("crownpager: warning: [web] changed: the live mirror keeps its settings until a restart")
     }
 
     /// Ends the browsers' connections and closes the socket.

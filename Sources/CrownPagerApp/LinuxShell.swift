@@ -403,5 +403,6 @@ package final class LinuxShell {
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
         mqtt?.pagesChanged(engine.configuration.pages)
+        noteLiveMirrorReload(fresh)
     }
 }

@@ -180,6 +180,13 @@ import Testing
         let first = try pager.panelGlass()
         #expect(pager.crown("turn=1", authorization: "Bearer \(Self.token)") == 403)
         #expect(try pager.panelGlass() == first)
+        // A token added and the file reloaded: the mirror keeps what it started with, and says so.
+        try Self.configuration(port: pager.port).write(
+            toFile: pager.knob.bus.scratch.path + "/crownpager.toml", atomically: true, encoding: .utf8)
+        kill(pager.process.processIdentifier, SIGHUP)
+        let noted = pager.waitFor("[web] changed: the live mirror keeps its settings until a restart")
+        #expect(noted)
+        #expect(pager.crown("turn=1", authorization: "Bearer \(Self.token)") == 403)
         _ = pager.stop()
     }
 
