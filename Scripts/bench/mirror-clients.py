@@ -65,12 +65,18 @@ def crowd(port, seconds):
                     big.close()
         if now >= next_vanish:
             next_vanish = now + 0.2
-            vanishing = connect(port)
+            try:
+                vanishing = connect(port)
+            except ConnectionRefusedError:
+                break  # the pager has stopped: the crowd goes too
             time.sleep(0.01)
             vanishing.close()
         readable, _, _ = select.select(watchers, [], [], 0.05)
         for watcher in readable:
-            received += len(watcher.recv(65536))
+            try:
+                received += len(watcher.recv(65536))
+            except ConnectionResetError:
+                pass  # the pager stopping
     slow.close()
     print(f"crowd: {len(watchers)} watchers received {received} bytes in {seconds} s")
 

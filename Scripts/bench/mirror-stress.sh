@@ -88,7 +88,7 @@ phase() {
     local watcher=$!
   fi
   if [ "$name" = crowd ]; then
-    python3 Scripts/bench/mirror-clients.py crowd "$port" $((detents / 4 + 4)) >"$work/crowd.txt" &
+    python3 Scripts/bench/mirror-clients.py crowd "$port" $((detents / 5 + 2)) >"$work/crowd.txt" &
     crowd=$!
     pids+=("$crowd")
   fi
