@@ -134,6 +134,41 @@ import Testing
         #expect(pager.process.terminationStatus == 0, "\(messages)")
     }
 
+    /// The page itself, in Debian's Chromium (Scripts/web/check-mirror.py): it draws the glass the
+    /// stream sends, and a real wheel event over it turns the device's crown with the token.
+    @Test func inChromiumThePageShowsThePanelAndItsWheelTurnsTheCrown() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
+            // Chromium comes with Scripts/setup.sh --web, which the Debian 13 toolchain's runs leave out (Testing.md).
+            print("LiveMirrorEndToEndTests: the page in Chromium was NOT checked: no chromium (Scripts/setup.sh --web)")
+            return
+        }
+        var pager = try Mirrored()
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        let first = try pager.stableGlass()
+        let script = ConfigInstallTests.repository.appendingPathComponent("Scripts/web/check-mirror.py").path
+        // Its output and errors together: `first`, `turned` and `canvas ok` lines, or what failed.
+        let run = try ConfigInstallTests.run(
+            "/usr/bin/python3", [script, "http://127.0.0.1:\(pager.port)/", Self.token])
+        #expect(run.status == 0, "\(run.output)")
+        let lines = Dictionary(
+            run.output.split(separator: "\n").compactMap { line -> (String, String)? in
+                let words = line.split(separator: " ", maxSplits: 1)
+                return words.count == 2 ? (String(words[0]), String(words[1])) : nil
+            }, uniquingKeysWith: { $1 })
+        func glass(_ key: String) -> Bitmap? {
+            lines[key].flatMap { Data(base64Encoded: $0) }.flatMap {
+                Bitmap(width: 128, height: 64, pageBytes: Array($0))
+            }
+        }
+        #expect(glass("first") == first, "the page drew the panel's glass")
+        let turned = try pager.stableGlass()
+        #expect(turned != first, "the wheel turned the device's crown")
+        #expect(glass("turned") == turned, "and the page drew the panel's new glass")
+        #expect(run.output.contains("canvas ok\n"), "\(run.output)")
+        let messages = pager.stop()
+        #expect(messages.contains("the crown turned 1 detents (1 forward, 0 back), 1 applied"), "\(messages)")
+    }
+
     @Test func theGlassPNGIsTheEmulatorsGlass() throws {
         var pager = try Mirrored()
         defer { if pager.process.isRunning { pager.process.terminate() } }
