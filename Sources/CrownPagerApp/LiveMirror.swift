@@ -31,8 +31,6 @@ package final class LiveMirror {
     package var descriptor: Int32 { server?.descriptor ?? -1 }
     /// The library's version.
     package var libraryVersion: String { server?.libraryVersion ?? "" }
-    /// How many browsers watch the glass.
-    package var watching: Int { feed.streamCount }
 
     /// The most connections at once: a few browsers and scripts; more are refused by the library.
     static let connectionLimit = 128

@@ -7,11 +7,11 @@ import PagerGraphics
 /// sent last, or the newest glass it has not seen, or nothing: it sleeps until the glass changes
 /// (`update`), so a mirror of a still glass sends nothing and wakes nothing. A slow client never
 /// makes a queue grow: it skips the frames it missed, as a glance at the panel would.
-public struct MirrorFeed: Sendable {
+package struct MirrorFeed: Sendable {
     /// The glass's number: 0 before the first, one more for each glass that differs from the last.
-    public private(set) var sequence = 0
+    package private(set) var sequence = 0
     /// The newest glass; nil before the first frame.
-    public private(set) var glass: Bitmap?
+    package private(set) var glass: Bitmap?
     /// The newest glass's event, as sent.
     private var event: [UInt8] = []
     /// Each stream's glass number sent (or being sent), and the bytes of it still to go.
@@ -19,17 +19,17 @@ public struct MirrorFeed: Sendable {
     /// The next stream's number.
     private var nextStream: UInt64 = 1
     /// How soon a browser tries again after the stream breaks, in milliseconds (the event stream's `retry`).
-    public static let retryMilliseconds = 1000
+    package static let retryMilliseconds = 1000
 
     /// An empty feed: no glass yet, no stream.
-    public init() {}
+    package init() {}
 
     /// How many streams are open.
-    public var streamCount: Int { streams.count }
+    package var streamCount: Int { streams.count }
 
     /// Takes the glass as it is now; true when it differs from the last (the sleeping streams
     /// then have something to read: wake them).
-    public mutating func update(_ glass: Bitmap) -> Bool {
+    package mutating func update(_ glass: Bitmap) -> Bool {
         guard glass != self.glass else { return false }
         self.glass = glass
         sequence += 1
@@ -38,7 +38,7 @@ public struct MirrorFeed: Sendable {
     }
 
     /// A new stream's number; it starts with the reconnect delay, then the glass as it is.
-    public mutating func open() -> UInt64 {
+    package mutating func open() -> UInt64 {
         let id = nextStream
         nextStream += 1
         streams[id] = (0, ArraySlice(Array("retry: \(Self.retryMilliseconds)\n\n".utf8)))
@@ -46,13 +46,13 @@ public struct MirrorFeed: Sendable {
     }
 
     /// Forgets stream `id`: its client went.
-    public mutating func close(_ id: UInt64) {
+    package mutating func close(_ id: UInt64) {
         streams[id] = nil
     }
 
     /// At most `capacity` bytes for stream `id` to send now; empty when it has seen the newest
     /// glass (it sleeps), nil when there is no such stream (it ends).
-    public mutating func read(_ id: UInt64, capacity: Int) -> [UInt8]? {
+    package mutating func read(_ id: UInt64, capacity: Int) -> [UInt8]? {
         guard var stream = streams[id] else { return nil }
         if stream.pending.isEmpty, stream.sequence < sequence {
             stream = (sequence, event[...])
@@ -66,7 +66,7 @@ public struct MirrorFeed: Sendable {
 
     /// `event: glass`, the glass's number as its `id`, and `data:` of its width, height and
     /// GDDRAM bytes (pages of 8 rows, least significant bit at the top) in base64.
-    public static func event(_ glass: Bitmap, sequence: Int) -> [UInt8] {
+    package static func event(_ glass: Bitmap, sequence: Int) -> [UInt8] {
         var text = "event: glass\nid: \(sequence)\ndata: \(glass.width) \(glass.height) "
         text += Base64.encode(glass.bytes)
         text += "\n\n"
@@ -75,11 +75,11 @@ public struct MirrorFeed: Sendable {
 }
 
 /// RFC 4648 base64, with padding: the event stream is text.
-public enum Base64 {
+package enum Base64 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// `bytes` in base64.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0

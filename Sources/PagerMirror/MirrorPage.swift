@@ -2,9 +2,9 @@
 /// without the engine and the editor, fed by the device's glass over Server-Sent Events. With the
 /// token after `#` in the address, the wheel, a drag, the keys and the button turn and press the
 /// device's crown. Plain JavaScript, no framework; everything in one response.
-public enum MirrorPage {
+package enum MirrorPage {
     /// The page for a glass lit in `lit` on `dark` (`#RRGGBB`), each pixel `scale` screen pixels.
-    public static func html(lit: String, dark: String, scale: Int = 4) -> String {
+    package static func html(lit: String, dark: String, scale: Int = 4) -> String {
         template.replacing("@LIT@", with: lit).replacing("@DARK@", with: dark).replacing("@SCALE@", with: "\(scale)")
     }
 

@@ -2,20 +2,20 @@ import CrownVocabulary
 
 /// What a browser asked of the live mirror, as the HTTP library read it: the method, the path
 /// without its query, the `Authorization` header and the query's `turn` and `button`.
-public struct MirrorRequest: Hashable, Sendable {
+package struct MirrorRequest: Hashable, Sendable {
     /// `GET`, `HEAD`, `POST`, ... as sent.
-    public var method: String
+    package var method: String
     /// The path, decoded, without the query string.
-    public var path: String
+    package var path: String
     /// The `Authorization` header, if sent: `Bearer <token>`.
-    public var authorization: String?
+    package var authorization: String?
     /// The query's `turn`: detents, `-8` to `8`, not 0.
-    public var turn: String?
+    package var turn: String?
     /// The query's `button`: `down`, `up` or `press`.
-    public var button: String?
+    package var button: String?
 
     /// A request of `method` for `path`, with what it carries.
-    public init(
+    package init(
         method: String, path: String, authorization: String? = nil, turn: String? = nil, button: String? = nil
     ) {
         self.method = method
@@ -27,7 +27,7 @@ public struct MirrorRequest: Hashable, Sendable {
 }
 
 /// What the crown does for a browser: the facts a knob would give, stamped when the request came.
-public enum MirrorCrown: Hashable, Sendable {
+package enum MirrorCrown: Hashable, Sendable {
     /// Turned by `detents` (positive: towards later pages).
     case turn(detents: Int)
     /// The button went down; the engine decides a long press from how long until `up`.
@@ -38,7 +38,7 @@ public enum MirrorCrown: Hashable, Sendable {
     case press
 
     /// The crown's facts at `now`: what the engine takes from a knob.
-    public func facts(at now: Timestamp) -> [CrownEvent] {
+    package func facts(at now: Timestamp) -> [CrownEvent] {
         switch self {
         case .turn(let detents): return [.rotated(detents: detents, at: now)]
         case .down: return [.pressed(at: now)]
@@ -49,7 +49,7 @@ public enum MirrorCrown: Hashable, Sendable {
 }
 
 /// What the mirror answers a request with: a decision of the pure router, carried out by the shell.
-public enum MirrorAnswer: Hashable, Sendable {
+package enum MirrorAnswer: Hashable, Sendable {
     /// The page (`GET /`).
     case page
     /// The glass as PNG (`GET /glass.png`).
@@ -62,7 +62,7 @@ public enum MirrorAnswer: Hashable, Sendable {
     case refused(status: Int, reason: String)
 
     /// The header a refusal adds: 401 names the scheme, 405 the methods allowed.
-    public var extraHeader: (name: String, value: String)? {
+    package var extraHeader: (name: String, value: String)? {
         switch self {
         case .refused(401, _): return ("WWW-Authenticate", "Bearer realm=\"crownpager\"")
         case .refused(405, _): return ("Allow", "GET, HEAD, POST")
@@ -73,19 +73,19 @@ public enum MirrorAnswer: Hashable, Sendable {
 
 /// Decides what the mirror answers: which paths exist, which methods they take, whether the
 /// token lets a request turn the crown and what its query asks for.
-public struct MirrorRouter: Sendable {
+package struct MirrorRouter: Sendable {
     /// The secret a request shows to turn the crown; nil: nobody may (the mirror only shows).
-    public let token: String?
+    package let token: String?
     /// The most detents one request may turn: a wheel's burst, not a flood.
-    public static let maximumDetents = 8
+    package static let maximumDetents = 8
 
     /// A router checking requests against `token`.
-    public init(token: String?) {
+    package init(token: String?) {
         self.token = token
     }
 
     /// The answer to `request`.
-    public func answer(_ request: MirrorRequest) -> MirrorAnswer {
+    package func answer(_ request: MirrorRequest) -> MirrorAnswer {
         let reading = request.method == "GET" || request.method == "HEAD"
         switch request.path {
         case "/", "/index.html":

@@ -44,7 +44,7 @@ package struct WebEndpoint: Hashable, Sendable {
             guard Self.isIPv4(host) else { return nil }
             isIPv6 = false
         }
-        guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }), portText.count <= 5,
+        guard !portText.isEmpty, portText.utf8.count <= 5, portText.utf8.allSatisfy(Self.isDigit),
             let port = Int(portText), (1...65535).contains(port)
         else { return nil }
         address = String(host)
@@ -59,40 +59,47 @@ package struct WebEndpoint: Hashable, Sendable {
 
     /// Four decimal numbers 0 to 255 without leading zeros, dot-separated.
     static func isIPv4(_ text: Substring) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         return parts.count == 4
             && parts.allSatisfy { part in
-                !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber }
-                    && (part == "0" || !part.hasPrefix("0")) && (Int(part).map { $0 <= 255 } ?? false)
+                (1...3).contains(part.count) && part.allSatisfy(isDigit)
+                    && (part.count == 1 || part.first != UInt8(ascii: "0"))
+                    && part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } <= 255
             }
     }
 
-    /// Hexadecimal groups of up to four digits, at most eight, with at most one `::`; no zone, no
-    /// embedded IPv4 (inet_pton(3) reads what this accepts).
+    /// Hexadecimal groups of up to four digits, eight of them or fewer around one `::`; no zone,
+    /// no embedded IPv4 (inet_pton(3) reads what this accepts). Bytes, not characters: the
+    /// settings compile for microcontrollers and WebAssembly too (Scripts/dev/check-embedded.sh).
     static func isIPv6(_ text: Substring) -> Bool {
-        guard !text.isEmpty, text.count <= 39, text.allSatisfy({ $0.isHexDigit || $0 == ":" }) else { return false }
-        let halves = text.components(separatedBy: "::")
-        guard halves.count <= 2 else { return false }
-        let groups = halves.map { half in
-            half.isEmpty ? [] : half.split(separator: ":", omittingEmptySubsequences: false)
+        let colon = UInt8(ascii: ":")
+        let bytes = Array(text.utf8)
+        guard (2...39).contains(bytes.count), bytes.allSatisfy({ $0 == colon || isHexDigit($0) }) else { return false }
+        // The runs of colons: one each between groups, at most one run of two (the `::`), none longer.
+        var runs: [Int] = []
+        var run = 0
+        for byte in bytes + [0] {
+            if byte == colon {
+                run += 1
+            } else if run > 0 {
+                runs.append(run)
+                run = 0
+            }
         }
-        guard groups.allSatisfy({ $0.allSatisfy { !$0.isEmpty && $0.count <= 4 } }) else { return false }
-        let count = groups.reduce(0) { $0 + $1.count }
-        return halves.count == 2 ? count <= 7 : count == 8
+        let compressed = runs.contains(2)
+        guard runs.allSatisfy({ $0 <= 2 }), runs.filter({ $0 == 2 }).count <= 1 else { return false }
+        // A lone colon at either end belongs to no `::`.
+        if bytes.first == colon, bytes.count < 2 || bytes[1] != colon { return false }
+        if bytes.last == colon, bytes[bytes.count - 2] != colon { return false }
+        let groups = bytes.split(separator: colon, omittingEmptySubsequences: true)
+        guard groups.allSatisfy({ $0.count <= 4 }) else { return false }
+        return compressed ? groups.count <= 7 : groups.count == 8
     }
-}
 
-extension Substring {
-    /// The parts between `separator`s, kept empty ones (for `::` in an IPv6 address).
-    fileprivate func components(separatedBy separator: String) -> [Substring] {
-        var parts: [Substring] = []
-        var rest = self[...]
-        while let range = rest.firstRange(of: separator) {
-            parts.append(rest[..<range.lowerBound])
-            rest = rest[range.upperBound...]
-        }
-        parts.append(rest)
-        return parts
+    static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 }
 
@@ -100,6 +107,8 @@ extension Configuration {
     /// The fewest characters a `[web]` token may have: 16 random characters are out of reach of
     /// guessing over HTTP.
     package static let webTokenMinimumLength = 16
+    /// The token of the default file's example: anyone can read it, so `check` warns of it.
+    package static let webTokenExample = "3f9c2b7e81d04a6c95e1f0b2d7a8c4e6"
 
     /// `[web]`'s mistakes, with the fix: a `listen` that is not `address:port`, a token too short
     /// or with characters a header cannot carry. Empty when there are none.
@@ -131,15 +140,22 @@ extension Configuration {
     /// `[web]`'s risks that are allowed but worth a word: a mirror other machines reach without a
     /// token shows the glass to anyone on the network.
     package var webWarnings: [(key: String, message: String)] {
-        guard let endpoint = web.endpoint, !endpoint.isLoopback, web.token == nil else { return [] }
-        return [
-            (
-                "listen",
-                "\(endpoint.description) is reachable from other machines and no token is set: anyone there sees "
-                    + "the glass; listen on 127.0.0.1, or set a token and open the port to one address "
-                    + "(Hardware/crownpager-web.conf.example)"
+        var warnings: [(key: String, message: String)] = []
+        if web.token == Self.webTokenExample {
+            warnings.append(
+                ("token", "this is the example's token, which anyone can read: make your own with openssl rand -hex 16")
             )
-        ]
+        }
+        if let endpoint = web.endpoint, !endpoint.isLoopback, web.token == nil {
+            warnings.append(
+                (
+                    "listen",
+                    "\(endpoint.description) is reachable from other machines and no token is set: anyone there "
+                        + "sees the glass; listen on 127.0.0.1, or set a token and open the port to one address "
+                        + "(Hardware/crownpager-web.conf.example)"
+                ))
+        }
+        return warnings
     }
 }
 
@@ -152,7 +168,7 @@ extension Settings {
     ) { $0.web.listen = $1 }
     package static let webToken = Setting<String?>(
         "web.token", .string, SettingCodec<String>.string.optional(), default: nil,
-        example: "\"\"", reloadable: false,
+        example: "\"\(Configuration.webTokenExample)\"", reloadable: false,
         "The secret a browser gives to turn the crown and press: 16 or more printable characters, e.g. from "
             + "openssl rand -hex 16; unset, the mirror only shows"
     ) { $0.web.token = $1 }

@@ -78,6 +78,15 @@ import Testing
         #expect(try parseConfiguration("[web]\nlisten = \"127.0.0.5:8080\"").warnings.isEmpty)
     }
 
+    @Test func theExamplesTokenIsAWarning() throws {
+        let text = "[web]\nlisten = \"127.0.0.1:8080\"\ntoken = \"\(Configuration.webTokenExample)\""
+        #expect(
+            try parseConfiguration(text).warnings.map(\.description) == [
+                "test.toml:3: web.token: this is the example's token, which anyone can read: make your own with "
+                    + "openssl rand -hex 16"
+            ])
+    }
+
     @Test(.tags(.endToEnd)) func checkPrintsTheWarningAndPasses() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path + "/web.toml"

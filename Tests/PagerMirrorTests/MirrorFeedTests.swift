@@ -14,38 +14,38 @@ import Testing
 
     @Test func aStreamGetsTheRetryThenTheGlassThenNothingUntilItChanges() {
         var feed = MirrorFeed()
-        let got1 = feed.update(Self.glass(lit: 1))
-        #expect(got1)
+        let changed1 = feed.update(Self.glass(lit: 1))
+        #expect(changed1)
         let stream = feed.open()
-        let got2 = feed.read(stream, capacity: 4096)
-        #expect(got2 == Array("retry: 1000\n\n".utf8))
+        let read2 = feed.read(stream, capacity: 4096)
+        #expect(read2 == Array("retry: 1000\n\n".utf8))
         let first = feed.read(stream, capacity: 4096)
         #expect(first == MirrorFeed.event(Self.glass(lit: 1), sequence: 1))
-        let got3 = feed.read(stream, capacity: 4096)
-        #expect(got3 == [], "nothing new: the stream sleeps")
-        let got4 = feed.update(Self.glass(lit: 1))
-        #expect(!got4, "the same glass again is no change")
-        let got5 = feed.read(stream, capacity: 4096)
-        #expect(got5 == [])
-        let got6 = feed.update(Self.glass(lit: 2))
-        #expect(got6)
-        let got7 = feed.read(stream, capacity: 4096)
-        #expect(got7 == MirrorFeed.event(Self.glass(lit: 2), sequence: 2))
+        let read3 = feed.read(stream, capacity: 4096)
+        #expect(read3 == [], "nothing new: the stream sleeps")
+        let changed4 = feed.update(Self.glass(lit: 1))
+        #expect(!changed4, "the same glass again is no change")
+        let read5 = feed.read(stream, capacity: 4096)
+        #expect(read5 == [])
+        let changed6 = feed.update(Self.glass(lit: 2))
+        #expect(changed6)
+        let read7 = feed.read(stream, capacity: 4096)
+        #expect(read7 == MirrorFeed.event(Self.glass(lit: 2), sequence: 2))
     }
 
     @Test func aSlowStreamFinishesItsEventThenSkipsToTheNewest() {
         var feed = MirrorFeed()
-        let got8 = feed.update(Self.glass(lit: 1))
-        #expect(got8)
+        let changed8 = feed.update(Self.glass(lit: 1))
+        #expect(changed8)
         let stream = feed.open()
         _ = feed.read(stream, capacity: 4096)
         var received: [UInt8] = []
         received += feed.read(stream, capacity: 10) ?? []
         // Three glasses while the client reads slowly: it finishes the one it began, then gets the last.
-        let got9 = feed.update(Self.glass(lit: 2))
-        #expect(got9)
-        let got10 = feed.update(Self.glass(lit: 3))
-        #expect(got10)
+        let changed9 = feed.update(Self.glass(lit: 2))
+        #expect(changed9)
+        let changed10 = feed.update(Self.glass(lit: 3))
+        #expect(changed10)
         while let piece = feed.read(stream, capacity: 10), !piece.isEmpty { received += piece }
         let expected =
             MirrorFeed.event(Self.glass(lit: 1), sequence: 1) + MirrorFeed.event(Self.glass(lit: 3), sequence: 3)
@@ -58,8 +58,8 @@ import Testing
         #expect(feed.streamCount == 1)
         feed.close(stream)
         #expect(feed.streamCount == 0)
-        let got11 = feed.read(stream, capacity: 100)
-        #expect(got11 == nil)
+        let read11 = feed.read(stream, capacity: 100)
+        #expect(read11 == nil)
     }
 
     @Test func theEventCarriesTheGlassesBytesInBase64() {
