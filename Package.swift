@@ -15,8 +15,10 @@
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
 //   PagerWeb         the engine for the browser page: its WebAssembly C ABI (pure, beside the tools)
+//   PagerMirror      the live mirror's requests, token and glass events (CrownVocabulary, PagerGraphics)
 //   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
 //                    and to the MQTT broker (libmosquitto, loaded at run time)
+//                    and to browsers (libmicrohttpd, loaded at run time)
 //   VhostUserI2C     vhost-user and virtio-i2c for a VM's panel     (SSD1306: standard library only)
 //   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
@@ -74,6 +76,9 @@ let package = Package(
         // no libmosquitto (nor, through it, libssl and libcrypto) into runs without MQTT. The build
         // needs libmosquitto-dev for <mosquitto.h>, its types and constants.
         .target(name: "CrownPagerMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        // GNU libmicrohttpd, the live mirror's HTTP server, loaded at run time when [web] listens:
+        // a run without it maps none of it, and the build needs no libmicrohttpd-dev.
+        .target(name: "CrownPagerMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
         // A broker's name looked up without blocking the run loop: getaddrinfo_a(3), a GNU extension.
         .target(name: "CrownPagerLookup"),
         // The commit, compiler and libgpiod a build was made from (Scripts/release/build-info.sh), for --version.
@@ -85,7 +90,7 @@ let package = Package(
             dependencies: [
                 "CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO",
                 "CrownPagerMosquitto",
-                "CrownPagerLookup",
+                "CrownPagerLookup", "CrownPagerMicroHTTPD",
             ]
         ),
         // The control socket's protocol: requests, responses, the bounded line buffer. Standard library only.
@@ -119,12 +124,14 @@ let package = Package(
                 "PagerSettings", "PagerEngine", "PagerTools",
             ],
             exclude: ["Page"]),
+        // The live mirror's decisions: its requests, the token, the glass's events. Pure.
+        .target(name: "PagerMirror", dependencies: ["CrownVocabulary", "PagerGraphics"]),
         .target(
             name: "CrownPagerApp",
             dependencies: [
                 "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay",
                 "LinuxHardware",
-                "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools", "PagerControl",
+                "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools", "PagerControl", "PagerMirror",
             ]
         ),
         .executableTarget(
@@ -192,6 +199,8 @@ let package = Package(
             name: "PagerWebTests",
             dependencies: ["PagerWeb", "PagerSettings", "PagerEngine", "PagerTools", "CrownVocabulary", "TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PagerMirrorTests", dependencies: ["PagerMirror", "CrownVocabulary", "PagerGraphics", "TestSupport"]),
         .testTarget(
             name: "CrownPagerAppTests",
             dependencies: [

@@ -76,6 +76,9 @@ packages+=(unifont)
 # (systemd-analyze verifies the unit file), mosquitto and mosquitto-clients (the MQTT tests start a
 # broker of their own on 127.0.0.1 and read it with mosquitto_sub).
 [ "$want_test" -eq 1 ] && packages+=(tmux procps mosquitto mosquitto-clients)
+# GNU libmicrohttpd for the live mirror's tests ([web]: the program loads it at run time, the build
+# needs no header). Debian 13's libmicrohttpd12t64 provides libmicrohttpd12: apt picks it there.
+[ "$want_test" -eq 1 ] && packages+=(libmicrohttpd12)
 [ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
 # For the VM check (Scripts/dev/vm-check.sh): QEMU for amd64 and arm64 guests, and e2fsprogs
 # (mkfs.ext4 -d makes the disks, debugfs reads the results back). The kernels are built in a

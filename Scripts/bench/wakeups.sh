@@ -13,6 +13,8 @@
 #   minute clock   a clock showing %H:%M
 #   seconds clock  a clock showing %H:%M:%S
 #   built-in       the built-in configuration (system, clock, temperature, memory, disk)
+#   live mirror    the static page with [web] listening and a browser's stream (/events) open:
+#                  a still glass sends it nothing and must wake nothing
 #   terminal mock  the static page drawn in an 80x24 terminal; then the terminal is widened once
 #                  (SIGWINCH), and what that cost and whether the glass was drawn anew is shown
 # Then the cold start, exec to the first I2C write and to the first frame (display data) on the
@@ -93,6 +95,10 @@ sed "s/^\[display\]\$/[display]\nnight = \"$night\"/" "$work/static.toml" >"$wor
 configuration 1 "$(clock_page '%H:%M')" >"$work/minute.toml"
 configuration 1 "$(clock_page '%H:%M:%S')" >"$work/seconds.toml"
 configuration '"mock"' "$text_page" "$(clock_page '%H:%M:%S')" >"$work/mock.toml"
+# The static page with the live mirror on a free port (ss lists those taken).
+web_port=$((20000 + RANDOM % 20000))
+while ss -Htln "sport = :$web_port" 2>/dev/null | grep -q .; do web_port=$((20000 + RANDOM % 20000)); done
+{ cat "$work/static.toml"; printf '[web]\nlisten = "127.0.0.1:%s"\n' "$web_port"; } >"$work/web.toml"
 
 fake_kernel=(env "LD_PRELOAD=$work/libFakeKernel.so" "FAKE_KERNEL_ROOT=$work/root" "FAKE_I2C_DEVICES=1:0x3c")
 
@@ -130,13 +136,17 @@ ended_early() {
   exit 70
 }
 
-cases=(static short shift night minute seconds builtin mock)
+cases=(static short shift night minute seconds builtin web mock)
 for name in "${cases[@]}"; do start "$name"; done
 for name in "${cases[@]}"; do
   for _ in $(seq 100); do [ -s "$work/$name.pid" ] && break; sleep 0.05; done
   [ -s "$work/$name.pid" ] || { echo "wakeups: the $name case did not start" >&2; exit 70; }
 done
 sleep 2  # past the start: the first frame, the first reads
+# A browser watching the mirror: the stream's request, then nothing (bash's /dev/tcp, held open on fd 4).
+exec 4<>"/dev/tcp/127.0.0.1/$web_port"
+printf 'GET /events HTTP/1.1\r\nHost: pager\r\n\r\n' >&4
+sleep 1
 declare -A before pid
 for name in "${cases[@]}"; do
   pid[$name]="$(cat "$work/$name.pid")"
@@ -167,6 +177,7 @@ label() {
     minute) echo "minute clock (%H:%M), panel" ;;
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;
     builtin) echo "the built-in configuration, panel" ;;
+    web) echo "static page, live mirror with a browser watching" ;;
     mock) echo "static page, terminal mock" ;;
   esac
 }

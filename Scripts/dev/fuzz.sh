@@ -23,13 +23,14 @@
 # keeps notifications across a restart, and the overlay drawing what it yields), control-request
 # (the control socket's requests, split into reads anywhere), mqtt-payload (an MQTT payload to a
 # page's value: JSON under a dotted path, a gauge's number), terminal-text (command and file output
-# read as a terminal shows it), graphemes (text wrapped and cut by grapheme cluster).
+# read as a terminal shows it), graphemes (text wrapped and cut by grapheme cluster), mirror-request
+# (the live mirror's requests as libmicrohttpd hands them over, and its streams read in any pieces).
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
-  output-path vhost-user notifications control-request mqtt-payload terminal-text graphemes)
+  output-path vhost-user notifications control-request mqtt-payload terminal-text graphemes mirror-request)
 # The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine
-  PagerTools VhostUserI2C PagerControl LinuxHardware)
+  PagerTools VhostUserI2C PagerControl PagerMirror LinuxHardware)
 # Of LinuxHardware, only the files that write output (they need no C module of the target).
 declare -A only=([LinuxHardware]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }

@@ -116,6 +116,8 @@ depends+=("libgpiod3 | libgpiod2")
 # not a Recommends: a configuration with a host must work wherever the package is installed, and
 # the library is small (its libssl is on every Debian already).
 depends+=("libmosquitto1")
+# libmicrohttpd (Sources/CrownPagerMicroHTTPD) is loaded when [web] listens, and without it the pager
+# runs with a warning that names the package: a Recommends (below), not a Depends.
 depends+=("passwd")
 # The unit's ExecReload is /bin/kill, which procps ships; a minimal Debian (debootstrap minbase, a
 # container image) has none, and `systemctl reload` fails there with 203/EXEC (Scripts/dev/unit-check.sh).
@@ -172,7 +174,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $(IFS=,; echo "${depends[*]}" | sed 's/,/, /g')
-Recommends: i2c-tools, unifont
+Recommends: i2c-tools, unifont, libmicrohttpd12t64 | libmicrohttpd12
 Suggests: gpiod
 Section: misc
 Priority: optional

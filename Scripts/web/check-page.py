@@ -155,6 +155,42 @@ def settle(page, seconds=1.5):
     page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+def start_chromium(work, window="1400,900"):
+    """Debian's Chromium, headless, its profile in `work`; it and its first page's DevTools."""
+    chromium = shutil.which("chromium")
+    if not chromium:
+        fail("no chromium (package chromium): Scripts/setup.sh --web installs it")
+    browser = subprocess.Popen(
+        [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-dev-shm-usage", f"--window-size={window}", f"--user-data-dir={work}/profile",
+         "--remote-debugging-port=0", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    port = None
+    deadline = time.monotonic() + 60
+    while port is None and time.monotonic() < deadline:
+        line = browser.stderr.readline()
+        if not line and browser.poll() is not None:
+            fail(f"chromium exited with status {browser.returncode} before listening")
+        match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+        if match:
+            port = int(match.group(1))
+    if port is None:
+        fail("chromium did not say where DevTools listens within 60 s")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as answer:
+        target = next(t for t in json.load(answer) if t["type"] == "page")
+    return browser, DevTools(target["webSocketDebuggerUrl"])
+
+
+def stop_chromium(browser):
+    """Ends the browser, killing it if it does not go within 10 s."""
+    browser.terminate()
+    try:
+        browser.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        browser.kill()
+        browser.wait()
+
+
 def main():
     arguments = sys.argv[1:]
     screenshot = None
@@ -165,31 +201,10 @@ def main():
     if len(arguments) != 3:
         fail("usage: check-page.py PAGE CROWNPAGER CONFIG [--screenshot FILE]")
     page_path, crownpager, config = (os.path.abspath(argument) for argument in arguments)
-    chromium = shutil.which("chromium")
-    if not chromium:
-        fail("no chromium (package chromium): Scripts/setup.sh --web installs it")
     work = tempfile.mkdtemp(prefix="crownpager-page-")
     browser = None
     try:
-        browser = subprocess.Popen(
-            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-dev-shm-usage", "--window-size=1400,900", f"--user-data-dir={work}/profile",
-             "--remote-debugging-port=0", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        port = None
-        deadline = time.monotonic() + 60
-        while port is None and time.monotonic() < deadline:
-            line = browser.stderr.readline()
-            if not line and browser.poll() is not None:
-                fail(f"chromium exited with status {browser.returncode} before listening")
-            match = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
-            if match:
-                port = int(match.group(1))
-        if port is None:
-            fail("chromium did not say where DevTools listens within 60 s")
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as answer:
-            target = next(t for t in json.load(answer) if t["type"] == "page")
-        page = DevTools(target["webSocketDebuggerUrl"])
+        browser, page = start_chromium(work)
         page.call("Page.enable")
         page.call("Page.navigate", url="file://" + page_path + "?frozen")
         wait_for(page, "window.crownpager !== undefined", "the engine to start")
@@ -254,12 +269,7 @@ def main():
             print(f"check-page: wrote {screenshot}")
     finally:
         if browser is not None:
-            browser.terminate()
-            try:
-                browser.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                browser.kill()
-                browser.wait()
+            stop_chromium(browser)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -58,6 +58,11 @@ package final class LinuxShell {
     package var controlSocketPath: String?
     /// The control socket's connections while the run goes.
     var control: ControlServer?
+    /// The browsers' live mirror (`[web]`), while it listens.
+    var liveMirror: LiveMirror?
+    /// The live mirror's colours (`--palette`, `--unlit`) and pixel size (`--scale`) for its page and PNG.
+    package var mirrorPalette = OLEDPalette.white
+    package var mirrorScale = 4
     /// GNU Unifont, opened when the pages first ask for a glyph misc-fixed lacks.
     package var unicodeFonts = UnicodeFonts()
     /// The wall clock's nanoseconds at monotonic zero, modulo a day, to align refreshes to round times.
@@ -136,6 +141,8 @@ package final class LinuxShell {
         openControl()
         // Its path goes with it, now: a program's exit runs no deinit.
         defer { control = nil }
+        openLiveMirror()
+        defer { closeLiveMirror() }
         loop.service = ServiceNotifier.fromEnvironment()
         do throws(CrownPagerError) { try start(&engine, &loop, at: live.monotonicNow()) } catch {
             loop.service.failed("\(error)")
@@ -199,7 +206,7 @@ package final class LinuxShell {
         }
         reopenKnob(at: now)
         let knob = self.knob?.wakeup ?? CrownWakeup()
-        let controlDescriptors = (control?.descriptors ?? []) + mqttDescriptors
+        let controlDescriptors = (control?.descriptors ?? []) + mqttDescriptors + liveMirrorDescriptors
         let inputs = loop.inputDescriptors(knob: knob.descriptors) + controlDescriptors
         var ready = InputReadiness()
         if let found = loop.ready {
@@ -215,6 +222,7 @@ package final class LinuxShell {
             turn.drewFrame = try serveControl(ready.control, &engine, &loop, at: now) || turn.drewFrame
         }
         turn.drewFrame = try serveMQTT(ready.control, &engine, &loop, at: now) || turn.drewFrame
+        try serveLiveMirror(ready.control, &engine, &loop, at: now)
         if ready.any || knobDue {
             turn.tookInput = true
             if let end = try takeInput(ready, knobDue: knobDue, &engine, &loop, at: now) { return end }
@@ -231,10 +239,11 @@ package final class LinuxShell {
         let deadlines: [Timestamp?] = [
             engine.nextDeadline, commands.nextDeadline(after: now), sleepKnob.deadline, lostKnob?.retryAt,
             loop.service.nextDeadline, control?.nextDeadline, mqtt?.client.nextDeadline(after: now),
+            liveMirror?.nextDeadline(after: now),
         ]
         let timeout = Self.milliseconds(until: deadlines.compactMap { $0 }.min(), from: now)
         // The control socket's clients as they are now: serving them may have closed or accepted some.
-        let sleepControl = (control?.descriptors ?? []) + mqttDescriptors
+        let sleepControl = (control?.descriptors ?? []) + mqttDescriptors + liveMirrorDescriptors
         loop.ready = loop.readiness(
             try Self.wait(
                 for: loop.inputDescriptors(knob: sleepKnob.descriptors) + sleepControl + commands.descriptors,
@@ -370,6 +379,7 @@ package final class LinuxShell {
     /// Appends the records the panel accepted to the trace, and at `now` (when given) to the recording.
     func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
         if let now { recorder?.record(records, at: now) }
+        liveMirror?.take(records)
         try trace?.append(records)
     }
 
@@ -395,5 +405,6 @@ package final class LinuxShell {
         }
         _ = try perform(engine.handle(.reload(fresh, style: style), at: now), &engine, &loop, at: now)
         mqtt?.pagesChanged(engine.configuration.pages)
+        noteLiveMirrorReload(fresh)
     }
 }

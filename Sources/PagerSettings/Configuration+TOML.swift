@@ -66,7 +66,7 @@ extension Configuration {
                 }
             }
         }
-        for section in ["crown", "indicator", "timer", "pager", "mqtt"] {
+        for section in ["crown", "indicator", "timer", "pager", "mqtt", "web"] {
             if var table = try top.table(section) { try Self.read(section, &table, into: &self) }
         }
         // Each page with its number in the file, for messages: a page that cannot be read is left out when collecting.
@@ -101,6 +101,14 @@ extension Configuration {
         for problem in mqttProblems where !top.isInvalid("mqtt.\(problem.key)") {
             let line = Self.line(of: problem.key, in: "mqtt", root)
             try top.report(ConfigError(file: file, line: line, key: "mqtt.\(problem.key)", message: problem.message))
+        }
+        for problem in webProblems where !top.isInvalid("web.\(problem.key)") {
+            let line = Self.line(of: problem.key, in: "web", root)
+            try top.report(ConfigError(file: file, line: line, key: "web.\(problem.key)", message: problem.message))
+        }
+        warnings = webWarnings.map {
+            ConfigError(
+                file: file, line: Self.line(of: $0.key, in: "web", root), key: "web.\($0.key)", message: $0.message)
         }
         // Indicator images are checked against the indicator's cell now, so `check` reports them.
         let cell = PageIndicatorStyle().cellSize

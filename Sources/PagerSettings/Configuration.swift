@@ -1,5 +1,6 @@
 import CrownInput
 import CrownVocabulary
+import PagerConfig
 import PagerCore
 import PagerGraphics
 import SSD1306
@@ -21,6 +22,10 @@ package struct Configuration: Sendable {
     package var pager: PagerSection = PagerSection()
     /// The MQTT broker (`[mqtt]`).
     package var mqtt: MQTTSection = MQTTSection()
+    /// The live mirror over HTTP (`[web]`).
+    package var web: WebSection = WebSection()
+    /// What `check` warns of without refusing the file, each at its line (`[web]`'s open listen).
+    package var warnings: [ConfigError] = []
     /// The pages, in order.
     package var pages: [PageSpec] = []
     /// Where it came from: a path, or `built-in`.

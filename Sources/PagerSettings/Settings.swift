@@ -270,6 +270,7 @@ package enum Settings {
         mqttKeepalive.row, mqttTLS.row, mqttCAFile.row, mqttCertFile.row, mqttKeyFile.row, mqttDiscovery.row,
         mqttDiscoveryPrefix.row,
         mqttCameraInterval.row,
+        webListen.row, webToken.row,
     ]
 
     /// A duration, or `"never"` for nil.

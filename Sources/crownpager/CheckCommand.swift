@@ -63,6 +63,8 @@ struct CheckCommand: ParsableCommand {
             }
         }
         try report { _ = try configuration.indicatorStyle() }
+        // Allowed, but worth a word before the file goes on a device.
+        for warning in configuration.warnings { OperatorLog.warning("crownpager: warning: \(warning)") }
         for line in configuration.summary { print(line) }
     }
 }

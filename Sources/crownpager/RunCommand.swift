@@ -129,6 +129,8 @@ struct RunCommand: ParsableCommand {
         run.controlSocketPath = socket ?? ControlSocketPath.forRun(mock: target == .emulator)
         run.softwareVersion = BuildVersion.number
         run.cameraPalette = picture.chosenPalette ?? .white
+        if let palette = picture.chosenPalette { run.mirrorPalette = palette }
+        run.mirrorScale = picture.scale ?? 4
         if let record, let palette = picture.chosenPalette {
             let display = overrides.applied(to: configuration).display
             try report {

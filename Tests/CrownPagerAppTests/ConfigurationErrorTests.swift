@@ -188,7 +188,7 @@ import Testing
         ("page = 1", "test.toml:1: page: expected [[page]] tables, found the integer 1"),
         (
             "[dispaly]\nbus = 1",
-            "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, timer, pager, mqtt, page"
+            "test.toml:1: dispaly: unknown key (did you mean 'display'?); known keys here: display, crown, indicator, timer, pager, mqtt, web, page"
         ),
         ("[display]\nbus = 1\nbus = 2", "test.toml:3: column 1: the key 'bus' is defined twice: first on line 2"),
         (

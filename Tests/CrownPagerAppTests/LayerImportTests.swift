@@ -28,6 +28,7 @@ import Testing
             "PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "PagerConfig", "PagerSettings", "PagerEngine",
             "PagerTools", "CrownVocabulary",
         ],
+        "PagerMirror": ["PagerGraphics", "CrownVocabulary"],
     ]
 
     /// The modules `import` lines in the target's sources name.

@@ -96,7 +96,8 @@ private func crownIgnoringExplicitSource(_ configuration: Configuration) -> Crow
         let read = try parse(Self.file(setting: setting, value: example))
         #expect(
             read.display != empty.display || read.crown != empty.crown || read.indicator != empty.indicator
-                || read.timer != empty.timer || read.pager != empty.pager || read.mqtt != empty.mqtt)
+                || read.timer != empty.timer || read.pager != empty.pager || read.mqtt != empty.mqtt
+                || read.web != empty.web)
     }
 
     /// A page key's default, written into a page of each kind that takes it, changes nothing.
