@@ -21,6 +21,8 @@
 #   --one-boot           leave out the second boot (the machine id and MQTT client id of another card)
 #   --apt-repo URL --key FILE   the image was made with these (image.sh): check that it trusts
 #                        that repository with that key
+#   --knob               the second card also turns its pages with a knob: QEMU's USB mouse wheel
+#                        (the emulated Pi's GPIO has no inputs), read as [crown] source = "evdev"
 #   --keep               keep the work folder (serial logs)
 #
 # Prints ok/FAIL per check, the times from kernel start to the service's first frame and to
@@ -32,6 +34,7 @@ image=""
 boot=1
 second_boot=1
 keep=0
+knob=0
 apt_repo=""
 apt_key=""
 while [ $# -gt 0 ]; do
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --contents-only) boot=0; shift ;;
     --one-boot) second_boot=0; shift ;;
     --keep) keep=1; shift ;;
+    --knob) knob=1; shift ;;
     --apt-repo) apt_repo="${2:?--apt-repo needs a URL}"; shift 2 ;;
     --key) apt_key="${2:?--key needs a file}"; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -161,6 +165,11 @@ cp Scripts/release/image/guest-check "$work/imagecheck.sh"
 sed -e 's/^title = "Edit crownpager.toml"$/title = "Image check"/' \
   -e 's/^# host = "192.168.1.10" .*/host = "127.0.0.1"/' "$work/card.toml" >"$work/crownpager.toml"
 grep -q '^host = "127.0.0.1"$' "$work/crownpager.toml" || { say "the card's crownpager.toml has no '# host = ...' line under [mqtt] to turn on"; exit 1; }
+# --knob: the second card reads the knob from the first input device (the USB mouse), as a Pi with
+# the kernel's rotary-encoder overlay would.
+sed 's/^source = "gpio" .*/source = "evdev"/' "$work/crownpager.toml" >"$work/crownpager-knob.toml"
+grep -q '^source = "evdev"$' "$work/crownpager-knob.toml" || { say "the card's crownpager.toml has no [crown] source = \"gpio\" line to change"; exit 1; }
+touch "$work/knob"
 # What Raspberry Pi Imager 2.x writes for a host name, a user with an SSH key and a time zone.
 cat >"$work/user-data" <<'USERDATA'
 #cloud-config
@@ -186,25 +195,45 @@ boot_copy() {
   local copy="/imagecheck/$name.img" serial="$work/$name.serial"
   cp --sparse=always "$work/card.img" "$tools$copy" && truncate -s 4G "$tools$copy"
   echo "$mode" >"$work/mode"
-  local files=(imagecheck.sh mode:imagecheck.mode crownpager.toml) extra=""
+  local files=(imagecheck.sh mode:imagecheck.mode) extra="" devices=()
   # The second card skips cloud-init: what it costs shows in the two boots' times.
-  if [ "$mode" = full ]; then files+=(user-data); else extra=" cloud-init=disabled"; fi
+  if [ "$mode" = full ]; then files+=(crownpager.toml user-data); else extra=" cloud-init=disabled"; fi
+  if [ "$mode" = quick ] && [ "$knob" -eq 1 ]; then
+    # The USB mouse shows as /dev/input/event0 only without USB autosuspend (the emulated hub
+    # re-enumerates on every resume); the human monitor on a pair of FIFOs turns its wheel.
+    files+=(crownpager-knob.toml:crownpager.toml knob:imagecheck.knob)
+    extra+=" usbcore.autosuspend=-1"
+    devices=(-device usb-mouse -chardev "pipe,id=hmp,path=/imagecheck/$name.hmp" -mon chardev=hmp,mode=readline)
+    rm -f "$work/$name.hmp.in" "$work/$name.hmp.out" && mkfifo "$work/$name.hmp.in" "$work/$name.hmp.out"
+    exec {hmp_in}<>"$work/$name.hmp.in" {hmp_out}<>"$work/$name.hmp.out"
+    cat <&"$hmp_out" >"$work/$name.hmp.log" &
+    hmp_cat=$!
+  elif [ "$mode" = quick ]; then
+    files+=(crownpager.toml)
+  fi
   for file in "${files[@]}"; do in_tools mcopy -o -i "$copy@@$((boot_start * 512))" "/imagecheck/${file%%:*}" "::${file##*:}"; done
   : >"$serial"
   in_tools qemu-system-aarch64 -M raspi3b -m 1G -accel tcg,tb-size=256 \
     -kernel "/imagecheck/$kernel" -initrd "/imagecheck/$initrd" -dtb /imagecheck/bcm2837-rpi-3-b.dtb \
     -drive "file=$copy,if=sd,format=raw" \
     -append "$cmdline$extra systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none systemd.mask=serial-getty@ttyS1.service" \
-    -device ssd0303,address=0x3c,bus=i2c-bus.1 -display none -monitor none \
+    -device ssd0303,address=0x3c,bus=i2c-bus.1 "${devices[@]}" -display none -monitor none \
     -serial null -serial "file:/imagecheck/$name.serial" -pidfile "/imagecheck/$name.pid" -daemonize >&2
   qemu_pid="$(cat "$work/$name.pid")"
+  local turned=0
   until grep -q '^imagecheck: done' "$serial" 2>/dev/null; do
+    if [ "${#devices[@]}" -gt 0 ] && [ "$turned" -eq 0 ] && grep -q '^imagecheck: knob=ready' "$serial" 2>/dev/null; then
+      # One detent clockwise: QEMU's wheel-up, REL_WHEEL +1.
+      echo "mouse_move 0 0 1" >&"$hmp_in"
+      turned=1
+    fi
     kill -0 "$qemu_pid" 2>/dev/null || { say "QEMU ended before the check did ($name)"; break; }
     [ $((SECONDS - began)) -lt "$timeout" ] || { say "no end of the check after $timeout s ($name): tail of its console:"; tail -n 30 "$serial" >&2; break; }
     sleep 5
   done
   kill -TERM "$qemu_pid" 2>/dev/null || true
   qemu_pid=""
+  if [ "${#devices[@]}" -gt 0 ]; then kill "$hmp_cat" 2>/dev/null || true; exec {hmp_in}>&- {hmp_out}>&-; fi
   say "boot '$name' took $((SECONDS - began)) s (wall clock, QEMU start to the check's end)"
   tr -d '\r' <"$serial" | sed -n 's/^imagecheck: //p' >"$work/$name.results"
 }
@@ -233,8 +262,8 @@ check "cloud-init: the time zone" test "$(value timezone "$first")" = Europe/Ber
 check "the root partition grew to the card (from $root_size sectors to $(value root-sectors "$first"))" \
   bash -c '[ "${1:-0}" -gt $(($2 * 2)) ] && [ "${3:-0}" -gt $(($2 * 512 * 2)) ]' _ "$(value root-sectors "$first")" "$root_size" "$(value root-fs-bytes "$first")"
 check "SSH host keys made on the first boot" bash -c '[ "${1:-0}" -ge 2 ]' _ "$(value ssh-host-keys "$first")"
-check "cloud-init done, and off for later boots ($(value cloud-init "$first"))" \
-  test "$(value cloud-init "$first")/$(value cloud-init-disabled "$first")" = "status: done/yes"
+check "cloud-init finished without errors, and is off for later boots" \
+  test "$(value cloud-init-finished "$first")/$(value cloud-init-errors "$first")/$(value cloud-init-disabled "$first")" = yes/none/yes
 ready_us="$(value crownpager-ready-us "$first")"
 multi_us="$(value multi-user-us "$first")"
 
@@ -249,6 +278,10 @@ check "each card its own machine id ($(value machine-id "$first") / $(value mach
 check "each card its own MQTT client id ($(value client-id "$first") / $(value client-id "$second"))" \
   bash -c '[[ $1 =~ ^[0-9a-z]{12}$ ]] && [[ $2 =~ ^[0-9a-z]{12}$ ]] && [ "$1" != "$2" ]' _ "$(value client-id "$first")" "$(value client-id "$second")"
 second_ready_us="$(value crownpager-ready-us "$second")"
+if [ "$knob" -eq 1 ]; then
+  check "the knob (the USB wheel, one detent) turns page 1 to page 2 ($(value knob-before "$second") -> $(value knob-after "$second"))" \
+    bash -c 'grep -q "^page 1 of " <<<"$1" && grep -q "^page 2 of " <<<"$2"' _ "$(value knob-before "$second")" "$(value knob-after "$second")"
+fi
 fi
 getty_us="$(value getty-us "$first")"
 check "the glass lights before the login prompt (first frame $((${ready_us:-0} / 1000)) ms, getty on tty1 $((${getty_us:-0} / 1000)) ms)" \
