@@ -21,8 +21,9 @@
 #   --one-boot           leave out the second boot (the machine id and MQTT client id of another card)
 #   --apt-repo URL --key FILE   the image was made with these (image.sh): check that it trusts
 #                        that repository with that key
-#   --knob               the second card also turns its pages with a knob: QEMU's USB mouse wheel
-#                        (the emulated Pi's GPIO has no inputs), read as [crown] source = "evdev"
+#   --knob               the second card also turns its pages with a knob: QEMU's USB mouse, whose
+#                        REL_X is the rotary-encoder overlay's axis (the emulated Pi's GPIO has no
+#                        inputs), read as [crown] source = "evdev"
 #   --keep               keep the work folder (serial logs)
 #
 # Prints ok/FAIL per check, the times from kernel start to the service's first frame and to
@@ -223,8 +224,9 @@ boot_copy() {
   local turned=0
   until grep -q '^imagecheck: done' "$serial" 2>/dev/null; do
     if [ "${#devices[@]}" -gt 0 ] && [ "$turned" -eq 0 ] && grep -q '^imagecheck: knob=ready' "$serial" 2>/dev/null; then
-      # One detent clockwise: QEMU's wheel-up, REL_WHEEL +1.
-      echo "mouse_move 0 0 1" >&"$hmp_in"
+      # One detent clockwise: run reads the rotary-encoder overlay's axis, REL_X (not the wheel's
+      # REL_WHEEL), so the mouse moves one unit right: REL_X +1.
+      echo "mouse_move 1 0" >&"$hmp_in"
       turned=1
     fi
     kill -0 "$qemu_pid" 2>/dev/null || { say "QEMU ended before the check did ($name)"; break; }
@@ -279,7 +281,7 @@ check "each card its own MQTT client id ($(value client-id "$first") / $(value c
   bash -c '[[ $1 =~ ^[0-9a-z]{12}$ ]] && [[ $2 =~ ^[0-9a-z]{12}$ ]] && [ "$1" != "$2" ]' _ "$(value client-id "$first")" "$(value client-id "$second")"
 second_ready_us="$(value crownpager-ready-us "$second")"
 if [ "$knob" -eq 1 ]; then
-  check "the knob (the USB wheel, one detent) turns page 1 to page 2 ($(value knob-before "$second") -> $(value knob-after "$second"))" \
+  check "the knob (the USB mouse's REL_X, one detent) turns page 1 to page 2 ($(value knob-before "$second") -> $(value knob-after "$second"))" \
     bash -c 'grep -q "^page 1 of " <<<"$1" && grep -q "^page 2 of " <<<"$2"' _ "$(value knob-before "$second")" "$(value knob-after "$second")"
 fi
 fi
