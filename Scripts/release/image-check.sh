@@ -3,18 +3,27 @@
 #  1. Its contents, read without mounting (sfdisk, mtools, debugfs): an MBR with the FAT32 boot
 #     partition (0x0C, bootable, at 4 MiB) and the ext4 root; the boot files of every listed board;
 #     the card's crownpager.toml and cloud-init seed; an empty machine id, no SSH host keys, no
-#     leftovers of the build; the service enabled with the card's drop-in.
+#     leftovers of the build; the service enabled with the card's drop-in (logins after its first
+#     frame); networkd-wait-online bounded; cloud-init switched off after the first boot; with
+#     --apt-repo, that repository's sources entry and key.
 #  2. A boot under Debian 13's QEMU as a Pi 3 (-M raspi3b: the Pi's own I2C controller, driver
 #     i2c-bcm2835) with a device at 0x3c on I2C1 (QEMU's ssd0303 acknowledges SSD1306 streams), of a
-#     copy grown to 4 GiB with a crownpager.toml and a cloud-init user-data put on its FAT from
-#     outside (mcopy): multi-user.target reached, the service active under its sandbox, the bus
-#     acknowledging 0x3c, that file the one in use, the host name from user-data, the root grown,
-#     host keys made; then a second copy booted: a machine id of its own. Results are read off the
-#     serial console (Scripts/release/image/guest-check); there is no network on the emulated Pi.
+#     copy grown to 4 GiB with a crownpager.toml (with an [mqtt] host, so the service makes its
+#     client id) and Imager-style cloud-init user-data put on its FAT from outside (mcopy):
+#     multi-user.target reached, the service active under its sandbox, the bus acknowledging 0x3c,
+#     that file the one in use, Imager's settings applied, the root grown, host keys made.
+#  3. A second copy booted (cloud-init off, stopped as soon as the service has made its client id):
+#     a machine id and an MQTT client id of its own. Results are read off the serial console
+#     (Scripts/release/image/guest-check); there is no network on the emulated Pi.
 #
 #   sudo Scripts/release/image-check.sh [IMAGE.img.xz]   default: out/crownpager_<version>_raspi-arm64.img.xz
 #   --contents-only      leave out the boots
-#   --one-boot           leave out the second boot (the machine id of another card)
+#   --one-boot           leave out the second boot (the machine id and MQTT client id of another card)
+#   --apt-repo URL --key FILE   the image was made with these (image.sh): check that it trusts
+#                        that repository with that key
+#   --knob               the second card also turns its pages with a knob: QEMU's USB mouse, whose
+#                        REL_X is the rotary-encoder overlay's axis (the emulated Pi's GPIO has no
+#                        inputs), read as [crown] source = "evdev"
 #   --keep               keep the work folder (serial logs)
 #
 # Prints ok/FAIL per check, the times from kernel start to the service's first frame and to
@@ -26,11 +35,17 @@ image=""
 boot=1
 second_boot=1
 keep=0
+knob=0
+apt_repo=""
+apt_key=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --contents-only) boot=0; shift ;;
     --one-boot) second_boot=0; shift ;;
     --keep) keep=1; shift ;;
+    --knob) knob=1; shift ;;
+    --apt-repo) apt_repo="${2:?--apt-repo needs a URL}"; shift 2 ;;
+    --key) apt_key="${2:?--key needs a file}"; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "image-check: unknown option '$1' (try --help)" >&2; exit 2 ;;
     *) image="$1"; shift ;;
@@ -42,6 +57,8 @@ say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root: the tools run in a chroot"; exit 77; }
 [ -n "$image" ] || image="out/crownpager_$(Scripts/release/package.sh --print-version)_raspi-arm64.img.xz"
 [ -f "$image" ] || { say "no image at $image: make it with sudo Scripts/release/image.sh"; exit 66; }
+{ [ -z "$apt_repo" ] && [ -z "$apt_key" ]; } || { [ -n "$apt_repo" ] && [ -f "$apt_key" ]; } \
+  || { say "--apt-repo URL and --key FILE go together (those image.sh was given)"; exit 2; }
 started=$SECONDS
 tools="$(Scripts/release/image.sh --tools | tail -n 1)"
 work="$tools/imagecheck"
@@ -119,13 +136,41 @@ check "root: apt reads Debian's own mirror" bash -c 'grep -q "URIs: http://deb.d
 check "root: resolv.conf is systemd-resolved's, not the build machine's" \
   bash -c 'grep -q "stub-resolv.conf" <<<"$1"' _ "$(fs 'stat /etc/resolv.conf')"
 check "root: host name crownpager" bash -c '[ "$1" = crownpager ]' _ "$(fs 'cat /etc/hostname')"
+check "root: networkd-wait-online bounded (a card without network boots without waiting 2 minutes)" \
+  bash -c 'grep -q -- "--timeout=" <<<"$1"' _ "$(fs 'cat /etc/systemd/system/systemd-networkd-wait-online.service.d/bounded.conf')"
+check "root: cloud-init switched off after the first boot (crownpager-cloud-init-once enabled)" \
+  bash -c 'grep -q crownpager-cloud-init-once.service <<<"$1"' _ "$(fs 'ls /etc/systemd/system/cloud-init.target.wants')"
+check "root: logins wait for the pager's first frame (the card's drop-in)" \
+  bash -c 'grep -qx "Before=systemd-user-sessions.service" <<<"$1"' _ "$(fs 'cat /etc/systemd/system/crownpager.service.d/card.conf')"
+if [ -n "$apt_repo" ]; then
+  # The repository of image.sh --apt-repo: its sources entry, and the key apt checks it with.
+  sources="$(fs 'cat /etc/apt/sources.list.d/crownpager.sources')"
+  keyring="$(sed -n 's|^Signed-By: ||p' <<<"$sources")"
+  check "root: apt reads $apt_repo (crownpager.sources)" \
+    bash -c 'grep -qx "URIs: $2" <<<"$1" && grep -qx "Suites: stable" <<<"$1" && grep -qx "Components: main" <<<"$1"' _ "$sources" "$apt_repo"
+  rm -f "$work/keyring"
+  in_tools debugfs -R "dump -p ${keyring:-/none} /imagecheck/keyring" /imagecheck/root.ext4 >/dev/null 2>&1 || true
+  check "root: the repository's key at ${keyring:-?} is the one given, readable by apt" \
+    bash -c '[ -n "$1" ] && cmp -s "$2" "$3" && [ "$(stat -c %a "$3")" = 644 ]' _ "$keyring" "$apt_key" "$work/keyring"
+else
+  check "root: no repository but Debian's (no --apt-repo)" absent /etc/apt/sources.list.d/crownpager.sources
+fi
 [ "$boot" -eq 1 ] || { say "$passed passed, $failed failed (contents only) in $((SECONDS - started)) s"; [ "$failed" -eq 0 ]; exit; }
 
 # 2. Boots on the emulated Pi 3: the image's own kernel, initrd and device tree (the Pi's firmware
 # does not run under QEMU), its cmdline.txt, and the check script started by systemd.run.
 for file in "$kernel" "$initrd" bcm2837-rpi-3-b.dtb; do in_tools mcopy -n -i "$fat" "::$file" "/imagecheck/$file"; done
 cp Scripts/release/image/guest-check "$work/imagecheck.sh"
-sed 's/^title = "Edit crownpager.toml"$/title = "Image check"/' "$work/card.toml" >"$work/crownpager.toml"
+# The card's own file with its first page renamed (so the check sees this file in use) and an MQTT
+# broker, none listening: the service still makes and keeps its client id, which the two boots compare.
+sed -e 's/^title = "Edit crownpager.toml"$/title = "Image check"/' \
+  -e 's/^# host = "192.168.1.10" .*/host = "127.0.0.1"/' "$work/card.toml" >"$work/crownpager.toml"
+grep -q '^host = "127.0.0.1"$' "$work/crownpager.toml" || { say "the card's crownpager.toml has no '# host = ...' line under [mqtt] to turn on"; exit 1; }
+# --knob: the second card reads the knob from the first input device (the USB mouse), as a Pi with
+# the kernel's rotary-encoder overlay would.
+sed 's/^source = "gpio" .*/source = "evdev"/' "$work/crownpager.toml" >"$work/crownpager-knob.toml"
+grep -q '^source = "evdev"$' "$work/crownpager-knob.toml" || { say "the card's crownpager.toml has no [crown] source = \"gpio\" line to change"; exit 1; }
+touch "$work/knob"
 # What Raspberry Pi Imager 2.x writes for a host name, a user with an SSH key and a time zone.
 cat >"$work/user-data" <<'USERDATA'
 #cloud-config
@@ -151,24 +196,46 @@ boot_copy() {
   local copy="/imagecheck/$name.img" serial="$work/$name.serial"
   cp --sparse=always "$work/card.img" "$tools$copy" && truncate -s 4G "$tools$copy"
   echo "$mode" >"$work/mode"
-  local files=(imagecheck.sh mode:imagecheck.mode)
-  [ "$mode" = full ] && files+=(crownpager.toml user-data)
+  local files=(imagecheck.sh mode:imagecheck.mode) extra="" devices=()
+  # The second card skips cloud-init: what it costs shows in the two boots' times.
+  if [ "$mode" = full ]; then files+=(crownpager.toml user-data); else extra=" cloud-init=disabled"; fi
+  if [ "$mode" = quick ] && [ "$knob" -eq 1 ]; then
+    # The USB mouse shows as /dev/input/event0 only without USB autosuspend (the emulated hub
+    # re-enumerates on every resume); the human monitor on a pair of FIFOs turns its wheel.
+    files+=(crownpager-knob.toml:crownpager.toml knob:imagecheck.knob)
+    extra+=" usbcore.autosuspend=-1"
+    devices=(-device usb-mouse -chardev "pipe,id=hmp,path=/imagecheck/$name.hmp" -mon chardev=hmp,mode=readline)
+    rm -f "$work/$name.hmp.in" "$work/$name.hmp.out" && mkfifo "$work/$name.hmp.in" "$work/$name.hmp.out"
+    exec {hmp_in}<>"$work/$name.hmp.in" {hmp_out}<>"$work/$name.hmp.out"
+    cat <&"$hmp_out" >"$work/$name.hmp.log" &
+    hmp_cat=$!
+  elif [ "$mode" = quick ]; then
+    files+=(crownpager.toml)
+  fi
   for file in "${files[@]}"; do in_tools mcopy -o -i "$copy@@$((boot_start * 512))" "/imagecheck/${file%%:*}" "::${file##*:}"; done
   : >"$serial"
   in_tools qemu-system-aarch64 -M raspi3b -m 1G -accel tcg,tb-size=256 \
     -kernel "/imagecheck/$kernel" -initrd "/imagecheck/$initrd" -dtb /imagecheck/bcm2837-rpi-3-b.dtb \
     -drive "file=$copy,if=sd,format=raw" \
-    -append "$cmdline systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none systemd.mask=serial-getty@ttyS1.service" \
-    -device ssd0303,address=0x3c,bus=i2c-bus.1 -display none -monitor none \
+    -append "$cmdline$extra systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none systemd.mask=serial-getty@ttyS1.service" \
+    -device ssd0303,address=0x3c,bus=i2c-bus.1 "${devices[@]}" -display none -monitor none \
     -serial null -serial "file:/imagecheck/$name.serial" -pidfile "/imagecheck/$name.pid" -daemonize >&2
   qemu_pid="$(cat "$work/$name.pid")"
+  local turned=0
   until grep -q '^imagecheck: done' "$serial" 2>/dev/null; do
+    if [ "${#devices[@]}" -gt 0 ] && [ "$turned" -eq 0 ] && grep -q '^imagecheck: knob=ready' "$serial" 2>/dev/null; then
+      # One detent clockwise: run reads the rotary-encoder overlay's axis, REL_X (not the wheel's
+      # REL_WHEEL), so the mouse moves one unit right: REL_X +1.
+      echo "mouse_move 1 0" >&"$hmp_in"
+      turned=1
+    fi
     kill -0 "$qemu_pid" 2>/dev/null || { say "QEMU ended before the check did ($name)"; break; }
     [ $((SECONDS - began)) -lt "$timeout" ] || { say "no end of the check after $timeout s ($name): tail of its console:"; tail -n 30 "$serial" >&2; break; }
     sleep 5
   done
   kill -TERM "$qemu_pid" 2>/dev/null || true
   qemu_pid=""
+  if [ "${#devices[@]}" -gt 0 ]; then kill "$hmp_cat" 2>/dev/null || true; exec {hmp_in}>&- {hmp_out}>&-; fi
   say "boot '$name' took $((SECONDS - began)) s (wall clock, QEMU start to the check's end)"
   tr -d '\r' <"$serial" | sed -n 's/^imagecheck: //p' >"$work/$name.results"
 }
@@ -197,6 +264,8 @@ check "cloud-init: the time zone" test "$(value timezone "$first")" = Europe/Ber
 check "the root partition grew to the card (from $root_size sectors to $(value root-sectors "$first"))" \
   bash -c '[ "${1:-0}" -gt $(($2 * 2)) ] && [ "${3:-0}" -gt $(($2 * 512 * 2)) ]' _ "$(value root-sectors "$first")" "$root_size" "$(value root-fs-bytes "$first")"
 check "SSH host keys made on the first boot" bash -c '[ "${1:-0}" -ge 2 ]' _ "$(value ssh-host-keys "$first")"
+check "cloud-init finished without errors, and is off for later boots" \
+  test "$(value cloud-init-finished "$first")/$(value cloud-init-errors "$first")/$(value cloud-init-disabled "$first")" = yes/none/yes
 ready_us="$(value crownpager-ready-us "$first")"
 multi_us="$(value multi-user-us "$first")"
 
@@ -207,15 +276,19 @@ second="$(cat "$work/second.results")"
 printf '%s\n' "$second" | sed 's/^/  /' >&2
 check "each card its own machine id ($(value machine-id "$first") / $(value machine-id "$second"))" \
   bash -c '[ ${#1} -eq 32 ] && [ ${#2} -eq 32 ] && [ "$1" != "$2" ]' _ "$(value machine-id "$first")" "$(value machine-id "$second")"
-# The MQTT client id (issue 33): compared once the guest can print it (client_id in Scripts/release/image/guest-check).
-first_client="$(value client-id "$first")"
-second_client="$(value client-id "$second")"
-if [ "$first_client" = unavailable ] || [ "$second_client" = unavailable ]; then
-  say "note: no MQTT client id to compare yet (Scripts/release/image/guest-check's client_id hook)"
-else
-  check "each card its own MQTT client id ($first_client / $second_client)" test "$first_client" != "$second_client"
+# The MQTT client id (issue 33), kept in /var/lib/crownpager/mqtt-client-id: 12 letters or digits.
+check "each card its own MQTT client id ($(value client-id "$first") / $(value client-id "$second"))" \
+  bash -c '[[ $1 =~ ^[0-9a-z]{12}$ ]] && [[ $2 =~ ^[0-9a-z]{12}$ ]] && [ "$1" != "$2" ]' _ "$(value client-id "$first")" "$(value client-id "$second")"
+second_ready_us="$(value crownpager-ready-us "$second")"
+if [ "$knob" -eq 1 ]; then
+  check "the knob (the USB mouse's REL_X, one detent) turns page 1 to page 2 ($(value knob-before "$second") -> $(value knob-after "$second"))" \
+    bash -c 'grep -q "^page 1 of " <<<"$1" && grep -q "^page 2 of " <<<"$2"' _ "$(value knob-before "$second")" "$(value knob-after "$second")"
 fi
 fi
-say "emulated Pi 3 (TCG): kernel start to the first frame $((${ready_us:-0} / 1000)) ms, to multi-user.target $((${multi_us:-0} / 1000)) ms"
+getty_us="$(value getty-us "$first")"
+check "the glass lights before the login prompt (first frame $((${ready_us:-0} / 1000)) ms, getty on tty1 $((${getty_us:-0} / 1000)) ms)" \
+  bash -c '[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "$1" -lt "$2" ]' _ "$ready_us" "$getty_us"
+say "emulated Pi 3 (TCG): kernel start to the first frame $((${ready_us:-0} / 1000)) ms, to the login prompt $((${getty_us:-0} / 1000)) ms, to multi-user.target $((${multi_us:-0} / 1000)) ms"
+[ -z "${second_ready_us:-}" ] || say "second card (cloud-init off): kernel start to the first frame $((${second_ready_us:-0} / 1000)) ms"
 say "$passed passed, $failed failed in $((SECONDS - started)) s"
 [ "$failed" -eq 0 ]

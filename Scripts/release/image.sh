@@ -48,6 +48,9 @@ say() { debian_root_say "$@"; }
 [ "$(dpkg --print-architecture)" = amd64 ] || { say "this script runs on an x86-64 (amd64) machine"; exit 2; }
 { [ -z "$apt_repo" ] && [ -z "$apt_key" ]; } || { [ -n "$apt_repo" ] && [ -f "$apt_key" ]; } \
   || { say "--apt-repo URL and --key FILE go together (the key: the repository's public key, from apt-repo.sh)"; exit 2; }
+case "$apt_repo" in
+  *[!A-Za-z0-9:/._~%+@-]*) say "--apt-repo '$apt_repo': a URL of letters, digits and :/._~%+@- only (it goes into an apt sources file)"; exit 2 ;;
+esac
 started=$SECONDS
 
 # The tool root: Debian 13's mmdebstrap, genimage and QEMU (the host's may be older: Debian 12's
@@ -135,9 +138,9 @@ awk 'FNR == NR { first = first $0 "\n"; next } /^\[\[page\]\]/ && !done { printf
   | sed '1s|^# CrownPager configuration: .*|# CrownPager configuration: crownpager.toml on the card'"'"'s boot partition (/boot/firmware)|' \
   >"$work/files/crownpager.toml"
 # apt reads an armoured key only from a file named .asc, a binary one from .gpg.
-key_file=crownpager-archive.gpg
+key_file=crownpager-archive-keyring.gpg
 if [ -n "$apt_key" ]; then
-  grep -q -- '-----BEGIN PGP PUBLIC KEY BLOCK-----' "$apt_key" && key_file=crownpager-archive.asc
+  grep -q -- '-----BEGIN PGP PUBLIC KEY BLOCK-----' "$apt_key" && key_file=crownpager-archive-keyring.asc
   cp "$apt_key" "$work/files/$key_file"
 fi
 hooks=(
@@ -149,6 +152,8 @@ hooks=(
   'install -D -m 0644 /work/files/ssh-keygen.conf "$1/etc/systemd/system/ssh.service.d/host-keys.conf"'
   'install -D -m 0644 /work/files/cloud.cfg "$1/etc/cloud/cloud.cfg.d/99-crownpager.cfg"'
   'install -D -m 0644 /work/files/cloud-init-local.conf "$1/etc/systemd/system/cloud-init-local.service.d/boot-firmware.conf"'
+  'install -D -m 0644 /work/files/wait-online.conf "$1/etc/systemd/system/systemd-networkd-wait-online.service.d/bounded.conf"'
+  'install -m 0644 /work/files/cloud-init-once.service "$1/etc/systemd/system/crownpager-cloud-init-once.service"'
   # The boot partition: the configuration and cloud-init's seed beside the firmware; config.txt keeps
   # the I2C line across kernel updates through raspi-firmware-custom.
   'install -m 0644 /work/files/crownpager.toml /work/files/user-data /work/files/meta-data "$1/boot/firmware/"'
@@ -157,7 +162,7 @@ hooks=(
   'printf "ROOTPART=\"LABEL=RASPIROOT\"\nCONSOLES=\"tty0 ttyS1,115200\"\n" >>"$1/etc/default/raspi-firmware"'
   'install -m 0644 /work/files/config.txt "$1/etc/default/raspi-firmware-custom"'
   'chroot "$1" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware'
-  'chroot "$1" systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service ssh.service'
+  'chroot "$1" systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service ssh.service crownpager-cloud-init-once.service'
   # Every card makes its own host keys and machine id (mmdebstrap empties /etc/machine-id).
   'rm -f "$1"/etc/ssh/ssh_host_*; rm -f "$1/var/lib/dbus/machine-id"; rm -rf "$1/deb" "$1/work"'
 )
