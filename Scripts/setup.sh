@@ -77,8 +77,16 @@ packages+=(unifont)
 # broker of their own on 127.0.0.1 and read it with mosquitto_sub).
 [ "$want_test" -eq 1 ] && packages+=(tmux procps mosquitto mosquitto-clients)
 # GNU libmicrohttpd for the live mirror's tests ([web]: the program loads it at run time, the build
-# needs no header). Debian 13's libmicrohttpd12t64 provides libmicrohttpd12: apt picks it there.
-[ "$want_test" -eq 1 ] && packages+=(libmicrohttpd12)
+# needs no header): libmicrohttpd12 on Debian 12, libmicrohttpd12t64 on Debian 13 (the same soname).
+# (dpkg-query fails for the name this release does not know: its answer is read whole first.)
+microhttpd="$(dpkg-query -W -f='${db:Status-Status}\n' libmicrohttpd12 libmicrohttpd12t64 2>/dev/null || true)"
+if [ "$want_test" -eq 1 ] && ! grep -qx installed <<<"$microhttpd"; then
+  microhttpd=libmicrohttpd12
+  if command -v apt-cache >/dev/null 2>&1 && apt_update_once && apt-cache show libmicrohttpd12t64 >/dev/null 2>&1; then
+    microhttpd=libmicrohttpd12t64
+  fi
+  packages+=("$microhttpd")
+fi
 [ "$want_test" -eq 1 ] && ! command -v systemd-analyze >/dev/null 2>&1 && packages+=(systemd)
 # For the VM check (Scripts/dev/vm-check.sh): QEMU for amd64 and arm64 guests, and e2fsprogs
 # (mkfs.ext4 -d makes the disks, debugfs reads the results back). The kernels are built in a
