@@ -68,7 +68,7 @@ package struct DeviceEngine {
     /// The brightness and display switch set remotely (`DeviceEngine+Remote`).
     package internal(set) var remoteDisplay = RemoteDisplay()
     /// The night schedule's clock and state (`DeviceEngine+Night`).
-    var night = NightWatch()
+    var night: NightWatch
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -91,6 +91,7 @@ package struct DeviceEngine {
         health = DisplayHealth(policy: retryPolicy)
         home = HomeReturn(configuration, start: start)
         burnIn = BurnInCare(configuration.display, start: start)
+        night = NightWatch(configuration.display)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -383,8 +384,9 @@ package struct DeviceEngine {
         actions = PageActions()
         home = HomeReturn(fresh, start: now)
         burnIn = BurnInCare(fresh.display, start: now)
-        // The night read afresh at the next tick, against the new schedule.
-        night = NightWatch()
+        // The night read afresh at the next tick, against the new schedule; a night that held
+        // and is gone lets the timer go (the presenter is new: its timer is not held).
+        night = NightWatch(fresh.display)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
         effects.log += presenter.warnings.map { .warning($0) }
