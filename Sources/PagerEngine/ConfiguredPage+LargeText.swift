@@ -28,6 +28,14 @@ extension ConfiguredPage {
         var lines: [(text: String, origin: Point)]
     }
 
+    /// Makes the large fonts' chains once, for the frames to come, where the page has no chain of
+    /// its own (a page with one has them already): `PageBook` asks, once the page is made, so a
+    /// clock's or a text's page, made without them, checks nothing.
+    mutating func prepareLargeChains() {
+        guard case .large = body, lineChains.isEmpty else { return }
+        lineChains = Self.largeChains(fallingBackOn: chain)
+    }
+
     /// Where `text` goes in a canvas of `size`: the largest font whose lines number at most two
     /// and fit its rows, each line centred.
     func largeText(_ text: String, in size: Size) -> LargeText {

@@ -59,8 +59,6 @@ extension ConfiguredPage {
     /// picture taller than the room under the title: that takes the whole screen, and the
     /// indicator already says which page it is.
     func header(width: Int, viewport: Size) -> Header {
-        // Large text fills the page alone.
-        if case .large = body { return Header(title: nil, rule: nil, bottom: 0) }
         let compact = viewport.height < 48
         if compact && (isSingleScreenGraphic || imageHeight > viewport.height - headerHeight) {
             return Header(title: nil, rule: nil, bottom: 0)
@@ -81,6 +79,9 @@ extension ConfiguredPage {
     /// page's height) when the screen shows `viewport`: what `draw(into:viewport:at:)` draws.
     package func layout(in size: Size, viewport: Size) -> PageLayout {
         var layout = PageLayout(size: size)
+        // Large text fills the page alone, in fonts no face has: `largeText(_:in:)` places it.
+        // (Checked here, not in `header`, which every text and clock frame asks.)
+        if case .large = body { return layout }
         let header = header(width: size.width, viewport: viewport)
         if let title = header.title { layout.texts.append(title) }
         if let rule = header.rule { layout.graphics.append(PageLayout.Graphic(kind: .rule, box: rule)) }
@@ -113,9 +114,7 @@ extension ConfiguredPage {
             } else {
                 layOutBar(text: text, in: area, into: &layout)
             }
-        case .large:
-            // Drawn in fonts no face has: `largeText(in:)` places it.
-            break
+        case .large: break  // returned above
         }
         return layout
     }

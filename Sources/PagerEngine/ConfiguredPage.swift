@@ -123,7 +123,6 @@ package struct ConfiguredPage: PageContent, Hashable, Sendable {
         lineChains = []
         guard font != nil || needsGlyphs else {
             chain = nil
-            if case .large = body { lineChains = Self.largeChains(fallingBackOn: nil) }
             return
         }
         // The page's font, then misc-fixed 6x10, then Unifont's glyphs; a character none has is a box.

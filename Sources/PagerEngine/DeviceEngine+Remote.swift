@@ -18,7 +18,7 @@ extension DeviceEngine {
     package var brightnessInUse: Int { remoteDisplay.brightness ?? configuration.display.brightness }
 
     /// The screen the panel should show now: the screen saver's and the night's, unless switched off remotely.
-    var wantedScreen: ScreenState { remoteDisplay.isSwitchedOff ? .off : idleScreen }
+    @inline(__always) var wantedScreen: ScreenState { remoteDisplay.isSwitchedOff ? .off : idleScreen }
 
     /// The brightness the panel shows in `state`: dimmed is never brighter than in use.
     func panelPercent(_ state: ScreenState) -> Int {

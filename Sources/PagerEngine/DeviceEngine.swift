@@ -75,7 +75,7 @@ package struct DeviceEngine {
     /// The records of this input only fill the RAM rows off the glass: the glass did not change.
     var wroteOffGlassOnly = false
     /// The night schedule's clock and state (`DeviceEngine+Night`).
-    var night = NightWatch()
+    var night: NightWatch
 
     /// The engine for `configuration` with the indicator `style`, the clock pages at `clock`, time starting at `start`.
     package init(
@@ -102,6 +102,7 @@ package struct DeviceEngine {
         if !(configuration.mqtt.host ?? "").isEmpty {
             crownReporter = CrownInterpreter(configuration: configuration.crown.crownConfiguration)
         }
+        night = NightWatch(configuration.display)
         askForGlyphs(in: presenter.pager.pages)
         updateOverviewFonts()
     }
@@ -400,8 +401,9 @@ package struct DeviceEngine {
         actions = PageActions()
         home = HomeReturn(fresh, start: now)
         burnIn = BurnInCare(fresh.display, start: now)
-        // The night read afresh at the next tick, against the new schedule.
-        night = NightWatch()
+        // The night read afresh at the next tick, against the new schedule; a night that held
+        // and is gone lets the timer go (the presenter is new: its timer is not held).
+        night = NightWatch(fresh.display)
         effects.stopsCommands = true
         effects.log.append(.reloaded(pages: fresh.pages.count))
         effects.log += presenter.warnings.map { .warning($0) }

@@ -79,6 +79,7 @@ package struct PageBook: Sendable {
         }
         page.font = specs[index].font?.font
         if let glyphs { page.fallbackGlyphs = glyphs }
+        if specs[index].size == .large { page.prepareLargeChains() }
         return page
     }
 

@@ -5,6 +5,7 @@ import PagerCore
 import PagerSettings
 import PagerTools
 import SSD1306
+import TestSupport
 import Testing
 
 @testable import PagerEngine
@@ -323,6 +324,26 @@ private func hours(_ value: Double) -> Timestamp { .milliseconds(Int64(value * 3
         } catch {
             #expect(error.line == 3 && error.message.contains("starts and ends at the same time"))
             #expect(error.message.contains("\"off\""))
+        }
+    }
+
+    /// Property: any text either is refused or reads as a night whose own text reads the same
+    /// night back, and the night holds at its start minute and not at its end minute.
+    @Test func anyTextIsRefusedOrRoundTrips() {
+        var random = SeededGenerator(seed: 34)
+        let alphabet = Array("0123456789:- +ab\u{FF1A}\u{0663}")
+        for _ in 0..<20_000 {
+            let text = String(
+                (0..<Int.random(in: 0...13, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? "0" })
+            guard let night = NightSchedule(parsing: text) else { continue }
+            #expect(NightSchedule(parsing: night.description) == night, "\(text)")
+            #expect(night.contains(secondOfDay: night.start * 60) && !night.contains(secondOfDay: night.end * 60))
+        }
+        for start in stride(from: 0, to: 1440, by: 7) {
+            for end in stride(from: 0, to: 1440, by: 11) where start != end {
+                let night = NightSchedule(start: start, end: end)
+                #expect(night.map { NightSchedule(parsing: $0.description) == $0 } == true)
+            }
         }
     }
 
