@@ -55,11 +55,14 @@ package struct GlassCamera: Hashable, Sendable {
 extension DeviceEngine {
     /// Notes a glass change in `effects` and asks for a picture when one is due and the glass has settled.
     mutating func takeGlassPicture(into effects: inout Effects) {
-        defer { wroteOffGlassOnly = false }
         // The end's records blank the panel: the last picture stays the glass as it was in use.
         guard camera.interval != nil, !isStopped else { return }
-        // The start's records only initialise the panel: its first frame is the first glass.
-        if !effects.display.isEmpty, !wroteOffGlassOnly, pacer.lastFrameAt != nil { camera.glassChanged(at: now) }
+        // A frame whose pixels differ from the last is a change; the start's initialisation, the
+        // rows off the glass and a brightness (a dimmed screen) are not: nothing to picture.
+        if presenter.framesSent != framesSeenByCamera {
+            framesSeenByCamera = presenter.framesSent
+            camera.glassChanged(at: now)
+        }
         if camera.takesPicture(at: now, settled: glassSettled) { effects.publishesGlass = true }
     }
 

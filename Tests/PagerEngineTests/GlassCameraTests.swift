@@ -104,6 +104,15 @@ private struct CameraShell: EngineShell {
         #expect(run.engine.nextDeadline == nil)
     }
 
+    @Test func dimmingIsNoChangeToPicture() {
+        var configuration = Self.configuration(camera: .milliseconds(5000))
+        configuration.display.dimAfter = .milliseconds(10_000)
+        let run = Self.run(configuration, detents: [], until: .milliseconds(60_000))
+        #expect(run.engine.snapshot.screen == .dimmed)
+        #expect(run.shell.pictures == [.zero], "the contrast changed, not a pixel")
+        #expect(run.wakes.allSatisfy { $0 == .zero || $0 == .milliseconds(10_000) }, "\(run.wakes)")
+    }
+
     @Test func withoutABrokerOrWithNeverThereIsNoCameraAndNoDeadline() {
         for configuration in [
             Self.configuration(camera: nil), Self.configuration(camera: .milliseconds(5000), broker: nil),
