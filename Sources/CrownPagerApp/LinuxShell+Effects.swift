@@ -30,7 +30,6 @@ extension LinuxShell {
             } catch {
                 failure = error
             }
-            run.mqtt?.camera?.send(records)
             do throws(CrownPagerError) {
                 try run.appendTrace(loop.display.drainRecords(), at: now)
             } catch {
@@ -49,7 +48,7 @@ extension LinuxShell {
 
         mutating func reply(_ reply: ControlReply) { run.control?.answer(ControlResponse(reply), to: reply.id) }
 
-        mutating func publishGlass() { run.mqtt?.publishGlass() }
+        mutating func publishGlass(_ glass: Bitmap) { run.mqtt?.publishGlass(glass) }
 
         mutating func reportCrown(_ report: CrownReport) { run.mqtt?.crown(report) }
     }
