@@ -29,7 +29,6 @@ extension LinuxShell {
             } catch {
                 failure = error
             }
-            run.mqtt?.camera?.send(records)
             do throws(CrownPagerError) {
                 try run.appendTrace(loop.display.drainRecords(), at: now)
             } catch {
@@ -52,7 +51,7 @@ extension LinuxShell {
             run.control?.answer(ControlResponse(reply), to: id)
         }
 
-        mutating func publishGlass() { run.mqtt?.publishGlass() }
+        mutating func publishGlass(_ glass: Bitmap) { run.mqtt?.publishGlass(glass) }
 
         mutating func reportCrown(_ report: CrownReport) { run.mqtt?.crown(report) }
     }

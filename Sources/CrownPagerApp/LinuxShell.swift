@@ -177,7 +177,6 @@ package final class LinuxShell {
         if trace == nil, let tracePath { trace = try TraceFile(path: tracePath, format: .of(configuration.display)) }
         if let notificationStore { engine.restoreNotifications(notificationStore.load()) }
         let effects = engine.handle(.start, at: now)
-        mqtt?.camera?.send(effects.display)
         do throws(CrownPagerError) { try loop.display.send(effects.display) } catch {
             try appendTrace(loop.display.drainRecords())
             throw error

@@ -3,6 +3,7 @@ import LinuxHardware
 import MockDisplay
 import PagerControl
 import PagerEngine
+import PagerGraphics
 import PagerSettings
 
 /// The pager on an MQTT broker (`[mqtt]`): the messages it takes become the engine inputs the
@@ -89,10 +90,7 @@ final class MQTTBridge {
         discovery = HomeAssistantDiscovery(
             prefix: settings.discoveryPrefix, clientID: clientID, base: base, version: version,
             pages: configuration.pages, enabled: settings.discovery, camera: settings.cameraInterval != nil)
-        if settings.cameraInterval != nil {
-            let display = configuration.display
-            camera = MQTTCamera(panel: display.panel, address: display.address, palette: palette)
-        }
+        if settings.cameraInterval != nil { camera = MQTTCamera(palette: palette) }
         // The pager's own `online` coming back tells it every retained config has come (`awaitingOwnOnline`).
         client.subscribe(MQTTTopic.availability.topic(base))
         if settings.discovery { client.subscribe(discovery.status) }
@@ -149,7 +147,7 @@ final class MQTTBridge {
         }
         if message.topic == MQTTTopic.notify.topic(base) {
             guard let notification = Self.notification(message.payload) else {
-                return ([], ["crownpager: mqtt: \(message.topic): ignored: not UTF-8 text of at most 64 KiB"])
+                return ([], ["crownpager: mqtt: \(message.topic): ignored: more than 64 KiB"])
             }
             return ([.notify(notification)], [])
         }
@@ -214,13 +212,19 @@ final class MQTTBridge {
         published = (nil, nil, nil, nil)
         publishedValues = [:]
         camera?.connectionMade()
-        publishGlass()
+        publishPicture()
     }
 
-    /// Publishes the glass on the camera topic (retained, QoS 0: a dashboard opened later shows
-    /// it), unless it is the picture published last. When is the engine's (`Effects.publishesGlass`).
-    func publishGlass() {
-        guard client.state == .connected, let png = camera?.picture() else { return }
+    /// Publishes `glass` on the camera topic (retained, QoS 0: a dashboard opened later shows it),
+    /// unless it is the picture published last; kept for the next connection while there is none.
+    /// When is the engine's (`Effects.glassPicture`).
+    func publishGlass(_ glass: Bitmap) {
+        camera?.take(glass)
+        publishPicture()
+    }
+
+    private func publishPicture() {
+        guard client.state == .connected, let png = camera?.unpublished() else { return }
         client.publish(MQTTTopic.camera.topic(base), png, retain: true, quality: .atMostOnce)
     }
 
@@ -338,7 +342,7 @@ final class MQTTBridge {
         let brightness = message.topic == MQTTTopic.brightnessSet.topic(base)
         guard command != nil || brightness || message.topic == MQTTTopic.displaySet.topic(base) else { return nil }
         guard case .success(let text) = MQTTPayload.value(of: message.payload, json: nil, gauge: false) else {
-            return .failure(MQTTCommandProblem("not UTF-8 text of at most 64 KiB"))
+            return .failure(MQTTCommandProblem("more than 64 KiB"))
         }
         let word = text.trimmingCharacters
         switch command {

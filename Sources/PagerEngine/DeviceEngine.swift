@@ -72,8 +72,8 @@ package struct DeviceEngine {
     /// The crown as MQTT reports it (`CrownReport`): the same interpreter the pager uses, fed every
     /// fact; nil without a broker.
     var crownReporter: CrownInterpreter?
-    /// The records of this input only fill the RAM rows off the glass: the glass did not change.
-    var wroteOffGlassOnly = false
+    /// The presenter's frames sent when the camera last looked: one more is a glass that changed.
+    var framesSeenByCamera = 0
     /// The night schedule's clock and state (`DeviceEngine+Night`).
     var night: NightWatch
 
@@ -307,7 +307,6 @@ package struct DeviceEngine {
         guard !records.isEmpty else { return }
         pacer.idleWriteSent(bytes: records.framedByteCount, transactions: records.count, at: now)
         effects.display = records
-        wroteOffGlassOnly = true
     }
 
     /// Lets time pass, applies the screen saver, and queues the frame if it changed.

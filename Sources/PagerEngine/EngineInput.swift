@@ -81,8 +81,9 @@ package struct Effects: Hashable, Sendable {
     package var keepsNotifications: [PagerNotification]?
     /// Answers to `.control` requests, for the shell to write back to the clients that asked.
     package var replies: [ControlReply] = []
-    /// Publish the glass, as it is once `display` went out, as the camera's picture (`GlassCamera`).
-    package var publishesGlass = false
+    /// The glass to publish as the camera's picture (`GlassCamera`): the frame on it, which the
+    /// glass shows (the emulator's glass equals the frame asked for), so no shell reads it back.
+    package var glassPicture: Bitmap?
     /// What the crown did, for MQTT's crown events (`CrownReport`), in order.
     package var crownReports: [CrownReport] = []
 
@@ -94,7 +95,7 @@ package struct Effects: Hashable, Sendable {
         display.isEmpty && reads.isEmpty && !readsClock && !readsLocalClock && !stopsCommands && log.isEmpty
             && glyphsWanted.isEmpty
             && keepsNotifications == nil
-            && replies.isEmpty && !publishesGlass && crownReports.isEmpty
+            && replies.isEmpty && glassPicture == nil && crownReports.isEmpty
     }
 }
 

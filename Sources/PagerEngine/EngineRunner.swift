@@ -1,4 +1,5 @@
 import CrownVocabulary
+import PagerGraphics
 import SSD1306
 
 /// The display and journal side of a shell, for `EngineRunner`: the I/O the engine's effects ask
@@ -20,8 +21,8 @@ package protocol EngineShell {
     mutating func keepNotifications(_ notifications: [PagerNotification])
     /// Writes the engine's answer to a control request back to the client that asked.
     mutating func reply(_ reply: ControlReply)
-    /// Publishes the glass, as the display records sent so far left it, as the camera's picture.
-    mutating func publishGlass()
+    /// Publishes `glass` as the camera's picture.
+    mutating func publishGlass(_ glass: Bitmap)
     /// Publishes what the crown did (MQTT's crown event).
     mutating func reportCrown(_ report: CrownReport)
 }
@@ -31,7 +32,7 @@ extension EngineShell {
     package mutating func reply(_ reply: ControlReply) {}
 
     /// A shell without MQTT has no camera topic.
-    package mutating func publishGlass() {}
+    package mutating func publishGlass(_ glass: Bitmap) {}
 
     /// A shell without MQTT reports the crown to nobody.
     package mutating func reportCrown(_ report: CrownReport) {}
@@ -90,7 +91,7 @@ package enum EngineRunner {
                 queue.append(.displayFailed)
             }
         }
-        if effects.publishesGlass { shell.publishGlass() }
+        if let glass = effects.glassPicture { shell.publishGlass(glass) }
         for report in effects.crownReports { shell.reportCrown(report) }
         if !effects.glyphsWanted.isEmpty, let glyphs = sampler.glyphs(for: effects.glyphsWanted) {
             queue.append(.glyphs(glyphs))

@@ -7,7 +7,7 @@ import PagerSettings
 /// A glass that changes once (a turn, a value) is pictured as soon as it settles; one that keeps
 /// changing (a seconds clock, a slide after a slide) once every `interval`, the last change
 /// always included; a glass that does not change asks for nothing and sets no deadline. The
-/// engine decides it (`DeviceEngine.camera`, `Effects.publishesGlass`); the shell publishes.
+/// engine decides it and hands the frame (`DeviceEngine.camera`, `Effects.glassPicture`); the shell publishes.
 package struct GlassCamera: Hashable, Sendable {
     /// The shortest time between two pictures; nil: no camera (MQTT off, or `camera_interval = "never"`).
     package private(set) var interval: TimeSpan?
@@ -55,16 +55,22 @@ package struct GlassCamera: Hashable, Sendable {
 extension DeviceEngine {
     /// Notes a glass change in `effects` and asks for a picture when one is due and the glass has settled.
     mutating func takeGlassPicture(into effects: inout Effects) {
-        defer { wroteOffGlassOnly = false }
         // The end's records blank the panel: the last picture stays the glass as it was in use.
         guard camera.interval != nil, !isStopped else { return }
-        // The start's records only initialise the panel: its first frame is the first glass.
-        if !effects.display.isEmpty, !wroteOffGlassOnly, pacer.lastFrameAt != nil { camera.glassChanged(at: now) }
-        if camera.takesPicture(at: now, settled: glassSettled) { effects.publishesGlass = true }
+        // A frame whose pixels differ from the last is a change; the start's initialisation, the
+        // rows off the glass and a brightness (a dimmed screen) are not: nothing to picture.
+        if presenter.framesSent != framesSeenByCamera {
+            framesSeenByCamera = presenter.framesSent
+            camera.glassChanged(at: now)
+        }
+        if camera.takesPicture(at: now, settled: glassSettled), let frame = presenter.lastFrame {
+            effects.glassPicture = frame
+        }
     }
 
-    /// Whether nothing moves on the glass: no slide or scroll, so the next frame is not due soon.
-    var glassSettled: Bool { !presenter.isAnimating(at: now) }
+    /// Whether nothing moves on the glass (no slide or scroll: the next frame is not due soon) and
+    /// it shows the last frame sent whole.
+    var glassSettled: Bool { !presenter.isAnimating(at: now) && presenter.lastFrame != nil }
 
     /// The camera's deadline: its next picture's (`GlassCamera.pictureTime`).
     var cameraDeadline: Timestamp? { camera.pictureTime(settled: glassSettled) }

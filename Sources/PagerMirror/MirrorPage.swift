@@ -5,7 +5,31 @@
 package enum MirrorPage {
     /// The page for a glass lit in `lit` on `dark` (`#RRGGBB`), each pixel `scale` screen pixels.
     package static func html(lit: String, dark: String, scale: Int = 4) -> String {
-        template.replacing("@LIT@", with: lit).replacing("@DARK@", with: dark).replacing("@SCALE@", with: "\(scale)")
+        filled(template, ["@LIT@": lit, "@DARK@": dark, "@SCALE@": "\(scale)"])
+    }
+
+    /// `text` with each `@NAME@` of `values` replaced, byte by byte: `String.replacing` comes from
+    /// the string-processing module, which Embedded Swift lacks (`Scripts/dev/check-embedded.sh`).
+    package static func filled(_ text: String, _ values: [String: String]) -> String {
+        let bytes = Array(text.utf8)
+        var page: [UInt8] = []
+        page.reserveCapacity(bytes.count)
+        var index = 0
+        scan: while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "@") {
+                for (marker, value) in values {
+                    let name = Array(marker.utf8)
+                    if bytes[index...].starts(with: name) {
+                        page += value.utf8
+                        index += name.count
+                        continue scan
+                    }
+                }
+            }
+            page.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: page, as: UTF8.self)
     }
 
     static let template = #"""

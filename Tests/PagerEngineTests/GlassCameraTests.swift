@@ -1,5 +1,6 @@
 import CrownVocabulary
 import PagerCore
+import PagerGraphics
 import PagerSettings
 import PagerTools
 import SSD1306
@@ -10,6 +11,7 @@ import Testing
 /// A shell that notes when the runner asked it to publish the glass, and whether a slide was moving then.
 private struct CameraShell: EngineShell {
     var pictures: [Timestamp] = []
+    var glasses: [Bitmap] = []
     var now = Timestamp.zero
 
     mutating func send(_ records: DisplayBatch, for cause: EngineInput, at now: Timestamp) -> TimeSpan? {
@@ -18,7 +20,10 @@ private struct CameraShell: EngineShell {
     mutating func log(_ line: EngineLog) {}
     mutating func stopCommands() {}
     mutating func keepNotifications(_ notifications: [PagerNotification]) {}
-    mutating func publishGlass() { pictures.append(now) }
+    mutating func publishGlass(_ glass: Bitmap) {
+        pictures.append(now)
+        glasses.append(glass)
+    }
 }
 
 /// `GlassCamera` in virtual time: the glass is pictured once it has settled, no sooner than
@@ -66,6 +71,8 @@ private struct CameraShell: EngineShell {
     @Test func theFirstGlassIsPicturedAndAStaticOneAsksForNothing() {
         let run = Self.run(Self.configuration(camera: .milliseconds(5000)), detents: [], until: .milliseconds(60_000))
         #expect(run.shell.pictures == [.zero])
+        #expect(run.shell.glasses == [run.engine.presenter.lastFrame], "the frame on the glass")
+        #expect(run.shell.glasses.first?.litPixelCount ?? 0 > 0)
         #expect(run.engine.nextDeadline == nil, "a static glass sets no deadline")
         #expect(run.wakes.allSatisfy { $0 == .zero }, "woken only at the start: \(run.wakes)")
     }
@@ -102,6 +109,15 @@ private struct CameraShell: EngineShell {
         #expect(run.shell.pictures.count >= 4 && run.shell.pictures.count <= 6, "\(run.shell.pictures)")
         #expect((run.shell.pictures.last ?? .zero) > (detents.last ?? .zero), "the final glass pictured")
         #expect(run.engine.nextDeadline == nil)
+    }
+
+    @Test func dimmingIsNoChangeToPicture() {
+        var configuration = Self.configuration(camera: .milliseconds(5000))
+        configuration.display.dimAfter = .milliseconds(10_000)
+        let run = Self.run(configuration, detents: [], until: .milliseconds(60_000))
+        #expect(run.engine.snapshot.screen == .dimmed)
+        #expect(run.shell.pictures == [.zero], "the contrast changed, not a pixel")
+        #expect(run.wakes.allSatisfy { $0 == .zero || $0 == .milliseconds(10_000) }, "\(run.wakes)")
     }
 
     @Test func withoutABrokerOrWithNeverThereIsNoCameraAndNoDeadline() {

@@ -85,4 +85,9 @@ import Testing
         #expect(page.contains("const lit = \"#3c9cff\", dark = \"#000000\", scale = 3;"))
         #expect(!page.contains("@"))
     }
+
+    @Test func everyMarkerIsFilledAndAStrayAtSignStays() {
+        #expect(MirrorPage.filled("a@X@b@X@ c@ @Y@", ["@X@": "1", "@Y@": "é"]) == "a1b1 c@ é")
+        #expect(MirrorPage.filled("@X", ["@X@": "1"]) == "@X")
+    }
 }
