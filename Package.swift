@@ -7,20 +7,20 @@
 //   PagerCore        pages, crown interpreter, animation, indicator (CrownVocabulary, PagerGraphics)
 //   SSD1306          commands, panels, driver, emulator, I2C traces (PagerGraphics)
 //   CrownInput       quadrature decoding, button debouncing         (CrownVocabulary: not the pager core)
-//   MockDisplay      terminal and file presenters of the glass      (pure: no OS imports)
+//   GlassViews       the glass in a terminal and as PNG, GIF, PBM   (pure: no OS imports)
 //   PagerConfig      TOML 1.0 reader, checked configuration tables  (standard library only)
 //   PagerSettings    the configuration: settings table, TOML, defaults (pure)
 //   PagerControl     the control protocol; PagerCommand, one vocabulary (CrownVocabulary only)
-//   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but MockDisplay:
+//   PagerEngine      what the device does: pages, pacing, screen     (the pure targets but GlassViews:
 //                    saver, recovery, the one runner                  no Glibc, no Foundation)
 //   PagerTools       render, replay, wiring diagrams, test pattern  (pure, beside the engine)
 //   PagerWeb         the engine for the browser page: its WebAssembly C ABI (pure, beside the tools)
 //   PagerMirror      the live mirror's requests, token and glass events (CrownVocabulary, PagerGraphics)
-//   LinuxHardware    the only target that talks to Linux            (CrownVocabulary, SSD1306, CrownInput)
-//                    and to the MQTT broker (libmosquitto, loaded at run time)
-//                    and to browsers (libmicrohttpd, loaded at run time)
+//   LinuxSystem      the only target that talks to Linux: I2C, SPI, (CrownVocabulary, SSD1306, CrownInput)
+//                    GPIO, input events, files, sockets, processes, the MQTT broker (libmosquitto)
+//                    and browsers (libmicrohttpd), both loaded at run time
 //   VhostUserI2C     vhost-user and virtio-i2c for a VM's panel     (SSD1306: standard library only)
-//   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxHardware, MockDisplay)
+//   CrownPagerApp    the shell: run loop, crown sources, readings   (PagerEngine, LinuxSystem, GlassViews)
 //   crownpager       the command-line program                       (CrownPagerApp, ArgumentParser)
 import PackageDescription
 
@@ -58,9 +58,9 @@ let package = Package(
         .target(name: "CrownInput", dependencies: ["CrownVocabulary"]),
         // The device end of a guest's virtio-i2c adapter: vhost-user messages, the split virtqueue
         // and I2C requests answered by the emulator. Standard library only; sockets and mappings
-        // are LinuxHardware's.
+        // are LinuxSystem's.
         .target(name: "VhostUserI2C", dependencies: ["SSD1306"]),
-        .target(name: "MockDisplay", dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306"]),
+        .target(name: "GlassViews", dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306"]),
         // A TOML 1.0 reader and checked configuration tables: standard library only.
         .target(name: "PagerConfig"),
         // <linux/input.h> for the evdev reader: header only, nothing to link.
@@ -86,7 +86,7 @@ let package = Package(
         // Its system calls go through a small shim of its own (Errno, FileDescriptor) rather than Apple's
         // System library, whose current release needs tools 6.1: the package must build with Swift 6.0.3.
         .target(
-            name: "LinuxHardware",
+            name: "LinuxSystem",
             dependencies: [
                 "CrownVocabulary", "SSD1306", "CrownInput", "CLinuxInput", "CI2C", "CrownPagerGPIO",
                 "CrownPagerMosquitto",
@@ -100,7 +100,7 @@ let package = Package(
             name: "PagerSettings",
             dependencies: ["CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig"]),
         // What decides what the device does, from the pure targets alone: no Glibc, no Foundation,
-        // no LinuxHardware. Files, clocks and processes are the shells' business.
+        // no LinuxSystem. Files, clocks and processes are the shells' business.
         .target(
             name: "PagerEngine",
             dependencies: [
@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "PagerWeb",
             dependencies: [
-                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "PagerConfig",
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "GlassViews", "PagerConfig",
                 "PagerSettings", "PagerEngine", "PagerTools",
             ],
             exclude: ["Page"]),
@@ -129,8 +129,8 @@ let package = Package(
         .target(
             name: "CrownPagerApp",
             dependencies: [
-                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "MockDisplay",
-                "LinuxHardware",
+                "CrownVocabulary", "PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "GlassViews",
+                "LinuxSystem",
                 "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools", "PagerControl", "PagerMirror",
             ]
         ),
@@ -138,7 +138,7 @@ let package = Package(
             name: "crownpager",
             dependencies: [
                 "CrownVocabulary", "CrownPagerApp", "PagerConfig", "PagerSettings", "PagerEngine", "PagerTools",
-                "PagerControl", "LinuxHardware",
+                "PagerControl", "LinuxSystem",
                 "CrownPagerBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -146,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "crownpager-vhost-i2c",
             dependencies: [
-                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxHardware",
+                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -176,15 +176,15 @@ let package = Package(
         .testTarget(name: "PagerConfigTests", dependencies: ["PagerConfig", "TestSupport"]),
         .testTarget(name: "PagerControlTests", dependencies: ["PagerControl", "CrownVocabulary", "TestSupport"]),
         .testTarget(
-            name: "MockDisplayTests", dependencies: ["MockDisplay", "CrownVocabulary", "PagerGraphics", "TestSupport"],
+            name: "GlassViewsTests", dependencies: ["GlassViews", "CrownVocabulary", "PagerGraphics", "TestSupport"],
             exclude: ["Goldens"]),
         .testTarget(
-            name: "LinuxHardwareTests",
-            dependencies: ["LinuxHardware", "CrownVocabulary", "SSD1306", "PagerGraphics", "TestSupport", "FakeKernel"]),
+            name: "LinuxSystemTests",
+            dependencies: ["LinuxSystem", "CrownVocabulary", "SSD1306", "PagerGraphics", "TestSupport", "FakeKernel"]),
         .testTarget(
             name: "VhostUserI2CTests",
             dependencies: [
-                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxHardware", "TestSupport", "crownpager-vhost-i2c",
+                "VhostUserI2C", "SSD1306", "PagerGraphics", "LinuxSystem", "TestSupport", "crownpager-vhost-i2c",
             ]),
         .testTarget(
             name: "PagerEngineTests",

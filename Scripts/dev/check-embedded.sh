@@ -30,7 +30,7 @@ done
 cd "$(dirname "$0")/../.."
 for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin; do [ -x "$dir/swift" ] && PATH="$PATH:$dir"; done
 # The pure targets, each after those it imports.
-modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 MockDisplay CrownInput PagerConfig PagerSettings PagerMirror
+modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 GlassViews CrownInput PagerConfig PagerSettings PagerMirror
   PagerControl PagerEngine PagerTools)
 scratch=""
 trap '[ -z "$scratch" ] || rm -rf "$scratch"' EXIT

@@ -28,11 +28,11 @@
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
   output-path vhost-user notifications control-request mqtt-payload terminal-text graphemes mirror-request)
-# The pure targets, in dependency order, and LinuxHardware's file writing: what the fuzz targets link.
-modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput MockDisplay PagerConfig PagerSettings PagerEngine
-  PagerTools VhostUserI2C PagerControl PagerMirror LinuxHardware)
-# Of LinuxHardware, only the files that write output (they need no C module of the target).
-declare -A only=([LinuxHardware]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
+# The pure targets, in dependency order, and LinuxSystem's file writing: what the fuzz targets link.
+modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput GlassViews PagerConfig PagerSettings PagerEngine
+  PagerTools VhostUserI2C PagerControl PagerMirror LinuxSystem)
+# Of LinuxSystem, only the files that write output (they need no C module of the target).
+declare -A only=([LinuxSystem]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 mode=time seconds=60 runs=0 chosen=all
 case "${1:-}" in

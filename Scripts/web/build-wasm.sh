@@ -63,7 +63,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   exit 1
 fi
 
-pure=(CrownVocabulary PagerGraphics PagerCore SSD1306 MockDisplay CrownInput PagerConfig PagerSettings
+pure=(CrownVocabulary PagerGraphics PagerCore SSD1306 GlassViews CrownInput PagerConfig PagerSettings
   PagerControl PagerEngine PagerTools)
 # The hash of the sources under the given paths (not their articles or the page) and of the tools' versions.
 hash_of() {

@@ -1,5 +1,5 @@
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerSettings

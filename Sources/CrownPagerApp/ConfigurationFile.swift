@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerConfig
 import PagerCore
 import PagerEngine

@@ -1,5 +1,5 @@
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerControl
 
 /// The control socket's connections for the run loop: each polled, read without waiting into a

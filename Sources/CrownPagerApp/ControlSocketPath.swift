@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerControl
 
 /// Where the control socket is: the service's under its `RuntimeDirectory`, a user's mock under

@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerConfig
 import PagerEngine
 import PagerSettings
@@ -31,7 +31,7 @@ package enum CrownPagerError: Error, Equatable, CustomStringConvertible {
     /// The terminal could not be put in raw mode, read or written.
     case terminal(TerminalError)
     /// The run loop's own system calls (signal handling, poll) failed.
-    case system(I2CLoopError)
+    case system(EventLoopError)
     /// The knob the configuration's `[crown] source` names could not be opened.
     indirect case crownSource(source: String, reason: CrownPagerError)
     /// A crown script cannot be read: from the file `script`, or from `--crown` when nil.

@@ -1,7 +1,7 @@
 import CrownInput
 import CrownVocabulary
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerSettings

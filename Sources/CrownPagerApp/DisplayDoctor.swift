@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 import PagerTools
@@ -93,8 +93,8 @@ package struct DisplayDoctor {
     /// The SPI checks: the device and lines open (RES pulsed), then the pattern. SPI cannot read,
     /// so nothing tells the controller: the pattern for `panel` (an SSD1306 when not given) decides.
     private func runSPI(_ wiring: SPIDisplayWiring, say: (String) -> Void) throws(CrownPagerError) {
-        let bus: SPIDisplayBus
-        do { bus = try SPIDisplayBus.open(wiring) } catch { throw .spiDisplay(error) }
+        let bus: SPIDisplayInterface
+        do { bus = try SPIDisplayInterface.open(wiring) } catch { throw .spiDisplay(error) }
         let reset = wiring.resetLine.map { ", RES on GPIO\($0) pulsed low" } ?? ", RES not wired"
         say("\u{2713} \(wiring.devicePath) opens; DC on GPIO\(wiring.dataCommandLine)\(reset)")
         say(

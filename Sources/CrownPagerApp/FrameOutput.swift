@@ -1,5 +1,5 @@
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 import PagerTools

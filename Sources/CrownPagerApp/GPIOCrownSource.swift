@@ -1,6 +1,6 @@
 import CrownInput
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerSettings

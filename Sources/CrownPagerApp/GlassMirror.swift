@@ -1,6 +1,6 @@
 import CrownVocabulary
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerGraphics

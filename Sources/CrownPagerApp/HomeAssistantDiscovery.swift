@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerControl
 import PagerEngine
 import PagerSettings

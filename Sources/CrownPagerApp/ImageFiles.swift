@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerGraphics

@@ -1,6 +1,6 @@
 import CrownInput
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 
 /// `crownpager doctor crown`: the knob's facts shown live, to check the wiring before anything else.

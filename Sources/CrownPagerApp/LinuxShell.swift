@@ -1,7 +1,7 @@
 import CrownInput
 import CrownVocabulary
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerGraphics
@@ -113,8 +113,8 @@ package final class LinuxShell {
             return try run(&loop)
         case .spiPanel(let devicePath):
             let wiring = configuration.display.spiWiring(devicePath: devicePath)
-            let bus: SPIDisplayBus
-            do { bus = try SPIDisplayBus.open(wiring) } catch { throw .spiDisplay(error) }
+            let bus: SPIDisplayInterface
+            do { bus = try SPIDisplayInterface.open(wiring) } catch { throw .spiDisplay(error) }
             let terminal = try beginTerminal()
             defer { terminal?.restore() }
             announce(wiring.description, keys: terminal != nil)

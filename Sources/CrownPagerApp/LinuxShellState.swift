@@ -1,6 +1,6 @@
 import CrownVocabulary
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerEngine
 import PagerGraphics
 import SSD1306
@@ -13,7 +13,7 @@ enum RunDisplay: DisplayInterface {
     /// A panel on `/dev/i2c-N`.
     case i2c(I2CDisplayInterface<LinuxI2CBus>)
     /// A panel on spidev, D/C# (and RES#) on GPIO lines.
-    case spi(SPIDisplayBus)
+    case spi(SPIDisplayInterface)
 
     /// Sends the record to the panel; a failed write is the app's error, with the bus's errno.
     mutating func send(_ kind: DisplayRecordKind, _ bytes: ArraySlice<UInt8>) throws(CrownPagerError) {

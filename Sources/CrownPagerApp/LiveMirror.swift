@@ -1,6 +1,6 @@
 import CrownVocabulary
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerGraphics
 import PagerMirror
 import SSD1306

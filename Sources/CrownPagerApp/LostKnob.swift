@@ -1,6 +1,6 @@
 import CrownInput
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 

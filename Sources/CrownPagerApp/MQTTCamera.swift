@@ -1,4 +1,4 @@
-import MockDisplay
+import GlassViews
 import PagerGraphics
 
 /// The glass as Home Assistant's MQTT camera (`[mqtt] camera_interval`): the PNG of the frame the

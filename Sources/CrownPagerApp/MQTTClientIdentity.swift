@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 
 /// The MQTT client id a pager uses when `[mqtt] client_id` is unset: one per board, the same
 /// across restarts, and different on two boards whose cards were copied from one image (a broker

@@ -1,5 +1,5 @@
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerSettings
 
 /// `crownpager doctor mqtt`: connects to `[mqtt]`'s broker as the pager would, subscribes,

@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 
 /// The check of `[mqtt]`'s secrets (the password file, the client certificate's key): a file only
 /// root or the service's user may own and others may not read, as ssh treats its keys.

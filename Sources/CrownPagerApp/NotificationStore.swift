@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 
 /// Where `run` keeps the active and critical notifications not dismissed yet, so they survive a

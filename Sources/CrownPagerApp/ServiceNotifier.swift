@@ -1,5 +1,5 @@
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 
 /// What `run` tells systemd when it runs as a `Type=notify` service: ready once the panel shows

@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerTools
 import SSD1306

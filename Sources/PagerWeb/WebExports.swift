@@ -5,7 +5,7 @@
 #if compiler(>=6.3)
     #if arch(wasm32)
         import CrownVocabulary
-        import MockDisplay
+        import GlassViews
         import PagerConfig
         import PagerEngine
         import PagerGraphics

@@ -1,5 +1,5 @@
 import CrownVocabulary
-import MockDisplay
+import GlassViews
 import PagerConfig
 import PagerCore
 import PagerEngine

@@ -1,4 +1,4 @@
-import LinuxHardware
+import LinuxSystem
 import VhostUserI2C
 
 /// The guest's RAM as SET_MEM_TABLE shared it: each region's memfd mapped, reached by guest-physical address.

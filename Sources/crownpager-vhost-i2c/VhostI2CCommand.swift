@@ -1,5 +1,5 @@
 import ArgumentParser
-import LinuxHardware
+import LinuxSystem
 import SSD1306
 import VhostUserI2C
 

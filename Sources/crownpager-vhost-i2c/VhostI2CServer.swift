@@ -1,11 +1,11 @@
-import LinuxHardware
+import LinuxSystem
 import PagerGraphics
 import VhostUserI2C
 
 /// Why the tool stopped early; each maps to a sysexits status.
 enum VhostToolError: Error, CustomStringConvertible {
     case socket(UnixSocketError)
-    case system(I2CLoopError)
+    case system(EventLoopError)
     case glass(FileSystemError)
     case protocolFraming(VhostUserError)
 

@@ -1,5 +1,5 @@
 import CrownPagerBuildInfo
-import LinuxHardware
+import LinuxSystem
 
 /// What `crownpager --version` prints: the release, the commit, the compiler and libgpiod.
 ///

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerConfig
 import PagerControl
 

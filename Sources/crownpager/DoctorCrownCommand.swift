@@ -2,7 +2,7 @@ import ArgumentParser
 import CrownInput
 import CrownPagerApp
 import CrownVocabulary
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 
 /// `crownpager doctor crown`: watch the knob live, to check its wiring.

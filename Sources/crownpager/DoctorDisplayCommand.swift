@@ -1,6 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 import SSD1306

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 
 /// How `crownpager` ends, as sysexits.h numbers the failures: what a script or systemd can act on.

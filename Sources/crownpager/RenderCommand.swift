@@ -1,7 +1,7 @@
 import ArgumentParser
 import CrownPagerApp
 import CrownVocabulary
-import MockDisplay
+import GlassViews
 import PagerCore
 import PagerEngine
 import PagerSettings

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CrownPagerApp
-import MockDisplay
+import GlassViews
 import PagerEngine
 import PagerTools
 import SSD1306

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CrownInput
 import CrownPagerApp
-import LinuxHardware
-import MockDisplay
+import GlassViews
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerSettings

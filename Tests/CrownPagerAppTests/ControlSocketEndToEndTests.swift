@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import CrownInput
 import CrownPagerApp
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import PagerConfig
 import PagerCore
 import PagerEngine

@@ -3,7 +3,7 @@ import CrownVocabulary
 import FakeKernel
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerGraphics
 import PagerSettings

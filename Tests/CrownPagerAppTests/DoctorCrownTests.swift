@@ -1,7 +1,7 @@
 import CrownInput
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import TestSupport
 import Testing

@@ -3,7 +3,7 @@ import CrownPagerApp
 import CrownVocabulary
 import FakeKernel
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerEngine
 import PagerSettings

@@ -1,7 +1,7 @@
 import CrownPagerApp
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerGraphics
 import SSD1306

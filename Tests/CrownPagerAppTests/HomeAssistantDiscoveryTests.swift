@@ -1,5 +1,5 @@
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import PagerSettings
 import TestSupport
 import Testing

@@ -13,7 +13,7 @@ import Testing
         "PagerCore": ["PagerGraphics", "CrownVocabulary"],
         "SSD1306": ["PagerGraphics"],
         "CrownInput": ["CrownVocabulary"],
-        "MockDisplay": ["PagerGraphics", "PagerCore", "SSD1306", "CrownVocabulary"],
+        "GlassViews": ["PagerGraphics", "PagerCore", "SSD1306", "CrownVocabulary"],
         "PagerControl": ["CrownVocabulary"],
         "PagerSettings": ["PagerGraphics", "PagerCore", "SSD1306", "CrownInput", "PagerConfig", "CrownVocabulary"],
         "PagerEngine": [
@@ -25,7 +25,7 @@ import Testing
             "CrownVocabulary",
         ],
         "PagerWeb": [
-            "PagerGraphics", "PagerCore", "SSD1306", "MockDisplay", "PagerConfig", "PagerSettings", "PagerEngine",
+            "PagerGraphics", "PagerCore", "SSD1306", "GlassViews", "PagerConfig", "PagerSettings", "PagerEngine",
             "PagerTools", "CrownVocabulary",
         ],
         "PagerMirror": ["PagerGraphics", "CrownVocabulary"],

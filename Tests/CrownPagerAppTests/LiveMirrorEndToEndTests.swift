@@ -1,7 +1,7 @@
 import CrownPagerApp
 import Foundation
+import GlassViews
 import Glibc
-import MockDisplay
 import PagerGraphics
 import SSD1306
 import TestSupport

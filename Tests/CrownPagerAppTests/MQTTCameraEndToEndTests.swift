@@ -1,6 +1,6 @@
 import Foundation
+import GlassViews
 import Glibc
-import MockDisplay
 import PagerGraphics
 import SSD1306
 import TestSupport

@@ -1,7 +1,7 @@
 import CrownVocabulary
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 /// The client's next deadline runs from its last service, not from the time it is asked at: a

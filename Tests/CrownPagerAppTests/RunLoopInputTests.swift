@@ -1,7 +1,7 @@
 import CrownVocabulary
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import PagerCore
 import PagerGraphics
 import PagerSettings

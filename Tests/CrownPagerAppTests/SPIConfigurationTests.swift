@@ -1,5 +1,5 @@
 import CrownPagerApp
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 import Testing

@@ -1,6 +1,6 @@
 import CrownPagerApp
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import PagerEngine
 import PagerSettings
 import TestSupport

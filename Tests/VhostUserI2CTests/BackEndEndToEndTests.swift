@@ -1,5 +1,5 @@
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import PagerGraphics
 import SSD1306
 import TestSupport

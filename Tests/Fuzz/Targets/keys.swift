@@ -1,5 +1,5 @@
 // Fuzz target: terminal key and mouse sequences, fed whole and split at every point the input names.
-import MockDisplay
+import GlassViews
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKeys(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {

@@ -3,7 +3,7 @@
 // then checks that nothing but a regular file (or nothing) was ever replaced, that what cannot be
 // written was refused, that a FIFO got every byte, and that no temporary file stayed behind.
 import Glibc
-import LinuxHardware
+import LinuxSystem
 
 /// The scratch folder of this process, made once.
 let scratchFolder: String = {

@@ -1,7 +1,7 @@
 import CrownVocabulary
 import Testing
 
-@testable import LinuxHardware
+@testable import LinuxSystem
 
 /// `MQTTConnection`, the client's decisions, in virtual time with no socket: the first attempt,
 /// a name's addresses in turn, the back-off and its 30 s "held" rule, the takeover count, the

@@ -1,6 +1,6 @@
 import FakeKernel
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 /// The levels requests drove `offset` of gpiochip0 to, with their times (ns), oldest first.

@@ -1,7 +1,7 @@
 import FakeKernel
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import SSD1306
 import Testing
 

@@ -52,7 +52,7 @@ package final class TerminationSignals {
 
     /// Blocks the signals (SIGWINCH too when `windowChanges`, SIGUSR1 and SIGUSR2 when
     /// `userSignals`) and opens the descriptor.
-    package init(windowChanges: Bool = false, userSignals: Bool = false) throws(I2CLoopError) {
+    package init(windowChanges: Bool = false, userSignals: Bool = false) throws(EventLoopError) {
         var mask = sigset_t()
         sigemptyset(&mask)
         let signals: [ProcessSignal] =
@@ -97,7 +97,7 @@ package enum Readiness {
     /// wake-up for something else.
     package static func wait(
         for descriptors: [Int32], writing: Set<Int32> = [], timeoutMilliseconds: Int
-    ) throws(I2CLoopError) -> [Bool] {
+    ) throws(EventLoopError) -> [Bool] {
         var requests = descriptors.map {
             pollfd(fd: $0, events: Int16(writing.contains($0) ? POLLIN | POLLOUT : POLLIN), revents: 0)
         }
@@ -114,7 +114,7 @@ package enum Readiness {
 }
 
 /// A system call of the run loop itself failed.
-package enum I2CLoopError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum EventLoopError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `operation` failed with `errno`.
     case system(operation: String, errno: Errno)
 

@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import LinuxHardware
+@testable import LinuxSystem
 
 /// The control socket's listening end is made without harming what its path holds, with mode
 /// 0660; its connections never wait; a client reaches it, or learns that nothing listens.

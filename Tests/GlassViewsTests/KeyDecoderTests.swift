@@ -1,4 +1,4 @@
-import MockDisplay
+import GlassViews
 import TestSupport
 import Testing
 

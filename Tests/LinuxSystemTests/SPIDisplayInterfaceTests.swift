@@ -1,6 +1,6 @@
 import FakeKernel
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import PagerGraphics
 import SSD1306
 import Testing
@@ -15,7 +15,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
 }
 
 /// Named with GPIO so Scripts/test.sh runs it under the other libgpiod major too.
-@Suite(.serialized) struct SPIDisplayBusGPIOTests {
+@Suite(.serialized) struct SPIDisplayInterfaceGPIOTests {
     let wiring = SPIDisplayWiring(
         devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: 25, hertz: 8_000_000)
 
@@ -23,7 +23,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
-        var driver = SSD1306Driver(interface: try SPIDisplayBus.open(wiring), panel: .ssd1306_128x64)
+        var driver = SSD1306Driver(interface: try SPIDisplayInterface.open(wiring), panel: .ssd1306_128x64)
         #expect(fake_spi_mode(0, 0) == 0 && fake_spi_bits_per_word(0, 0) == 8)
         #expect(fake_spi_max_speed_hz(0, 0) == 8_000_000)
         // RES# requested high, held low, released high: at least 3 us low (datasheet 8.9).
@@ -51,7 +51,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
-        let bus = try SPIDisplayBus.open(
+        let bus = try SPIDisplayInterface.open(
             SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: nil))
         #expect(outputChanges(25).isEmpty)
         try bus.send(.data, ArraySlice(repeating: 0xA5, count: 5000))
@@ -66,7 +66,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         defer { withExtendedLifetime(machine) {} }
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
         #expect(fake_spi_set_buffer_size(1000) == 0)
-        let bus = try SPIDisplayBus.open(
+        let bus = try SPIDisplayInterface.open(
             SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: nil))
         #expect(bus.bufferSize == 1000)
         // 2500 bytes in three messages, none longer than the buffer spidev would refuse to pass.
@@ -79,7 +79,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         defer { withExtendedLifetime(machine) {} }
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
         do throws(SPIDisplayError) {
-            _ = try SPIDisplayBus.open(
+            _ = try SPIDisplayInterface.open(
                 SPIDisplayWiring(devicePath: "/dev/spidev0.0", dataCommandLine: 24, resetLine: 25, hertz: 0))
             Issue.record("opened with a clock of 0 Hz")
         } catch {
@@ -93,7 +93,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         let machine = try FakeGPIOMachine()
         defer { withExtendedLifetime(machine) {} }
         do throws(SPIDisplayError) {
-            _ = try SPIDisplayBus.open(wiring)
+            _ = try SPIDisplayInterface.open(wiring)
             Issue.record("opened a missing spidev")
         } catch {
             guard case .device(let spi) = error else {
@@ -113,7 +113,7 @@ func spiTransfers(bus: Int32 = 0, select: Int32 = 0) -> [[UInt8]] {
         #expect(fake_spi_add_device(0, 0, 0, 24) == 0)
         #expect(fake_gpio_hold_line(0, 24, "another-program") == 0)
         do throws(SPIDisplayError) {
-            _ = try SPIDisplayBus.open(wiring)
+            _ = try SPIDisplayInterface.open(wiring)
             Issue.record("opened with a busy DC line")
         } catch {
             guard case .dataCommandLine(let gpio) = error else {

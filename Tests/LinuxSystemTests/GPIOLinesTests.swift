@@ -2,7 +2,7 @@ import CrownVocabulary
 import FakeKernel
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 /// A fake kernel with `/dev/gpiochip0` (54 lines, as on a Raspberry Pi), or the chips given, under a fresh root.

@@ -44,7 +44,7 @@ package struct SPIDisplayWiring: Hashable, Sendable, CustomStringConvertible {
 /// parameter says otherwise). Chip select (CE0 or CE1) picks the device: there is no address. Opening sets SPI mode 0, 8 bits a word and the clock, and
 /// pulses RES# low when it is wired (datasheet 8.9 wants at least 3 us; 10 ms, then 10 ms before the
 /// first command, as common drivers do). SPI cannot read: there is no status byte to ask.
-package final class SPIDisplayBus: DisplayInterface {
+package final class SPIDisplayInterface: DisplayInterface {
     /// Where the display is wired.
     package let wiring: SPIDisplayWiring
     /// The most bytes one SPI_IOC_MESSAGE carries.
@@ -57,7 +57,7 @@ package final class SPIDisplayBus: DisplayInterface {
     package static let resetPulse = TimeSpan.milliseconds(10)
 
     /// Opens the device and the lines, sets mode 0, 8 bits and the clock, and pulses RES# when wired.
-    package static func open(_ wiring: SPIDisplayWiring) throws(SPIDisplayError) -> SPIDisplayBus {
+    package static func open(_ wiring: SPIDisplayWiring) throws(SPIDisplayError) -> SPIDisplayInterface {
         let path = wiring.devicePath
         var descriptor: Int32
         repeat {
@@ -97,7 +97,7 @@ package final class SPIDisplayBus: DisplayInterface {
             _ = Glibc.close(descriptor)
             throw .resetLine(error)
         }
-        return SPIDisplayBus(
+        return SPIDisplayInterface(
             wiring: wiring, descriptor: descriptor, dataCommand: dataCommand, reset: resetLine,
             bufferSize: spidevBufferSize())
     }

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import LinuxHardware
+@testable import LinuxSystem
 
 /// Waits (bounded: 5 s) until `process` has finished its output and been reaped.
 private func finish(_ process: ChildProcess) -> ChildProcessExit? {

@@ -1,4 +1,4 @@
-import MockDisplay
+import GlassViews
 import PagerGraphics
 import Testing
 

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import LinuxHardware
+@testable import LinuxSystem
 
 /// A pseudo-terminal pair: the test plays the terminal emulator on `controller`,
 /// the session under test runs on `device` (the side a shell would have).

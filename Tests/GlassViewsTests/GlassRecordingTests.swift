@@ -1,5 +1,5 @@
 import CrownVocabulary
-import MockDisplay
+import GlassViews
 import PagerGraphics
 import TestSupport
 import Testing

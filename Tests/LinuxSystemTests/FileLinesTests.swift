@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 @Suite("Files read a line at a time")

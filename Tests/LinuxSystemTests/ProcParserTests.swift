@@ -1,6 +1,6 @@
 import CrownVocabulary
 import Foundation
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 @Suite("System readings")

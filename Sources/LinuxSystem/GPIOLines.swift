@@ -121,7 +121,7 @@ package final class GPIOLines {
     /// Waits up to `timeoutMilliseconds` for edges and returns them; [] on timeout or a signal.
     package func waitForEdges(timeoutMilliseconds: Int) throws(GPIOError) -> [GPIOEdge] {
         let ready: [Bool]
-        do throws(I2CLoopError) {
+        do throws(EventLoopError) {
             ready = try Readiness.wait(for: descriptors, timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             switch error {

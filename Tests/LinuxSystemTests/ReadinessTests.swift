@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 /// `Readiness.wait`, the run loop's poll(2).

@@ -1,5 +1,5 @@
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import Testing
 
 /// `TerminationSignals`, the run loop's signalfd(2): the terminal mock sleeps until SIGWINCH

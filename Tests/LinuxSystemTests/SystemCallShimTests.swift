@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 
-@testable import LinuxHardware
+@testable import LinuxSystem
 
 /// The project's own `FileDescriptor` and `Errno`, which stand in for Apple's System library.
 @Suite("System call shim")

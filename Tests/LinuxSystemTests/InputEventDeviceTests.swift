@@ -3,7 +3,7 @@ import CrownInput
 import CrownVocabulary
 import Foundation
 import Glibc
-import LinuxHardware
+import LinuxSystem
 import TestSupport
 import Testing
 
