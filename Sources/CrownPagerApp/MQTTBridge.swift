@@ -273,9 +273,9 @@ final class MQTTBridge {
     }
 
     /// Announces the configs held back by `connected()` once the connection has lasted
-    /// `MQTTClient.heldConnection` at `now`.
+    /// `MQTTClient.holdingTime` at `now`.
     func announceIfHeld(at now: Timestamp) {
-        guard announceWhenHeld, let age = client.connectionAge(at: now), age >= MQTTClient.heldConnection else {
+        guard announceWhenHeld, let age = client.connectionAge(at: now), age >= MQTTClient.holdingTime else {
             return
         }
         announceWhenHeld = false

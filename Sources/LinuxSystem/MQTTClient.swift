@@ -24,7 +24,7 @@ package final class MQTTClient {
     package var state: MQTTConnectionState { connection.state }
     /// What ended the last attempt that failed; nil before any did.
     package var lastFailure: MQTTFailure? { connection.lastFailure }
-    /// How many connections in a row the broker closed within `heldConnection` of accepting them:
+    /// How many connections in a row the broker closed within `holdingTime` of accepting them:
     /// what another client with the same id does to this one (the broker closes the older of two
     /// connections with one id). 0 once one has held.
     package var shortLivedConnections: Int { connection.shortLivedConnections }
@@ -36,8 +36,8 @@ package final class MQTTClient {
     private var session: UnsafeMutableRawPointer?
     /// The longest wait between attempts.
     package static let maximumBackoff = MQTTConnection.maximumBackoff
-    /// A connection that lasts this long has held (`MQTTConnection.heldConnection`).
-    package static let heldConnection = MQTTConnection.heldConnection
+    /// A connection that lasts this long has held (`MQTTConnection.holdingTime`).
+    package static let holdingTime = MQTTConnection.holdingTime
     /// How long a connection may take to be accepted before it is dropped and tried again.
     package static let connectTimeout = MQTTConnection.connectTimeout
 

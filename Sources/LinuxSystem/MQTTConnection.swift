@@ -7,7 +7,7 @@ import CrownVocabulary
 /// The rules: the first attempt at once; a name looked up first (its addresses tried in the
 /// resolver's order until one answers: a broker that refuses answers for all of them); a lost
 /// connection or a failed attempt tried again after 1 s, doubling up to `maximumBackoff`; the wait
-/// starts again from 1 s only after a connection held `heldConnection`, so two clients with one id,
+/// starts again from 1 s only after a connection held `holdingTime`, so two clients with one id,
 /// each taking the connection from the other, back off (`shortLivedConnections` counts them); a
 /// connection not accepted within `connectTimeout` is given up.
 package struct MQTTConnection: Hashable, Sendable {
@@ -22,7 +22,7 @@ package struct MQTTConnection: Hashable, Sendable {
     /// The longest wait between attempts.
     package static let maximumBackoff = TimeSpan.milliseconds(60_000)
     /// A connection that lasts this long has held: the next loss is retried after 1 s again.
-    package static let heldConnection = TimeSpan.milliseconds(30_000)
+    package static let holdingTime = TimeSpan.milliseconds(30_000)
     /// How long a connection may take to be accepted before it is dropped and tried again.
     package static let connectTimeout = TimeSpan.milliseconds(10_000)
 
@@ -36,7 +36,7 @@ package struct MQTTConnection: Hashable, Sendable {
     package private(set) var state: MQTTConnectionState = .waiting(reason: "not started", retryIn: .zero)
     /// What ended the last attempt that failed; nil before any did.
     package private(set) var lastFailure: MQTTFailure?
-    /// How many connections in a row were closed within `heldConnection` of being accepted; 0 once one held.
+    /// How many connections in a row were closed within `holdingTime` of being accepted; 0 once one held.
     package private(set) var shortLivedConnections = 0
     /// When the next attempt starts; nil while one is under way or the client was disconnected.
     package private(set) var retryAt: Timestamp? = .zero
@@ -150,7 +150,7 @@ package struct MQTTConnection: Hashable, Sendable {
             return .connect(untried.removeFirst())
         }
         if state == .connected, let since = connectedAt {
-            if now - since >= Self.heldConnection {
+            if now - since >= Self.holdingTime {
                 backoff = .milliseconds(1000)
                 shortLivedConnections = 0
             } else {

@@ -104,11 +104,10 @@ import Testing
         #expect(try pager.status()["page"] as? Int == 2)
 
         // The pushed text went to the panel; then, not set again, it goes stale.
-        let end = Date().addingTimeInterval(30)
         var stale: [Int] = []
-        while Date() < end, stale != [2] {
+        _ = try waitUntil(every: 0.05) {
             stale = try pager.status()["stalePages"] as? [Int] ?? []
-            if stale != [2] { usleep(50_000) }
+            return stale == [2]
         }
         #expect(stale == [2])
         #expect(try pager.fake.transfers().filter { $0.bytes.first == 0x40 }.count > framesBefore)

@@ -91,11 +91,11 @@ import Testing
     static func waitForConfigs(_ broker: MosquittoBroker, _ condition: ([String: String]) -> Bool) throws
         -> [String: String]
     {
-        let end = Date().addingTimeInterval(30)
         var configs: [String: String] = [:]
-        while Date() < end {
+        // Each read of the retained configs waits for the broker's answer: no pause between them.
+        _ = try waitUntil(every: 0) {
             configs = try retainedConfigs(broker)
-            if condition(configs) { return configs }
+            return condition(configs)
         }
         return configs
     }
@@ -344,13 +344,10 @@ import Testing
 
     /// Waits, with a deadline, until the registers the fake bus's transfers leave satisfy `condition`.
     static func waitForRegisters(_ knob: FakeKnobRun, _ condition: (SSD1306Registers) -> Bool) throws -> Bool {
-        let end = Date().addingTimeInterval(20)
-        while Date() < end {
+        try waitUntil(seconds: 20) {
             var emulator = SSD1306Emulator(panel: .ssd1306_128x64)
             emulator.replay(try knob.bus.transfers())
-            if condition(emulator.registers) { return true }
-            usleep(20_000)
+            return condition(emulator.registers)
         }
-        return false
     }
 }

@@ -32,8 +32,7 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let end = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < end { usleep(20_000) }
+        _ = waitUntil(seconds: seconds) { !process.isRunning }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -54,15 +53,16 @@ import Testing
     static func waitForPicture(_ broker: MosquittoBroker, _ knob: FakeKnobRun, _ condition: (Bitmap) -> Bool)
         throws -> Bitmap?
     {
-        let end = Date().addingTimeInterval(30)
         var last: (glass: Int, picture: Int) = (0, 0)
-        while Date() < end {
+        var matched: Bitmap?
+        _ = try waitUntil(every: 0.1) {
             let glass = try Self.glass(knob)
             let picture = try retainedBytes(broker, base + "/glass", seconds: 2)
-            if condition(glass), picture == FrameFiles.png(glass, scale: MQTTCamera.scale) { return glass }
+            if condition(glass), picture == FrameFiles.png(glass, scale: MQTTCamera.scale) { matched = glass }
             last = (glass.litPixelCount, picture.count)
-            usleep(100_000)
+            return matched != nil
         }
+        if let matched { return matched }
         Issue.record("last: \(last.glass) pixels lit on the bus, a picture of \(last.picture) bytes")
         return nil
     }

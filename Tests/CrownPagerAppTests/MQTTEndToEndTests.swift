@@ -74,12 +74,7 @@ import Testing
 
         /// Waits, with a deadline, until `status` satisfies `condition`.
         func waitForStatus(deadline seconds: Double = 20, _ condition: ([String: Any]) -> Bool) throws -> Bool {
-            let end = Date().addingTimeInterval(seconds)
-            while Date() < end {
-                if condition(try status()) { return true }
-                usleep(20_000)
-            }
-            return false
+            try waitUntil(seconds: seconds) { condition(try status()) }
         }
 
         func stop() -> String { FakeBusRun.stop(process, error: error) }

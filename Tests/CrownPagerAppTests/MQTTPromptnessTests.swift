@@ -91,19 +91,16 @@ import Testing
 
     /// Waits, with a deadline, until a frame went out and then none for 0.5 s.
     static func waitForQuietBus(_ knob: FakeKnobRun, deadline seconds: Double = 20) throws -> Bool {
-        let end = Date().addingTimeInterval(seconds)
         var count = -1
         var since = Date()
-        while Date() < end {
+        return try waitUntil(seconds: seconds, every: 0.05) {
             let now = try knob.bus.transfers().count
-            if now != count {
+            guard now == count else {
                 count = now
                 since = Date()
-            } else if Date().timeIntervalSince(since) >= 0.5 {
-                return true
+                return false
             }
-            usleep(50_000)
+            return Date().timeIntervalSince(since) >= 0.5
         }
-        return false
     }
 }

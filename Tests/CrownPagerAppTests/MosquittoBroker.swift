@@ -60,11 +60,7 @@ final class MosquittoBroker {
         broker.standardError = FileHandle.nullDevice
         try broker.run()
         process = broker
-        let end = Date().addingTimeInterval(20)
-        while Date() < end {
-            if acceptsConnections(port: port) { return }
-            usleep(20_000)
-        }
+        if waitUntil(seconds: 20, { acceptsConnections(port: port) }) { return }
         Issue.record("mosquitto did not listen on port \(port) within 20 s")
     }
 
@@ -209,12 +205,11 @@ final class LiveSubscription {
     /// Publishes on the probe topic until it comes back (or 10 s passed): then the broker sends
     /// this subscriber everything published after.
     func waitUntilSubscribed() throws -> Bool {
-        let end = Date().addingTimeInterval(10)
-        while Date() < end {
+        // Each round waits 0.2 s for the probe to come back: no pause between them.
+        try waitUntil(seconds: 10, every: 0) {
             try broker.publish(probe, "probe")
-            if next(on: probe, seconds: 0.2) != nil { return true }
+            return next(on: probe, seconds: 0.2) != nil
         }
-        return false
     }
 
     /// The next payload on `wanted` (one of the topics a wildcard subscription matches) within `seconds`.

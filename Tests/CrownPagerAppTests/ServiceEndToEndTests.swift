@@ -114,13 +114,11 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let end = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < end {
-            if try ready(fake, try String(contentsOfFile: path, encoding: .utf8)) {
-                process.terminate()
-                break
-            }
-            usleep(20_000)
+        _ = try waitUntil(seconds: 20) {
+            guard process.isRunning else { return true }
+            guard try ready(fake, try String(contentsOfFile: path, encoding: .utf8)) else { return false }
+            process.terminate()
+            return true
         }
         process.waitUntilExit()
         try file.close()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LinuxSystem
+import TestSupport
 import Testing
 
 /// `Readiness.wait`, the run loop's poll(2).
@@ -16,8 +17,7 @@ import Testing
         // the test pass without a wait.
         let task = try #require(Self.threadTask())
         Thread.detachNewThread {
-            let end = Date().addingTimeInterval(10)
-            while Date() < end, !Self.isPolling(task) { usleep(1000) }
+            _ = waitUntil(seconds: 10, every: 0.001) { Self.isPolling(task) }
             var byte: UInt8 = 1
             _ = write(writer, &byte, 1)
             close(writer)
