@@ -309,7 +309,8 @@ import Testing
             let parts = config.topic.split(separator: "/").map(String.init)
             let component = components[parts[3]] ?? [:]
             #expect(component["platform"] as? String == parts[1], "\(config.topic)")
-            #expect(component["unique_id"] as? String == (try Self.json(config.payload))["unique_id"] as? String)
+            let announced = try Self.json(config.payload)["unique_id"] as? String
+            #expect(component["unique_id"] as? String == announced)
         }
         #expect(components.count == old.count + 1, "and the camera")
 
