@@ -103,7 +103,7 @@ else
   echo "build-wasm: linking with wasi-libc and $builtins"
   linked=()
   for module_name in "${pure[@]}"; do linked+=("$objects/$module_name.o"); done
-  "$toolchain/bin/wasm-ld" --no-entry --gc-sections --strip-all -o "$work/crownpager.raw.wasm" \
+  "$toolchain/bin/wasm-ld" --no-entry --gc-sections --strip-all -z stack-size=262144 -o "$work/crownpager.raw.wasm" \
     "${linked[@]}" "$work/PagerWeb.o" "$work/runtime-shim.o" "$stdlib/libswiftUnicodeDataTables.a" "$libc" "$builtins"
   # Features named one by one: --all-features makes a module Node 20 refuses.
   wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
