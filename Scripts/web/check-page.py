@@ -11,7 +11,8 @@ and drives it over the DevTools protocol as a person would, for Scripts/web/test
   4. with FILES_CONFIG and its FILEs: typed without the files, the page says to add the one
      missing; FILEs given to the page's Add files… input (DOM.setFileInputFiles, as a person
      picking them), the canvas is `render --frozen --config FILES_CONFIG`'s first page and its
-     glass after a wheel notch (render reads the same files beside FILES_CONFIG);
+     glass after a wheel notch (render reads the same files beside FILES_CONFIG); a file over
+     16 MiB is refused with a sentence, the others kept;
   5. figures: the module's load and start time and a tick's time in Chromium.
 
 With --screenshot FILE it then shows the clock page on an SH1106 with blue glass and writes a
@@ -328,6 +329,17 @@ def check_files(page, crownpager, config, files, work):
         fail("with its files, after a wheel notch the canvas differs from render's")
     print(f"check-page: {', '.join(names)} given through Add files…: the canvas is render --frozen's glass, "
           "first and after a wheel notch")
+    # A file over the 16 MiB a file may hold is refused with a sentence, and the others stay.
+    huge = os.path.join(work, "huge.bdf")
+    with open(huge, "wb") as file:
+        file.truncate((16 << 20) + 1)
+    page.call("DOM.setFileInputFiles", files=[huge], objectId=found["result"]["objectId"])
+    refused = wait_for(page, "document.getElementById('fileProblems').textContent", "the page to refuse a 16 MiB file")
+    if not refused.startswith("huge.bdf is 16777217 bytes: a file may hold at most 16777216 bytes"):
+        fail(f"a file over 16 MiB was answered '{refused}'")
+    if page.evaluate("window.crownpager.files()") != names:
+        fail("a file refused changed the files the page holds")
+    print(f"check-page: a file over the cap: {refused}")
 
 
 def write(folder, name, text):
