@@ -8,12 +8,17 @@ and drives it over the DevTools protocol as a person would, for Scripts/web/test
      `crownpager render --frozen` (the page opened with ?frozen, render's sample readings);
   3. three real wheel events over the panel turn three pages: the canvas then equals
      `render --crown "+1,+1,+1,wait 2s"`'s last frame, on two panels;
-  4. figures: the module's load and start time and a tick's time in Chromium.
+  4. with FILES_CONFIG and its FILEs: typed without the files, the page says to add the one
+     missing; FILEs given to the page's Add files… input (DOM.setFileInputFiles, as a person
+     picking them), the canvas is `render --frozen --config FILES_CONFIG`'s first page and its
+     glass after a wheel notch (render reads the same files beside FILES_CONFIG); a file over
+     16 MiB is refused with a sentence, the others kept;
+  5. figures: the module's load and start time and a tick's time in Chromium.
 
 With --screenshot FILE it then shows the clock page on an SH1106 with blue glass and writes a
 screenshot of the page (the README's picture).
 
-  check-page.py PAGE CROWNPAGER CONFIG [--screenshot FILE]
+  check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--screenshot FILE]
 
 Standard library only: a small WebSocket client speaks the protocol."""
 import base64
@@ -149,6 +154,19 @@ def wait_for(page, expression, what, seconds=10):
     fail(f"waited {seconds} s for {what}")
 
 
+def choose_panel(page, panel):
+    """Picks `panel` in the page's Panel list, as a person would."""
+    index = page.evaluate(f"window.crownpager.panels.indexOf({json.dumps(panel)})")
+    page.evaluate(f"""(() => {{ const s = document.getElementById('panel'); s.value = '{index}';
+        s.dispatchEvent(new Event('change')); return true; }})()""")
+
+
+def glass_centre(page):
+    """The middle of the panel's canvas, in the page's coordinates: where a wheel event turns the crown."""
+    return page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
+        return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
+
+
 def settle(page, seconds=1.5):
     # The page's own clock moves the slide; real time must pass for it.
     time.sleep(seconds)
@@ -198,9 +216,9 @@ def main():
         at = arguments.index("--screenshot")
         screenshot = arguments[at + 1]
         del arguments[at:at + 2]
-    if len(arguments) != 3:
-        fail("usage: check-page.py PAGE CROWNPAGER CONFIG [--screenshot FILE]")
-    page_path, crownpager, config = (os.path.abspath(argument) for argument in arguments)
+    if len(arguments) < 3 or len(arguments) == 4:
+        fail("usage: check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--screenshot FILE]")
+    page_path, crownpager, config, *with_files = (os.path.abspath(argument) for argument in arguments)
     work = tempfile.mkdtemp(prefix="crownpager-page-")
     browser = None
     try:
@@ -230,15 +248,12 @@ def main():
             type_text(page, file.read())
         wait_for(page, "document.querySelector('#messages li.ok') !== null", "the configuration to check good")
         for panel in ["128x64", "sh1107-64x128"]:
-            index = page.evaluate(f"window.crownpager.panels.indexOf({json.dumps(panel)})")
-            page.evaluate(f"""(() => {{ const s = document.getElementById('panel'); s.value = '{index}';
-                s.dispatchEvent(new Event('change')); return true; }})()""")
+            choose_panel(page, panel)
             settle(page, 0.5)
             first = render(crownpager, config, panel, "wait 1s", os.path.join(work, panel + "-first"))
             if page.evaluate(CANVAS_GLASS) != first:
                 fail(f"{panel}: the canvas is not render's first page")
-            box = page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
-                return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
+            box = glass_centre(page)
             for _ in range(3):
                 page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
                 time.sleep(0.25)
@@ -259,18 +274,72 @@ def main():
                 s.dispatchEvent(new Event('change')); const p = document.getElementById('palette');
                 p.value = p.options[1].value; p.dispatchEvent(new Event('change')); return true; }})()""")
             settle(page, 0.5)
-            box = page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
-                return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
+            box = glass_centre(page)
             page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
             settle(page)
             shot = page.call("Page.captureScreenshot", format="png")
             with open(screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
             print(f"check-page: wrote {screenshot}")
+        # After the picture, which shows CONFIG's clock page.
+        if with_files:
+            check_files(page, crownpager, with_files[0], with_files[1:], work)
     finally:
         if browser is not None:
             stop_chromium(browser)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_files(page, crownpager, config, files, work):
+    """Step 4: the files a configuration names, given through the page's file input."""
+    panel = "128x64"
+    choose_panel(page, panel)
+    with open(config) as file:
+        type_text(page, file.read())
+    missing = os.path.basename(files[0])
+    shown = wait_for(page, """(() => { const m = [...document.querySelectorAll('#messages li.bad')];
+        return m.length ? m.map((li) => li.textContent) : null; })()""", "the message for the missing files")
+    wanted = f"add {missing} to the page (Add files…)"
+    if not any(wanted in line for line in shown):
+        fail(f"without its files the page shows {shown}, none saying '{wanted}'")
+    print(f"check-page: without its files the page says: {shown[0]}")
+    found = page.call("Runtime.evaluate", expression="document.getElementById('files')")
+    page.call("DOM.enable")
+    page.call("DOM.setFileInputFiles", files=files, objectId=found["result"]["objectId"])
+    names = [os.path.basename(path) for path in files]
+    held = json.dumps(json.dumps(names, separators=(",", ":")))
+    wait_for(page, f"JSON.stringify(window.crownpager.files()) === {held}",
+             f"the page to hold {names}")
+    wait_for(page, "document.querySelector('#messages li.ok') !== null && "
+             "document.querySelector('#messages li.bad') === null", "the configuration to check good with its files")
+    listed = page.evaluate("document.getElementById('fileList').textContent")
+    if not all(name in listed for name in names):
+        fail(f"the page lists '{listed}', not all of {names}")
+    settle(page, 0.5)
+    first = render(crownpager, config, panel, "wait 1s", os.path.join(work, "files-first"))
+    canvas = page.evaluate(CANVAS_GLASS)
+    if canvas != first:
+        differing = sum(a != b for row, other in zip(canvas, first) for a, b in zip(row, other))
+        fail(f"with its files the canvas differs from render's first page in {differing} pixels")
+    box = glass_centre(page)
+    page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
+    settle(page)
+    turned = render(crownpager, config, panel, "+1,wait 2s", os.path.join(work, "files-turned"))
+    if page.evaluate(CANVAS_GLASS) != turned:
+        fail("with its files, after a wheel notch the canvas differs from render's")
+    print(f"check-page: {', '.join(names)} given through Add files…: the canvas is render --frozen's glass, "
+          "first and after a wheel notch")
+    # A file over the 16 MiB a file may hold is refused with a sentence, and the others stay.
+    huge = os.path.join(work, "huge.bdf")
+    with open(huge, "wb") as file:
+        file.truncate((16 << 20) + 1)
+    page.call("DOM.setFileInputFiles", files=[huge], objectId=found["result"]["objectId"])
+    refused = wait_for(page, "document.getElementById('fileProblems').textContent", "the page to refuse a 16 MiB file")
+    if not refused.startswith("huge.bdf is 16777217 bytes: a file may hold at most 16777216 bytes"):
+        fail(f"a file over 16 MiB was answered '{refused}'")
+    if page.evaluate("window.crownpager.files()") != names:
+        fail("a file refused changed the files the page holds")
+    print(f"check-page: a file over the cap: {refused}")
 
 
 def write(folder, name, text):

@@ -1,7 +1,9 @@
 // Runs the engine's WebAssembly module in Node, through its C ABI, for Scripts/web/test-wasm.sh:
 //
-//   node run-module.mjs MODULE CONFIG OUT JOB...
+//   node run-module.mjs MODULE CONFIG OUT [--file PATH]... JOB...
 //
+// Each --file PATH is given to the module first (crownpager_add_file, under its last component),
+// as the page's Add files… gives it, for the pictures and fonts CONFIG names.
 // JOB is `PANEL|SCRIPT`: the configuration in CONFIG on that panel, the crown script SCRIPT run as
 // `crownpager render --frozen --out OUT/N` writes it (N the job's number from 0), each frame to
 // OUT/N/<name>.pbm; then the same steps turned live (crownpager_turn, crownpager_press and
@@ -9,7 +11,10 @@
 // OUT/N/live.pbm, and the frames as an animated GIF (crownpager_gif) to OUT/N.gif. Prints the figures it measured.
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 
-const [modulePath, configPath, out, ...jobs] = process.argv.slice(2);
+const [modulePath, configPath, out, ...rest] = process.argv.slice(2);
+const files = [];
+while (rest[0] === "--file") files.push(rest.splice(0, 2)[1]);
+const jobs = rest;
 const started = performance.now();
 const bytes = readFileSync(modulePath);
 let memory;
@@ -42,6 +47,16 @@ abi.crownpager_freeze();
 const panelCount = abi.crownpager_panels();
 const panels = decoder.decode(answer()).split("\n");
 if (panels.length !== panelCount) throw new Error(`crownpager_panels said ${panelCount}, named ${panels.length}`);
+for (const path of files) {
+  const name = encoder.encode(path.split("/").pop());
+  const data = readFileSync(path);
+  const at = abi.crownpager_input(name.length + data.length);
+  const input = new Uint8Array(memory.buffer, at, name.length + data.length);
+  input.set(name);
+  input.set(data, name.length);
+  if (abi.crownpager_add_file(name.length, data.length) !== 0) throw new Error(`${path}: ${decoder.decode(answer())}`);
+}
+if (abi.crownpager_files() !== files.length) throw new Error(`crownpager_files: ${decoder.decode(answer())}`);
 const mistakes = abi.crownpager_load(send(readFileSync(configPath, "utf8")));
 if (mistakes !== 0) {
   console.error(decoder.decode(answer()));

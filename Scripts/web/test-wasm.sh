@@ -7,7 +7,9 @@
 #   2. in Node: on every panel the program knows and a set of crown scripts, each frame the
 #      module renders is byte for byte the PBM file `render --frozen` writes, its GIF the one
 #      `render --frozen --gif` writes, and the glass after
-#      the same steps turned live (crownpager_turn, _press, _advance) is the last one's
+#      the same steps turned live (crownpager_turn, _press, _advance) is the last one's; and
+#      the same for a configuration whose image page and indicator image are files given to the
+#      module as the page's Add files… gives them (Tests/PagerWebTests/Fixtures/images.toml)
 #   3. in Debian's Chromium, headless, the page opened from the disk (Scripts/web/check-page.py)
 #
 #   Scripts/web/test-wasm.sh CROWNPAGER     the crownpager program to compare with
@@ -23,7 +25,8 @@ crownpager="$(realpath "$1")"
 cd "$(dirname "$0")/../.."
 # The module's budget: 1.45 MB after wasm-opt, 570 KB gzipped (1,221,996 and 498,246 when first
 # set; 1,362,239 and 536,126 with the night schedule and the large text, whose four Spleen fonts
-# carry about 80 KB of glyphs, 2026-11-29).
+# carry about 80 KB of glyphs, 2026-11-29; 1,406,010 and 553,241 with the files the page is given,
+# 20 KB and 6.5 KB more, 2026-11-29).
 budget_bytes=1450000
 budget_gzipped=570000
 status=0
@@ -59,35 +62,46 @@ mapfile -t panels < <(node -e '
   const b = new Uint8Array(i.exports.memory.buffer, i.exports.crownpager_output(), i.exports.crownpager_output_length());
   process.stdout.write(new TextDecoder().decode(b) + "\n");' "$module")
 scripts=("+1,+1,-1,wait 1s" "-1,+1,+1,+1,+1,+1,+1,+1,wait 1s" "+2,press,+1,press,wait 1s" "+1,long-press,wait 2s")
-jobs=()
-number=0
-for panel in "${panels[@]}"; do
-  for script in "${scripts[@]}"; do
-    "$crownpager" render --frozen --config "$config" --panel "$panel" --crown "$script" --no-png \
-      --out "$work/render/$number" --gif "$work/render/$number.gif" >/dev/null
-    jobs+=("$panel|$script")
-    number=$((number + 1))
-  done
-done
-node Scripts/web/run-module.mjs "$module" "$config" "$work/wasm" "${jobs[@]}"
-failed=0
+# compare CONFIG FOLDER [--file PATH]... -- SCRIPT...: every panel and each script, by render
+# --frozen and by the module (given the files), frames, GIFs and the glass turned live.
 frames=0
-for ((n = 0; n < number; n++)); do
-  if ! diff -rq -x live.pbm "$work/render/$n" "$work/wasm/$n" >&2; then
-    echo "test-wasm: ${jobs[$n]}: the module's frames differ from render's (above)" >&2
-    failed=1
-  fi
-  if ! cmp "$work/render/$n.gif" "$work/wasm/$n.gif" >&2; then
-    echo "test-wasm: ${jobs[$n]}: the module's GIF differs from render --gif's" >&2
-    failed=1
-  fi
-  frames=$((frames + $(find "$work/render/$n" -name '*.pbm' | wc -l)))
-  last="$(find "$work/render/$n" -name 'step-??.pbm' | sort | tail -n 1)"
-  if ! cmp -s <(grep -v '^#' "$last") "$work/wasm/$n/live.pbm"; then
-    echo "test-wasm: ${jobs[$n]}: turned live, the glass differs from render's $(basename "$last")" >&2
-    failed=1
-  fi
-done
-[ "$failed" -eq 0 ] || exit 1
-echo "test-wasm: $frames frames of ${#panels[@]} panels and ${#scripts[@]} scripts and their GIFs equal render --frozen's; the glass turned live equals the last step's"
-python3 Scripts/web/check-page.py out/web/crownpager.html "$crownpager" "$config"
+compare() {
+  local config="$1" folder="$2" files=() jobs=() number=0 failed=0
+  shift 2
+  while [ "$1" != "--" ]; do files+=("$1"); shift; done
+  shift
+  local panel script n last
+  for panel in "${panels[@]}"; do
+    for script in "$@"; do
+      "$crownpager" render --frozen --config "$config" --panel "$panel" --crown "$script" --no-png \
+        --out "$folder/render/$number" --gif "$folder/render/$number.gif" >/dev/null
+      jobs+=("$panel|$script")
+      number=$((number + 1))
+    done
+  done
+  node Scripts/web/run-module.mjs "$module" "$config" "$folder/wasm" "${files[@]}" "${jobs[@]}"
+  for ((n = 0; n < number; n++)); do
+    if ! diff -rq -x live.pbm "$folder/render/$n" "$folder/wasm/$n" >&2; then
+      echo "test-wasm: $config: ${jobs[$n]}: the module's frames differ from render's (above)" >&2
+      failed=1
+    fi
+    if ! cmp "$folder/render/$n.gif" "$folder/wasm/$n.gif" >&2; then
+      echo "test-wasm: $config: ${jobs[$n]}: the module's GIF differs from render --gif's" >&2
+      failed=1
+    fi
+    frames=$((frames + $(find "$folder/render/$n" -name '*.pbm' | wc -l)))
+    last="$(find "$folder/render/$n" -name 'step-??.pbm' | sort | tail -n 1)"
+    if ! cmp -s <(grep -v '^#' "$last") "$folder/wasm/$n/live.pbm"; then
+      echo "test-wasm: $config: ${jobs[$n]}: turned live, the glass differs from render's $(basename "$last")" >&2
+      failed=1
+    fi
+  done
+  [ "$failed" -eq 0 ] || exit 1
+}
+compare "$config" "$work/pages" -- "${scripts[@]}"
+fixtures=Tests/PagerWebTests/Fixtures
+compare "$fixtures/images.toml" "$work/images" --file "$fixtures/logo.pbm" --file "$fixtures/heart.png" -- \
+  "wait 1s,+1,-1,wait 1s"
+echo "test-wasm: $frames frames of ${#panels[@]} panels and ${#scripts[@]} scripts (and of images.toml with its two files given to the module) and their GIFs equal render --frozen's; the glass turned live equals the last step's"
+python3 Scripts/web/check-page.py out/web/crownpager.html "$crownpager" "$config" \
+  "$fixtures/images.toml" "$fixtures/logo.pbm" "$fixtures/heart.png"

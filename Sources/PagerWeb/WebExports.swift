@@ -57,10 +57,11 @@
             }
         }
 
-        /// Room for `size` bytes of input; returns where to write them (0 when `size` is negative).
+        /// Room for `size` bytes of input; returns where to write them (0 when `size` is negative or
+        /// over a file's cap and 64 KiB for its name: the module's memory never shrinks).
         @_expose(wasm, "crownpager_input")
         func crownpagerInput(_ size: Int32) -> UnsafeMutablePointer<UInt8>? {
-            size < 0 ? nil : input.reserve(Int(size))
+            size < 0 || Int(size) > WebFileStore.maximumFileBytes + (64 << 10) ? nil : input.reserve(Int(size))
         }
 
         /// Where the last answer starts.
@@ -81,6 +82,42 @@
             output.set(answer.lines.joined(separator: "\n").utf8)
             if case .mistakes(let errors) = answer { return Int32(errors.errors.count) }
             return 0
+        }
+
+        /// Keeps a file the user gave the page: the input holds its name (`name_length` bytes of
+        /// UTF-8; a path keeps only its last component) and then its `bytes_length` bytes. A
+        /// configuration's `path`, `image` or `font` ending in that name reads it from the next
+        /// `crownpager_load` on. Returns 0, or 1 when it is refused (no name, over 16 MiB, or all
+        /// files over 32 MiB; nothing is kept), the answer saying why.
+        @_expose(wasm, "crownpager_add_file")
+        func crownpagerAddFile(_ nameLength: Int32, _ bytesLength: Int32) -> Int32 {
+            guard let start = input.start, nameLength >= 0, bytesLength >= 0,
+                Int(nameLength) + Int(bytesLength) <= input.capacity
+            else {
+                output.set("the file's name and bytes are not in the input".utf8)
+                return 1
+            }
+            let name = input.text(nameLength)
+            let bytes = Array(UnsafeBufferPointer(start: start + Int(nameLength), count: Int(bytesLength)))
+            do throws(WebFileError) {
+                try pager.addFile(name: name, bytes: bytes)
+            } catch {
+                output.set(error.description.utf8)
+                return 1
+            }
+            output.set([])
+            return 0
+        }
+
+        /// Forgets every file the page was given (`crownpager_load` then finds none).
+        @_expose(wasm, "crownpager_clear_files")
+        func crownpagerClearFiles() { pager.removeAllFiles() }
+
+        /// The files the page holds; the answer is their names, one a line, in the order added. Returns how many.
+        @_expose(wasm, "crownpager_files")
+        func crownpagerFiles() -> Int32 {
+            output.set(pager.files.names.joined(separator: "\n").utf8)
+            return Int32(pager.files.names.count)
         }
 
         /// The built-in configuration's text (`crownpager check --print-default`): the page's first text.

@@ -31,14 +31,19 @@ package struct WebPager {
     private var pending: [CrownEvent] = []
     /// Whether the crown's button is down.
     package private(set) var isPressed = false
+    /// The files the user gave the page, which the configuration's pictures and fonts are read from.
+    package private(set) var files = WebFileStore()
+    /// The running configuration's indicator style, its pictures read when it was loaded: a panel
+    /// or rotation chosen later keeps them though the page's files were cleared since.
+    private var style = PageIndicatorStyle()
 
     /// The pager of `configuration` on its own panel, started at time zero.
     package init(configuration: Configuration = .builtIn, sampler: WebPageSampler = WebPageSampler()) {
         self.configuration = configuration
         self.sampler = sampler
         now = .zero
-        shell = Self.started(configuration, style: PageIndicatorStyle(), at: .zero, sampler: &self.sampler)
-        _ = try? restart()
+        style = (try? configuration.indicatorStyle(files: files)) ?? PageIndicatorStyle()
+        shell = Self.started(configuration, style: style, at: .zero, sampler: &self.sampler)
     }
 
     /// The file name errors give: the page edits one file, as `check crownpager.toml` reads it.
@@ -63,7 +68,7 @@ package struct WebPager {
     package mutating func load(_ text: String) -> CheckAnswer {
         let read: Configuration
         do throws(ConfigErrors) {
-            read = try Configuration(checking: text, file: Self.fileName, files: WebFiles())
+            read = try Configuration(checking: text, file: Self.fileName, files: files)
         } catch {
             return .mistakes(error)
         }
@@ -72,12 +77,13 @@ package struct WebPager {
         let fresh = running
         let style: PageIndicatorStyle
         do throws(ImageFileError) {
-            style = try fresh.indicatorStyle(files: WebFiles())
+            style = try fresh.indicatorStyle(files: files)
         } catch {
             configuration = previous
             return .mistakes(
                 ConfigErrors([ConfigError(file: Self.fileName, line: 0, key: "", message: error.description)]))
         }
+        self.style = style
         let old = shell.engine.configuration.display
         if fresh.display.panel == old.panel, fresh.display.connection == old.connection {
             pending.removeAll()
@@ -85,21 +91,30 @@ package struct WebPager {
             shell.feed(.reload(fresh, style: style), at: now, sampler: &sampler)
             _ = shell.takeRecords()
         } else {
-            _ = try? restart()
+            restart()
         }
         return .good(read.summary)
     }
 
+    /// Keeps `bytes` as the file `name` (its last path component) for the configuration to read;
+    /// the page then loads its text again. Throws, keeping nothing, for a file over the caps.
+    package mutating func addFile(name: String, bytes: [UInt8]) throws(WebFileError) {
+        try files.add(name: name, bytes: bytes)
+    }
+
+    /// Forgets every file the user gave; the running pages keep the pictures they read.
+    package mutating func removeAllFiles() { files.removeAll() }
+
     /// Shows the pages on `panel` instead of the configuration's, from the first page.
     package mutating func choose(panel: SSD1306Panel?) {
         self.panel = panel
-        _ = try? restart()
+        restart()
     }
 
     /// Turns the picture by `rotation` instead of the configuration's, from the first page.
     package mutating func rotate(_ rotation: DisplayRotation?) {
         self.rotation = rotation
-        _ = try? restart()
+        restart()
     }
 
     /// The crown turned by `detents` (positive: towards later pages), now.
@@ -140,15 +155,13 @@ package struct WebPager {
     /// the pager itself is not moved.
     package func render(_ script: CrownScript) -> [RenderedFrame] {
         let configuration = running
-        let style = (try? configuration.indicatorStyle(files: WebFiles())) ?? PageIndicatorStyle()
         var sampler = SamplePageSampler()
         return HeadlessRender(configuration: configuration, style: style).run(script, sampler: &sampler).frames
     }
 
     /// A fresh engine for the running configuration at `now`, its first page drawn.
-    private mutating func restart() throws(ImageFileError) {
+    private mutating func restart() {
         let configuration = running
-        let style = try configuration.indicatorStyle(files: WebFiles())
         pending.removeAll()
         isPressed = false
         shell = Self.started(configuration, style: style, at: now, sampler: &sampler)
@@ -188,14 +201,5 @@ package enum CheckAnswer: Equatable {
             }
             return lines
         }
-    }
-}
-
-/// The page reads no files: a picture a configuration names by path is on the device, not here.
-struct WebFiles: FileReading {
-    func bytes(atPath path: String, maximumBytes: Int) throws(FileReadError) -> [UInt8] {
-        throw FileReadError(
-            "could not open \(path): the browser page reads no files; use a built-in image name here, the file on the device"
-        )
     }
 }

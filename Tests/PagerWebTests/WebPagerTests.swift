@@ -77,10 +77,14 @@ import Testing
                 == "crownpager: crownpager.toml: the rest of the file is not checked until this syntax error is fixed")
     }
 
-    @Test func aPictureOnTheDeviceIsAMistakeHereAndABuiltInOneIsNot() {
+    @Test func aPictureThePageWasNotGivenIsAMistakeSayingToAddItAndABuiltInOneIsNot() {
         var pager = Self.loaded()
         let file = pager.load("[indicator]\nimage = \"/etc/crownpager/dot.png\"\n")
-        #expect(file.lines.first?.contains("the browser page reads no files") == true, "\(file.lines)")
+        #expect(
+            file.lines.first
+                == "crownpager: crownpager.toml:2: indicator.image: cannot read indicator image: could not open "
+                + "/etc/crownpager/dot.png: the page has no file dot.png; add dot.png to the page (Add files…)",
+            "\(file.lines)")
         let builtIn = pager.load("[indicator]\nimage = \"star\"\n" + Self.pagesText)
         #expect(builtIn == .good(pager.configuration.summary), "\(builtIn.lines)")
     }
