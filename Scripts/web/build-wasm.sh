@@ -87,10 +87,11 @@ if [ -f "$module/crownpager.wasm" ]; then
 else
   if [ ! -f "$objects/PagerTools.o" ]; then
     echo "build-wasm: compiling the pure targets for $target (Scripts/dev/check-embedded.sh)"
-    rm -rf "$objects.partial"
-    Scripts/dev/check-embedded.sh --target wasm32 --objects "$objects.partial"
-    rm -rf "$objects"
-    mv "$objects.partial" "$objects"
+    # A partial folder of this process's own: two builds of one tree at once (a test run beside
+    # a page build) must not compile into each other's folder. The first to finish is kept.
+    partial="$objects.partial.$$"
+    Scripts/dev/check-embedded.sh --target wasm32 --objects "$partial"
+    if [ -f "$objects/PagerTools.o" ]; then rm -rf "$partial"; else rm -rf "$objects" && mv "$partial" "$objects"; fi
   fi
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
@@ -111,20 +112,21 @@ else
   # Features named one by one: --all-features makes a module Node 20 refuses.
   wasm-opt -Oz --enable-bulk-memory --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int \
     --enable-multivalue --enable-reference-types "$work/crownpager.raw.wasm" -o "$work/crownpager.wasm"
-  rm -rf "$module.partial"
-  mkdir -p "$module.partial"
-  cp "$work/crownpager.raw.wasm" "$work/crownpager.wasm" "$module.partial/"
-  rm -rf "$module"
-  mv "$module.partial" "$module"
+  partial="$module.partial.$$"
+  mkdir -p "$partial"
+  cp "$work/crownpager.raw.wasm" "$work/crownpager.wasm" "$partial/"
+  if [ -f "$module/crownpager.wasm" ]; then rm -rf "$partial"; else rm -rf "$module" && mv "$partial" "$module"; fi
 fi
 cp "$module/crownpager.wasm" "$module/crownpager.raw.wasm" out/web/
 # The cache keeps the three last used of each (28 MB of objects and modules, 2.6 MB of module apiece).
 touch "$module"
 [ ! -d "$objects" ] || touch "$objects"
 for kind in objects module; do
-  find "$cache" -maxdepth 1 -name "$kind-*" ! -name '*.partial' -printf '%T@ %p\n' | sort -rn | tail -n +4 |
+  find "$cache" -maxdepth 1 -name "$kind-*" ! -name '*.partial*' -printf '%T@ %p\n' | sort -rn | tail -n +4 |
     cut -d' ' -f2- | while read -r old; do rm -rf "$old"; done
 done
+# A partial folder an interrupted build left (no build runs for an hour).
+find "$cache" -maxdepth 1 -name '*.partial.*' -mmin +60 -exec rm -rf {} +
 # The page with the module in place of its marker line, as base64.
 page=Sources/PagerWeb/Page/crownpager.html
 marker="$(grep -n '@CROWNPAGER_WASM_BASE64@' "$page" | cut -d: -f1)"
@@ -133,8 +135,8 @@ marker="$(grep -n '@CROWNPAGER_WASM_BASE64@' "$page" | cut -d: -f1)"
   head -n "$((marker - 1))" "$page"
   printf '      const moduleBase64 = "%s";\n' "$(base64 -w 0 out/web/crownpager.wasm)"
   tail -n "+$((marker + 1))" "$page"
-} >out/web/crownpager.html.partial
-mv out/web/crownpager.html.partial out/web/crownpager.html
+} >"out/web/crownpager.html.partial.$$"
+mv "out/web/crownpager.html.partial.$$" out/web/crownpager.html
 echo "build-wasm: wrote out/web/crownpager.wasm ($(wc -c <out/web/crownpager.wasm) bytes) and out/web/crownpager.html"
 if [ "$sizes" -eq 1 ]; then
   for file in out/web/crownpager.raw.wasm out/web/crownpager.wasm; do
