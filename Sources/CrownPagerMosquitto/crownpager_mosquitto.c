@@ -20,6 +20,7 @@ typedef struct ssl_ctx_st SSL_CTX;
 typedef struct ssl_st SSL;
 typedef struct ssl_method_st SSL_METHOD;
 typedef struct X509_VERIFY_PARAM_st X509_VERIFY_PARAM;
+typedef struct x509_store_ctx_st X509_STORE_CTX;
 /// X509_V_ERR_HOSTNAME_MISMATCH and X509_V_ERR_IP_ADDRESS_MISMATCH (<openssl/x509_vfy.h>).
 enum { name_mismatch = 62, address_mismatch = 64 };
 /// SSL_VERIFY_PEER, SSL_FILETYPE_PEM, SSL_CTRL_SET_MIN_PROTO_VERSION and TLS1_2_VERSION (<openssl/ssl.h>).
@@ -72,7 +73,11 @@ static struct {
     long (*SSL_get_verify_result)(const SSL *ssl);
     const char *(*X509_verify_cert_error_string)(long code);
     void (*ERR_clear_error)(void);
+    int (*X509_STORE_CTX_get_error)(X509_STORE_CTX *store);
 } api;
+
+/// The first certificate check that failed in this thread since the last connect started.
+static _Thread_local long last_verify_error = 0;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 /// 0 once every function was found; written once, under load_once.
@@ -123,6 +128,7 @@ static void load(void) {
     RESOLVE(SSL_get_verify_result)
     RESOLVE(X509_verify_cert_error_string)
     RESOLVE(ERR_clear_error)
+    RESOLVE(X509_STORE_CTX_get_error)
 #undef RESOLVE
     if (failed) {
         dlclose(library);
@@ -219,6 +225,7 @@ int mosquitto_connect_bind_async(
     // address read it as its own, so the connect failed at once as "A TLS error occurred" and the
     // name check never ran (MQTTFaultTests, in the fresh root whose localhost is ::1 first).
     api.ERR_clear_error();
+    last_verify_error = 0;
     return api.mosquitto_connect_bind_async(mosq, host, port, keepalive, bind_address);
 }
 
@@ -232,6 +239,19 @@ const char *mosquitto_strerror(int mosq_errno) {
 
 // MARK: The certificate checked against the name, not the address connected to
 
+/// OpenSSL's verdict, kept as it is (the name check included), and the first failure remembered:
+/// a handshake that fails inside the connect call leaves no session to ask afterwards.
+static int remember_verify_error(int passed, X509_STORE_CTX *store) {
+    if (!passed && last_verify_error == 0) last_verify_error = api.X509_STORE_CTX_get_error(store);
+    return passed;
+}
+
+long crownpager_mosquitto_tls_take_verify_error(void) {
+    long code = last_verify_error;
+    last_verify_error = 0;
+    return code;
+}
+
 const char *crownpager_mosquitto_tls_context(
     struct mosquitto *mosq, const char *expected, const char *cafile, const char *capath, const char *certfile,
     const char *keyfile) {
@@ -241,8 +261,9 @@ const char *crownpager_mosquitto_tls_context(
     unsigned char address[16];
     int numeric = inet_pton(AF_INET, expected, address) == 1 || inet_pton(AF_INET6, expected, address) == 1;
     X509_VERIFY_PARAM *parameters = api.SSL_CTX_get0_param(context);
-    // A NULL callback: OpenSSL's own verdict, the name check included, decides the handshake.
-    api.SSL_CTX_set_verify(context, verify_peer, NULL);
+    // OpenSSL's own verdict, the name check included, decides the handshake; the callback only
+    // remembers why it failed.
+    api.SSL_CTX_set_verify(context, verify_peer, (void *)remember_verify_error);
     if (api.SSL_CTX_ctrl(context, set_min_proto_version, tls_1_2, NULL) != 1) failure = "TLS 1.2 could not be required";
     else if ((numeric ? api.X509_VERIFY_PARAM_set1_ip_asc(parameters, expected)
                       : api.X509_VERIFY_PARAM_set1_host(parameters, expected, 0)) != 1)

@@ -283,6 +283,11 @@ package final class MQTTClient {
         let seconds = Int32(clamping: max(5, options.keepalive.nanoseconds / 1_000_000_000))
         let code = mosquitto_connect_bind_async(handle, address, Int32(options.port), seconds, nil)
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            // A broker on this machine can fail the handshake inside the call: the certificate's
+            // verdict, kept by the shim, says why (a name it is not for), as a later failure would.
+            if options.tls, let tls = tlsReason(code: crownpager_mosquitto_tls_take_verify_error()) {
+                return connection.failed(tls.reason, tls.failure, at: now)
+            }
             let failure = MQTTFailure.of(code, error: Glibc.errno, tls: options.tls, connecting: true)
             return connection.failed(
                 "cannot connect to \(address):\(options.port): \(Self.sentence(code))", failure, at: now)
@@ -326,7 +331,13 @@ package final class MQTTClient {
             crownpager_mosquitto_tls_release(session)
             session = nil
         }
-        let code = crownpager_mosquitto_tls_verify_result(session)
+        let held = crownpager_mosquitto_tls_verify_result(session)
+        let remembered = crownpager_mosquitto_tls_take_verify_error()
+        return tlsReason(code: held != 0 ? held : remembered)
+    }
+
+    /// The reason and kind for X509_V_ code `code`, with the fix; nil for 0 (the check passed).
+    private func tlsReason(code: Int) -> (reason: String, failure: MQTTFailure)? {
         guard code != 0 else { return nil }
         let words = String(cString: crownpager_mosquitto_tls_verify_string(code))
         if crownpager_mosquitto_tls_is_name_mismatch(code) != 0 {

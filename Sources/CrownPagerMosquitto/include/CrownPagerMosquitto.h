@@ -52,6 +52,11 @@ long crownpager_mosquitto_tls_verify_result(void *session);
 const char *crownpager_mosquitto_tls_verify_string(long code);
 /// Whether an X509_V_ code says the certificate is not for the name (or address) expected.
 int crownpager_mosquitto_tls_is_name_mismatch(long code);
+/// The X509_V_ code of the first certificate check that failed in this thread since the last
+/// connect started, then 0 until the next: for a handshake that failed inside
+/// mosquitto_connect_bind_async itself (a broker on this machine answers at once), whose
+/// session libmosquitto freed before it returned.
+long crownpager_mosquitto_tls_take_verify_error(void);
 /// Drops the reference crownpager_mosquitto_tls_hold took.
 void crownpager_mosquitto_tls_release(void *session);
 
