@@ -15,6 +15,8 @@
 #   built-in       the built-in configuration (system, clock, temperature, memory, disk)
 #   live mirror    the static page with [web] listening and a browser's stream (/events) open:
 #                  a still glass sends it nothing and must wake nothing
+#   MQTT           the static page connected to a mosquitto of its own (keepalive 60 s, the camera
+#                  on): the keepalive's wakes only, a quarter keepalive apart
 #   terminal mock  the static page drawn in an 80x24 terminal; then the terminal is widened once
 #                  (SIGWINCH), and what that cost and whether the glass was drawn anew is shown
 # Then the cold start, exec to the first I2C write and to the first frame (display data) on the
@@ -42,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 case "$seconds$starts" in *[!0-9]*) echo "wakeups: --seconds and --starts take whole numbers" >&2; exit 64 ;; esac
 [ "$seconds" -ge 1 ] && [ "$starts" -ge 1 ] || { echo "wakeups: --seconds and --starts must be at least 1" >&2; exit 64; }
-for tool in cc script strace strip /usr/bin/time; do
+for tool in cc script strace strip /usr/bin/time mosquitto; do
   command -v "$tool" >/dev/null || { echo "wakeups: needs $tool" >&2; exit 69; }
 done
 
@@ -99,6 +101,17 @@ configuration '"mock"' "$text_page" "$(clock_page '%H:%M:%S')" >"$work/mock.toml
 web_port=$((20000 + RANDOM % 20000))
 while ss -Htln "sport = :$web_port" 2>/dev/null | grep -q .; do web_port=$((20000 + RANDOM % 20000)); done
 { cat "$work/static.toml"; printf '[web]\nlisten = "127.0.0.1:%s"\n' "$web_port"; } >"$work/web.toml"
+# The static page with MQTT on, against a mosquitto of its own (Scripts/setup.sh --test installs it).
+mqtt_port=$((20000 + RANDOM % 20000))
+while ss -Htln "sport = :$mqtt_port" 2>/dev/null | grep -q . || [ "$mqtt_port" = "$web_port" ]; do
+  mqtt_port=$((20000 + RANDOM % 20000))
+done
+printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$mqtt_port" >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+broker=$!
+pids+=("$broker")
+{ cat "$work/static.toml"; printf '[mqtt]\nhost = "127.0.0.1"\nport = %s\nbase_topic = "wakeups"\n' "$mqtt_port"; } \
+  >"$work/mqtt.toml"
 
 fake_kernel=(env "LD_PRELOAD=$work/libFakeKernel.so" "FAKE_KERNEL_ROOT=$work/root" "FAKE_I2C_DEVICES=1:0x3c")
 
@@ -136,7 +149,7 @@ ended_early() {
   exit 70
 }
 
-cases=(static short shift night minute seconds builtin web mock)
+cases=(static short shift night minute seconds builtin web mqtt mock)
 for name in "${cases[@]}"; do start "$name"; done
 for name in "${cases[@]}"; do
   for _ in $(seq 100); do [ -s "$work/$name.pid" ] && break; sleep 0.05; done
@@ -166,6 +179,7 @@ sleep 1
 resize_wakes=$(($(switches "${pid[mock]}") - after[mock]))
 redrawn=$(($(stat -c %s "$work/mock.typescript") - drawn))
 for name in "${cases[@]}"; do kill -TERM "${pid[$name]}"; done
+kill "$broker"  # or wait would wait for it too
 wait
 
 label() {
@@ -178,6 +192,7 @@ label() {
     seconds) echo "seconds clock (%H:%M:%S), panel" ;;
     builtin) echo "the built-in configuration, panel" ;;
     web) echo "static page, live mirror with a browser watching" ;;
+    mqtt) echo "static page, MQTT on (keepalive 60 s, camera)" ;;
     mock) echo "static page, terminal mock" ;;
   esac
 }
