@@ -78,9 +78,8 @@ packages+=(unifont)
 [ "$want_test" -eq 1 ] && packages+=(tmux procps mosquitto mosquitto-clients)
 # GNU libmicrohttpd for the live mirror's tests ([web]: the program loads it at run time, the build
 # needs no header): libmicrohttpd12 on Debian 12, libmicrohttpd12t64 on Debian 13 (the same soname).
-# (dpkg-query fails for the name this release does not know: its answer is read whole first.)
-microhttpd="$(dpkg-query -W -f='${db:Status-Status}\n' libmicrohttpd12 libmicrohttpd12t64 2>/dev/null || true)"
-if [ "$want_test" -eq 1 ] && ! grep -qx installed <<<"$microhttpd"; then
+# The library itself is asked for (its soname in ld.so's cache), whichever package brought it.
+if [ "$want_test" -eq 1 ] && ! /sbin/ldconfig -p | grep -qF 'libmicrohttpd.so.12 '; then
   microhttpd=libmicrohttpd12
   if command -v apt-cache >/dev/null 2>&1 && apt_update_once && apt-cache show libmicrohttpd12t64 >/dev/null 2>&1; then
     microhttpd=libmicrohttpd12t64
