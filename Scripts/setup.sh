@@ -79,7 +79,8 @@ packages+=(unifont)
 # GNU libmicrohttpd for the live mirror's tests ([web]: the program loads it at run time, the build
 # needs no header): libmicrohttpd12 on Debian 12, libmicrohttpd12t64 on Debian 13 (the same soname).
 # The library itself is asked for (its soname in ld.so's cache), whichever package brought it.
-if [ "$want_test" -eq 1 ] && ! /sbin/ldconfig -p | grep -qF 'libmicrohttpd.so.12 '; then
+# (Read whole first: grep -q ending the pipe early would fail it under pipefail.)
+if [ "$want_test" -eq 1 ] && ! grep -qF 'libmicrohttpd.so.12 ' <<<"$(/sbin/ldconfig -p)"; then
   microhttpd=libmicrohttpd12
   if command -v apt-cache >/dev/null 2>&1 && apt_update_once && apt-cache show libmicrohttpd12t64 >/dev/null 2>&1; then
     microhttpd=libmicrohttpd12t64
