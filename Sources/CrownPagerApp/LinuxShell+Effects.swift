@@ -118,3 +118,19 @@ extension LinuxShell {
         }
     }
 }
+
+extension LinuxShell {
+    /// Appends the records the panel accepted to the trace, and at `now` (when given) to the recording
+    /// and the live mirror.
+    func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
+        if let now { recorder?.record(records, at: now) }
+        liveMirror?.take(records)
+        try trace?.append(records)
+    }
+
+    /// Closes the trace at the end of the run; a failure to write its end is a warning, not the run's error.
+    func closeTrace(_ open: TraceFile) {
+        trace = nil
+        do throws(CrownPagerError) { try open.close() } catch { OperatorLog.warning("crownpager: warning: \(error)") }
+    }
+}

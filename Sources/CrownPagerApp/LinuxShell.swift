@@ -26,8 +26,8 @@ package final class LinuxShell {
     package let target: DisplayTarget
     /// Where to record the I2C trace, if anywhere.
     package let tracePath: String?
-    /// The trace, open while the run goes.
-    private var trace: TraceFile?
+    /// The trace, open while the run goes (`appendTrace`, `closeTrace`).
+    var trace: TraceFile?
     /// Leave the last picture on the panel at exit.
     package let persist: Bool
     /// Records the glass into an animated GIF (`--record`), if anywhere.
@@ -373,19 +373,6 @@ package final class LinuxShell {
                 + "\(configuration.pages.count) pages from \(configuration.file)"
                 + (knob.map { "; the crown on \($0.sourceDescription)" } ?? "")
                 + (keys ? "; Down/j and Up/k turn the crown, Enter presses, q quits" : "; SIGINT or SIGTERM stops"))
-    }
-
-    /// Appends the records the panel accepted to the trace, and at `now` (when given) to the recording.
-    func appendTrace(_ records: DisplayBatch, at now: Timestamp? = nil) throws(CrownPagerError) {
-        if let now { recorder?.record(records, at: now) }
-        liveMirror?.take(records)
-        try trace?.append(records)
-    }
-
-    /// Closes the trace at the end of the run; a failure to write its end is a warning, not the run's error.
-    private func closeTrace(_ open: TraceFile) {
-        trace = nil
-        do throws(CrownPagerError) { try open.close() } catch { OperatorLog.warning("crownpager: warning: \(error)") }
     }
 
     /// Reads the file again (SIGHUP) and hands it to the engine; a file that does not parse keeps the running one.
