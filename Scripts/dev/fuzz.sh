@@ -28,7 +28,8 @@
 set -euo pipefail
 targets=(config durations pbm xbm png inflate i2c-trace crown-script input-events keys gauge command-output bdf unifont-hex
   output-path vhost-user notifications control-request mqtt-payload terminal-text graphemes mirror-request)
-# The pure targets, in dependency order, and LinuxSystem's file writing: what the fuzz targets link.
+# The pure targets and LinuxSystem's file writing: what the fuzz targets link. They are compiled in
+# the order their own imports give (below), so a new dependency between them needs no edit here.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput GlassViews PagerConfig PagerSettings PagerEngine
   PagerTools VhostUserI2C PagerControl PagerMirror LinuxSystem)
 # Of LinuxSystem, only the files that write output (they need no C module of the target).
@@ -68,18 +69,46 @@ if [ ! -x "$out/bin/probe" ] && ! swiftc "${flags[@]}" "$probe" -o "$out/bin/pro
   exit 1
 fi
 
+# A module's sources: all of them, or the few `only` names.
+sources_of() {
+  if [ -n "${only[$1]:-}" ]; then
+    local names
+    read -r -a names <<<"${only[$1]}"
+    printf "Sources/$1/%s\n" "${names[@]}"
+  else
+    find "Sources/$1" -name '*.swift' | sort
+  fi
+}
+# Orders the modules so each comes after every one of them its sources import. A module that
+# imports one outside the list, or a cycle, stops the run here with the names, not at the compiler.
+ordered=() placed=" "
+while [ "${#ordered[@]}" -lt "${#modules[@]}" ]; do
+  progressed=false
+  for module in "${modules[@]}"; do
+    [[ "$placed" == *" $module "* ]] && continue
+    ready=true
+    mapfile -t sources < <(sources_of "$module")
+    for imported in $(sed -n 's/^\(@[A-Za-z_]*\(([^)]*)\)\{0,1\} \)*import \([A-Za-z0-9_]*\).*/\3/p' "${sources[@]}" | sort -u); do
+      [ -d "Sources/$imported" ] || continue
+      if [[ ! " ${modules[*]} " =~ " $imported " ]]; then
+        echo "fuzz: $module imports $imported, which is not in the script's modules: add it there" >&2
+        exit 1
+      fi
+      [[ "$placed" == *" $imported "* ]] || ready=false
+    done
+    if $ready; then ordered+=("$module") placed+="$module " progressed=true; fi
+  done
+  $progressed || { echo "fuzz: the modules import each other in a cycle; placed so far: ${ordered[*]}" >&2; exit 1; }
+done
+modules=("${ordered[@]}")
+
 # Builds a module again when one of its sources, or a module before it, is newer than its object.
 rebuilt=false
 for module in "${modules[@]}"; do
   object="$out/modules/$module.o"
   if $rebuilt || [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -name '*.swift' -newer "$object" | head -n 1)" ]; then
     echo "fuzz: compiling $module"
-    if [ -n "${only[$module]:-}" ]; then
-      read -r -a sources <<<"${only[$module]}"
-      sources=("${sources[@]/#/Sources/$module/}")
-    else
-      mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
-    fi
+    mapfile -t sources < <(sources_of "$module")
     if ! swiftc "${flags[@]}" -wmo -module-name "$module" -I "$out/modules" -emit-module \
       -emit-module-path "$out/modules/$module.swiftmodule" -c "${sources[@]}" -o "$object" \
       >"$out/logs/build-$module.log" 2>&1; then
