@@ -33,7 +33,7 @@ package final class LiveMirror {
     package var libraryVersion: String { server?.libraryVersion ?? "" }
 
     /// The most connections at once: a few browsers and scripts; more are refused by the library.
-    static let connectionLimit = 128
+    package static let connectionLimit = 128
     /// A connection idle this long is closed (a stream that sleeps is not idle).
     static let idleSeconds = 30
     /// The bytes a request's head may take: a longer one (a 1 MB header) is answered 431.

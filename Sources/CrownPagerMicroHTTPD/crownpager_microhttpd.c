@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -29,8 +31,11 @@ enum { option_end = 0, option_memory = 1, option_connections = 2, option_timeout
 enum { option_address = 6 };
 /// MHD_DAEMON_INFO_EPOLL_FD; MHD_HEADER_KIND, MHD_GET_ARGUMENT_KIND; MHD_RESPMEM_MUST_COPY.
 enum { info_epoll_descriptor = 3, header_kind = 1, argument_kind = 8, memory_must_copy = 2 };
-/// MHD_CONTENT_READER_END_OF_STREAM; MHD_SIZE_UNKNOWN.
+/// MHD_CONNECTION_INFO_CONNECTION_FD (its answer, a union, starts with the socket's int).
+enum { info_connection_descriptor = 6 };
+/// MHD_CONTENT_READER_END_OF_STREAM, MHD_CONTENT_READER_END_WITH_ERROR; MHD_SIZE_UNKNOWN.
 #define END_OF_STREAM ((ssize_t)-1)
+#define END_WITH_ERROR ((ssize_t)-2)
 #define SIZE_UNKNOWN UINT64_MAX
 
 typedef int (*access_handler)(
@@ -48,6 +53,7 @@ static struct {
     int (*MHD_run)(struct MHD_Daemon *daemon);
     int (*MHD_get_timeout)(struct MHD_Daemon *daemon, unsigned long long *timeout);
     const void *(*MHD_get_daemon_info)(struct MHD_Daemon *daemon, int info_type, ...);
+    const void *(*MHD_get_connection_info)(struct MHD_Connection *connection, int info_type, ...);
     const char *(*MHD_lookup_connection_value)(struct MHD_Connection *connection, int kind, const char *key);
     struct MHD_Response *(*MHD_create_response_from_buffer)(size_t size, void *buffer, int mode);
     struct MHD_Response *(*MHD_create_response_from_callback)(
@@ -88,6 +94,7 @@ static void load(void) {
     RESOLVE(MHD_run)
     RESOLVE(MHD_get_timeout)
     RESOLVE(MHD_get_daemon_info)
+    RESOLVE(MHD_get_connection_info)
     RESOLVE(MHD_lookup_connection_value)
     RESOLVE(MHD_create_response_from_buffer)
     RESOLVE(MHD_create_response_from_callback)
@@ -123,13 +130,23 @@ struct stream {
     crownpager_httpd *server;
     struct MHD_Connection *connection;
     uint64_t id;
+    /// Suspended until the glass changes; its socket is then watched for the browser leaving.
     int sleeping;
+    /// The socket watched while it sleeps, or -1.
+    int watched;
+    /// The browser went while it slept: the stream ends at its next read.
+    int departed;
     struct stream *next;
 };
 
 struct crownpager_httpd {
     struct MHD_Daemon *daemon;
+    /// What the run loop polls: an epoll set of libmicrohttpd's own epoll descriptor and the
+    /// sockets of the sleeping streams. libmicrohttpd drops a suspended connection's socket from
+    /// its set, so without this a browser that leaves a still glass would keep its connection
+    /// (one of the limit's) until the glass next changes, which on a static page is never.
     int descriptor;
+    int library_descriptor;
     void *context;
     crownpager_httpd_handler handler;
     crownpager_httpd_reader reader;
@@ -148,15 +165,36 @@ enum { body_limit = 64 * 1024 };
 /// The server whose handler runs now (one thread answers one request at a time): the answer marks it.
 static crownpager_httpd *answering;
 
+/// Watches a sleeping stream's socket for the browser's end (its FIN or a reset): nothing else
+/// comes on an event stream's socket, so a still glass still wakes nothing.
+static void watch_stream(struct stream *stream) {
+    const int *socket = api.MHD_get_connection_info(stream->connection, info_connection_descriptor);
+    if (!socket) return;
+    struct epoll_event event = {.events = EPOLLRDHUP, .data.ptr = stream};
+    if (epoll_ctl(stream->server->descriptor, EPOLL_CTL_ADD, *socket, &event) == 0) stream->watched = *socket;
+}
+
+/// Resumes a sleeping stream (libmicrohttpd carries it out at its next run).
+static void resume_stream(struct stream *stream) {
+    if (!stream->sleeping) return;
+    stream->sleeping = 0;
+    if (stream->watched >= 0) epoll_ctl(stream->server->descriptor, EPOLL_CTL_DEL, stream->watched, NULL);
+    stream->watched = -1;
+    api.MHD_resume_connection(stream->connection);
+}
+
 static ssize_t read_stream(void *cls, uint64_t position, char *buffer, size_t capacity) {
     (void)position;
     struct stream *stream = cls;
+    // A browser that went: libmicrohttpd closes the connection and frees the stream.
+    if (stream->departed) return END_WITH_ERROR;
     long count = stream->server->reader(stream->server->context, stream->id, buffer, capacity);
     if (count > 0) return count;
     if (count < 0) return END_OF_STREAM;
     // Nothing to send: the socket leaves the epoll set until a wake, so an idle stream costs no wake-ups.
     stream->sleeping = 1;
     api.MHD_suspend_connection(stream->connection);
+    watch_stream(stream);
     return 0;
 }
 
@@ -264,7 +302,18 @@ crownpager_httpd *crownpager_httpd_start(
         return NULL;
     }
     const int *descriptor = api.MHD_get_daemon_info(server->daemon, info_epoll_descriptor);
-    server->descriptor = descriptor ? *descriptor : -1;
+    server->library_descriptor = descriptor ? *descriptor : -1;
+    server->descriptor = epoll_create1(EPOLL_CLOEXEC);
+    struct epoll_event library = {.events = EPOLLIN, .data.ptr = NULL};
+    if (server->library_descriptor < 0 || server->descriptor < 0
+        || epoll_ctl(server->descriptor, EPOLL_CTL_ADD, server->library_descriptor, &library) != 0) {
+        int failure = errno ? errno : EINVAL;
+        if (server->descriptor >= 0) close(server->descriptor);
+        api.MHD_stop_daemon(server->daemon);
+        free(server);
+        errno = failure;
+        return NULL;
+    }
     return server;
 }
 
@@ -276,14 +325,27 @@ long long crownpager_httpd_timeout(crownpager_httpd *server) {
     return milliseconds > (unsigned long long)INT32_MAX ? INT32_MAX : (long long)milliseconds;
 }
 
-int crownpager_httpd_run(crownpager_httpd *server) { return api.MHD_run(server->daemon) == mhd_yes ? 0 : -1; }
+int crownpager_httpd_run(crownpager_httpd *server) {
+    // The sleeping streams whose browsers went are resumed to end; the library's own events wait
+    // for its run. Up to 64 a pass: more come at the next, as the set is level-triggered.
+    struct epoll_event events[64];
+    int count = epoll_wait(server->descriptor, events, 64, 0);
+    int departed = 0;
+    for (int index = 0; index < count; index++) {
+        struct stream *stream = events[index].data.ptr;
+        if (!stream) continue;
+        stream->departed = 1;
+        resume_stream(stream);
+        departed = 1;
+    }
+    if (api.MHD_run(server->daemon) != mhd_yes) return -1;
+    // A resume is carried out at the start of a run: this one ends the departed streams.
+    if (departed && api.MHD_run(server->daemon) != mhd_yes) return -1;
+    return 0;
+}
 
 void crownpager_httpd_wake(crownpager_httpd *server) {
-    for (struct stream *stream = server->streams; stream; stream = stream->next) {
-        if (!stream->sleeping) continue;
-        stream->sleeping = 0;
-        api.MHD_resume_connection(stream->connection);
-    }
+    for (struct stream *stream = server->streams; stream; stream = stream->next) resume_stream(stream);
 }
 
 void crownpager_httpd_stop(crownpager_httpd *server) {
@@ -291,6 +353,7 @@ void crownpager_httpd_stop(crownpager_httpd *server) {
     // Stopping with a suspended connection is an API violation (it leaks it): all wake first.
     crownpager_httpd_wake(server);
     api.MHD_stop_daemon(server->daemon);
+    close(server->descriptor);
     free(server);
 }
 
@@ -318,6 +381,7 @@ int crownpager_httpd_stream(crownpager_httpd_request *request, uint64_t id, cons
     stream->server = answering;
     stream->connection = (struct MHD_Connection *)request;
     stream->id = id;
+    stream->watched = -1;
     // 4 KiB blocks: a frame's event (1.4 KB for 128x64) goes in one write. The response's free
     // callback unlinks and frees the stream, whether it ends or is never queued.
     struct MHD_Response *response =

@@ -262,6 +262,25 @@ import Testing
         #expect(pager.process.terminationStatus == 0, "\(messages)")
     }
 
+    /// libmicrohttpd stops watching a suspended stream's socket, so the browsers that left a still
+    /// glass kept their connections, one of the limit's each, until the glass next changed.
+    @Test func browsersThatLeaveAStillGlassGiveBackTheirPlaces() throws {
+        var pager = try Mirrored()
+        defer { if pager.process.isRunning { pager.process.terminate() } }
+        let still = try pager.stableGlass()
+        let visits = LiveMirror.connectionLimit + 32
+        for visit in 0..<visits {
+            guard let visitor = pager.watcher(), let seen = visitor.nextGlass() else {
+                Issue.record("visit \(visit) of \(visits) was refused")
+                break
+            }
+            #expect(seen.glass == still)
+        }
+        #expect(try pager.panelGlass() == still, "the glass changed: departed streams were ended by a write")
+        let messages = pager.stop()
+        #expect(pager.process.terminationStatus == 0, "\(messages)")
+    }
+
     @Test func withoutTheLibraryThePagerRunsAndSaysWhichPackage() throws {
         var pager = try Mirrored(environment: ["CROWNPAGER_LIBMICROHTTPD": "/nonexistent/libmicrohttpd.so.12"])
         defer { if pager.process.isRunning { pager.process.terminate() } }

@@ -58,7 +58,8 @@ typedef void (*crownpager_httpd_closed)(void *context, uint64_t stream);
 crownpager_httpd *crownpager_httpd_start(
     const char *address, int port, unsigned connections, unsigned idle_seconds, size_t memory, void *context,
     crownpager_httpd_handler handler, crownpager_httpd_reader reader, crownpager_httpd_closed closed);
-/// The one descriptor to poll for reading (libmicrohttpd's epoll set).
+/// The one descriptor to poll for reading: an epoll set of libmicrohttpd's own and the sleeping
+/// event streams' sockets (whose browsers' leaving is an event too).
 int crownpager_httpd_descriptor(const crownpager_httpd *server);
 /// Milliseconds until the server must run again without input (a connection's timeout); -1: none.
 long long crownpager_httpd_timeout(crownpager_httpd *server);
