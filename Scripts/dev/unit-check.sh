@@ -21,6 +21,8 @@
 #     on the fake knob, its result on the glass (Scripts/dev/unit-check-control.sh lists them);
 #   - [mqtt] under Hardware/crownpager-mqtt.conf.example, the drop-in that lets the service reach
 #     its broker and no other address, and the exposure with it (Scripts/dev/unit-check-mqtt.sh);
+#   - [web] under Hardware/crownpager-web.conf.example, the drop-in that opens the live mirror to
+#     one address and binds its port only, and the exposure with it (Scripts/dev/unit-check-web.sh);
 #   - `systemctl stop` is clean: exit 0, result success, no process of the service user left.
 # Prints a PASS or FAIL line for each and exits 1 when any failed.
 #
@@ -60,6 +62,7 @@ debian_root_who=unit-check
 . Scripts/dev/unit-check-control.sh
 . Scripts/dev/unit-check-journal.sh
 . Scripts/dev/unit-check-mqtt.sh
+. Scripts/dev/unit-check-web.sh
 say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root (sudo Scripts/dev/unit-check.sh): debootstrap, chroot and systemd-nspawn need it"; exit 1; }
 started=$SECONDS
@@ -92,18 +95,21 @@ fi
 [ "$(packaged_unit "$deb")" = "$unit" ] \
   || { say "the unit in $deb differs from Hardware/crownpager.service: build the package from this tree"; exit 1; }
 
-# A minimal trixie root with systemd, cached: the base root, systemd, dbus (systemd-analyze asks
-# over the bus) and the package's libraries.
+# A minimal trixie root with systemd, cached (made again when this list changes): the base root,
+# systemd, dbus (systemd-analyze asks over the bus), the package's libraries, and libbpf1, which
+# systemd loads to carry out SocketBindAllow= (unit-check-web.sh): without it systemd quietly binds
+# anything. Every Debian system with iproute2 has it, the card image too.
+machine_packages="systemd systemd-sysv dbus libgpiod3 libi2c0 libbpf1"
 machine_base="$CROWNPAGER_CACHE/machine-trixie-amd64"
-if [ ! -f "$machine_base/.complete" ]; then
+if [ "$(cat "$machine_base/.complete" 2>/dev/null)" != "$machine_packages" ]; then
   base="$(debian_root_base trixie amd64)"
-  say "making $machine_base: the trixie root with systemd"
+  say "making $machine_base: the trixie root with $machine_packages"
   debian_root_copy "$base" "$machine_base"
   debian_root_enter "$machine_base"
-  debian_root_run "$machine_base" bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd systemd-sysv dbus libgpiod3 libi2c0 >/dev/null' \
+  debian_root_run "$machine_base" bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $machine_packages >/dev/null" \
     || { say "could not install systemd into $machine_base"; exit 1; }
   debian_root_leave "$machine_base"
-  touch "$machine_base/.complete"
+  printf '%s' "$machine_packages" >"$machine_base/.complete"
 fi
 
 root="$CROWNPAGER_CACHE/unit-check"
@@ -366,7 +372,10 @@ control_checks
 # 10. A broker reached under the drop-in that narrows the network to it (Scripts/dev/unit-check-mqtt.sh).
 mqtt_checks
 
-# 11. A clean stop: exit 0, result success, no process of the service user left.
+# 11. The live mirror under the drop-in that opens it to one address (Scripts/dev/unit-check-web.sh).
+web_checks
+
+# 12. A clean stop: exit 0, result success, no process of the service user left.
 if in_machine systemctl stop crownpager.service; then pass "systemctl stop crownpager exited 0"; else fail "systemctl stop crownpager failed ($?)"; fi
 result="$(in_machine systemctl show -p Result -p ExecMainCode -p ExecMainStatus crownpager.service | tr '\n' ' ')"
 case "$result" in

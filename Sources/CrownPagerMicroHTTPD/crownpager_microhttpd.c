@@ -258,6 +258,21 @@ static int handle(void *cls, struct MHD_Connection *connection, const char *url,
                : mhd_no;
 }
 
+/// Why a daemon could not start on `address`: libmicrohttpd's cleanup leaves errno as it finds it
+/// (EBADF where a cgroup's SocketBindDeny= refused the bind with EPERM), so the bind is tried
+/// again on a socket of our own, set as the library sets its own, and that errno told.
+static int bind_failure(const struct sockaddr *address, socklen_t length) {
+    int failure = errno ? errno : EADDRINUSE;
+    int probe = socket(address->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) return errno;
+    int on = 1;
+    setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (address->sa_family == AF_INET6) setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    if (bind(probe, address, length) != 0) failure = errno;
+    close(probe);
+    return failure;
+}
+
 crownpager_httpd *crownpager_httpd_start(
     const char *address, int port, unsigned connections, unsigned idle_seconds, size_t memory, void *context,
     crownpager_httpd_handler handler, crownpager_httpd_reader reader, crownpager_httpd_closed closed) {
@@ -296,7 +311,7 @@ crownpager_httpd *crownpager_httpd_start(
         (struct sockaddr *)&storage, option_connections, connections, option_timeout, idle_seconds, option_memory,
         memory, option_end);
     if (!server->daemon) {
-        int failure = errno ? errno : EADDRINUSE;
+        int failure = bind_failure((struct sockaddr *)&storage, flags & use_ipv6 ? sizeof *v6 : sizeof *v4);
         free(server);
         errno = failure;
         return NULL;

@@ -25,6 +25,10 @@ package enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible
             case EADDRINUSE: fix = "another program listens there: choose another port in [web] listen"
             case EACCES: fix = "ports below 1024 need privileges the service does not have: choose 1024 or above"
             case EADDRNOTAVAIL: fix = "no interface of this machine has that address: use 127.0.0.1 or one of its own"
+            case EPERM:
+                fix =
+                    "the service may not bind this port (its SocketBindAllow=): put the port of [web] listen in "
+                    + "the drop-in (Hardware/crownpager-web.conf.example), or listen on the port it allows"
             default: fix = "check [web] listen"
             }
             return "the live mirror could not listen on \(endpoint): \(errno.sentence); \(fix)"

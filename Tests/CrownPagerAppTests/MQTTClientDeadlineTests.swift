@@ -2,6 +2,7 @@ import CrownVocabulary
 import Foundation
 import Glibc
 import LinuxSystem
+import TestSupport
 import Testing
 
 /// The client's next deadline runs from its last service, not from the time it is asked at: a
