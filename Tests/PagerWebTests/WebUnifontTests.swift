@@ -32,11 +32,23 @@ import Testing
     {
         try pager.beginUnifont(byteCount: bytes.count)
         for start in stride(from: 0, to: bytes.count, by: part) {
-            try bytes[start..<min(bytes.count, start + part)].withUnsafeBufferPointer {
-                (buffer) throws(WebFileError) in try pager.addUnifont(buffer)
-            }
+            try add(bytes[start..<min(bytes.count, start + part)], to: &pager)
         }
         return try pager.finishUnifont()
+    }
+
+    /// Hands `part` to `pager` as the next part of the font. (The error goes out of the closure
+    /// as a value: Swift 6.0's `withUnsafeBufferPointer` rethrows, untyped.)
+    static func add(_ part: ArraySlice<UInt8>, to pager: inout WebPager) throws(WebFileError) {
+        let refused: WebFileError? = part.withUnsafeBufferPointer { buffer in
+            do throws(WebFileError) {
+                try pager.addUnifont(buffer)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let refused { throw refused }
     }
 
     /// `render --frozen`'s frames of `script` on `text`, with the subset as Unifont.
@@ -123,14 +135,12 @@ import Testing
         }
         let part: [UInt8] = Array("0041:".utf8)
         #expect(throws: WebFileError("GNU Unifont's text came before the page said how long it is")) {
-            try part.withUnsafeBufferPointer { (buffer) throws(WebFileError) in try pager.addUnifont(buffer) }
+            try Self.add(part[...], to: &pager)
         }
         // A font half given is dropped when another begins; the parts may not pass 16 MiB.
         try pager.beginUnifont(byteCount: 10)
         let big = [UInt8](repeating: UInt8(ascii: "0"), count: WebFileStore.maximumFileBytes + 1)
-        #expect(throws: WebFileError.self) {
-            try big.withUnsafeBufferPointer { (buffer) throws(WebFileError) in try pager.addUnifont(buffer) }
-        }
+        #expect(throws: WebFileError.self) { try Self.add(big[...], to: &pager) }
         #expect(throws: WebFileError("GNU Unifont's text ended before the page said how long it is")) {
             try pager.finishUnifont()
         }

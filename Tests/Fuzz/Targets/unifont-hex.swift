@@ -29,9 +29,16 @@ public func fuzzUnifontHex(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     do throws(WebFileError) {
         try pager.beginUnifont(byteCount: bytes.count)
         for start in stride(from: 0, to: bytes.count, by: part) {
-            try bytes[start..<min(bytes.count, start + part)].withUnsafeBufferPointer {
-                (buffer) throws(WebFileError) in try pager.addUnifont(buffer)
+            // The error as a value: Swift 6.0's withUnsafeBufferPointer rethrows, untyped.
+            let refused: WebFileError? = bytes[start..<min(bytes.count, start + part)].withUnsafeBufferPointer {
+                do throws(WebFileError) {
+                    try pager.addUnifont($0)
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            if let refused { throw refused }
         }
         handed = try pager.finishUnifont()
     } catch {
