@@ -20,7 +20,8 @@ and drives it over the DevTools protocol as a person would, for Scripts/web/test
      from the same font (render reads Debian's installed unifont.hex), first, after three wheel
      notches and in the title list a long press opens, on two panels; and the same first page
      with the page served by a static server (Python's http.server) rather than opened from the
-     disk, the font held back until the pages had drawn without it (DevTools' Fetch domain).
+     disk, the font held back until the pages had drawn without it (DevTools' Fetch domain);
+     the page copied alone, without unifont.js, starts and says that such text draws as boxes.
 
 With --screenshot FILE it then shows the clock page on an SH1106 with blue glass and writes a
 screenshot of the page (the README's picture).
@@ -318,6 +319,7 @@ def main():
         if "--unicode" in options:
             check_unicode(page, crownpager, options["--unicode"], work)
             check_served(page, page_path, crownpager, options["--unicode"], work)
+            check_alone(page, page_path, work)
     finally:
         if browser is not None:
             stop_chromium(browser)
@@ -462,6 +464,22 @@ def check_served(page, page_path, crownpager, config, work):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def check_alone(page, page_path, work):
+    """Step 6, the page without its font: it runs, and says what draws as boxes and why."""
+    alone = os.path.join(work, "alone")
+    os.makedirs(alone)
+    shutil.copy(page_path, alone)
+    page.call("Page.navigate", url="file://" + os.path.join(alone, os.path.basename(page_path)) + "?frozen")
+    state = wait_for(page, """(() => { const u = window.crownpager && window.crownpager.unifont;
+        return u && u.state !== "loading" ? u.state : null; })()""", "the page alone to give up its font")
+    said = page.evaluate("document.getElementById('fontProblem').textContent")
+    if state != "failed" or not said.startswith("unifont.js is not beside the page: characters the built-in fonts"):
+        fail(f"without unifont.js the font is '{state}' and the page says '{said}'")
+    if page.evaluate("document.querySelector('#messages li.ok') === null"):
+        fail("without unifont.js the built-in configuration did not check good")
+    print(f"check-page: the page alone, without unifont.js, runs and says: {said}")
 
 
 def write(folder, name, text):
