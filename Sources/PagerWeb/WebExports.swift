@@ -193,8 +193,9 @@
         }
 
         /// Ends Unifont's text and draws from it, from now on, the characters the other fonts lack,
-        /// as `render` draws them; characters drawn as boxes before it came are redrawn. Returns the
-        /// number of glyphs, or -1 for text that is no .hex file (the answer names the line).
+        /// as `render` draws them; characters drawn as boxes before it came are redrawn (a font in
+        /// place of another starts the pages afresh). Returns the number of glyphs, or -1 for text
+        /// that is no .hex file (the font in use, if any, stays; the answer names the line).
         @_expose(wasm, "crownpager_unifont_end")
         func crownpagerUnifontEnd() -> Int32 {
             do throws(WebFileError) {

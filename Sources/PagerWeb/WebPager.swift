@@ -196,7 +196,7 @@ package struct WebPager {
     }
 
     /// Ends Unifont's text and uses it (`use(unifont:)`); returns the number of glyphs. Throws,
-    /// naming the line, for text that is no Unifont .hex file (the font is then dropped).
+    /// naming the line, for text that is no Unifont .hex file (it is dropped; a font in use stays).
     @discardableResult
     package mutating func finishUnifont() throws(WebFileError) -> Int {
         guard var parts = unifontParts else {
@@ -214,9 +214,13 @@ package struct WebPager {
 
     /// Draws from `unifont` what the fonts lack, from now on: the characters the running
     /// engine asked for before it came are answered at once, and the glass redrawn as `render`
-    /// draws it with the font (the engine asks for each character only once).
+    /// draws it with the font (the engine asks for each character only once). A font in place
+    /// of another starts a fresh engine, from the first page: the running one keeps the glyphs
+    /// it was given.
     package mutating func use(unifont: UnifontGlyphs<HexBytes>) {
+        let replaces = self.unifont != nil
         self.unifont = unifont
+        if replaces { return restart() }
         sampler.unifont = unifont.fresh
         let unanswered = sampler.unanswered
         sampler.unanswered = []

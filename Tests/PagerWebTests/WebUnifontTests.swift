@@ -147,6 +147,24 @@ import Testing
         #expect(pager.unifont == nil)
     }
 
+    @Test func aFontInPlaceOfAnotherDrawsFromTheNewOne() throws {
+        var pager = WebPager()
+        #expect(pager.load(Self.korean) == .good(pager.configuration.summary))
+        // A font of the subset's glyphs under other code points: 페 drawn as 가's glyph.
+        let text = String(decoding: Self.subsetBytes, as: UTF8.self)
+        let moved = text.replacingOccurrences(of: "D398:", with: "D398X").replacingOccurrences(
+            of: "AC00:", with: "D398:"
+        )
+        .replacingOccurrences(of: "D398X", with: "AC00:")
+        _ = try Self.hand(Array(moved.utf8), to: &pager)
+        pager.advance(by: .milliseconds(1000))
+        let swapped = pager.glass
+        _ = try Self.hand(Self.subsetBytes, to: &pager)
+        pager.advance(by: .milliseconds(1000))
+        #expect(pager.glass != swapped)
+        #expect(pager.glass == (try Self.rendered(Self.korean, "wait 1s").last))
+    }
+
     @Test func freezingKeepsTheFont() throws {
         var pager = WebPager()
         _ = try Self.hand(Self.subsetBytes, to: &pager)
