@@ -16,7 +16,9 @@
 #
 # Targets: config (configuration text), durations (durations and I2C addresses), pbm, xbm, png,
 # inflate (zlib), i2c-trace, crown-script, input-events (kernel input events), keys (terminal
-# key and mouse sequences), gauge (the values a gauge source yields), command-output, output-path
+# key and mouse sequences), gauge (the values a gauge source yields), command-output, bdf (BDF
+# fonts), unifont-hex (GNU Unifont's .hex text, as the device reads the file and as the browser
+# page hands it to its module in parts), output-path
 # (output paths that are devices, FIFOs, sockets, folders, disks or links: nothing but a regular
 # file is ever replaced; run as root, it makes real device nodes with mknod), vhost-user (a
 # vhost-user-i2c back-end fed front-end messages and guest rings), notifications (the file that
@@ -31,7 +33,7 @@ targets=(config durations pbm xbm png inflate i2c-trace crown-script input-event
 # The pure targets and LinuxSystem's file writing: what the fuzz targets link. They are compiled in
 # the order their own imports give (below), so a new dependency between them needs no edit here.
 modules=(CrownVocabulary PagerGraphics PagerCore SSD1306 CrownInput GlassViews PagerConfig PagerSettings PagerEngine
-  PagerTools VhostUserI2C PagerControl PagerMirror LinuxSystem)
+  PagerTools VhostUserI2C PagerControl PagerMirror PagerWeb LinuxSystem)
 # Of LinuxSystem, only the files that write output (they need no C module of the target).
 declare -A only=([LinuxSystem]="Errno.swift ErrnoSentence.swift FileDescriptor.swift FileSystem.swift OutputFile.swift OutputPath.swift")
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }

@@ -13,15 +13,25 @@ and drives it over the DevTools protocol as a person would, for Scripts/web/test
      picking them), the canvas is `render --frozen --config FILES_CONFIG`'s first page and its
      glass after a wheel notch (render reads the same files beside FILES_CONFIG); a file over
      16 MiB is refused with a sentence, the others kept;
-  5. figures: the module's load and start time and a tick's time in Chromium.
+  5. figures: the module's load and start time and a tick's time in Chromium;
+  6. GNU Unifont: the first frame was drawn before unifont.js beside the page had loaded (text
+     that needs no fallback never waits for it), and it does load; with --unicode UNICODE_CONFIG
+     (pages of Hangul, CJK, Cyrillic and symbols), the canvas is render --frozen's glass, drawn
+     from the same font (render reads Debian's installed unifont.hex), first, after three wheel
+     notches and in the title list a long press opens, on two panels; and the same first page
+     with the page served by a static server (Python's http.server) rather than opened from the
+     disk, the font held back until the pages had drawn without it (DevTools' Fetch domain);
+     the page copied alone, without unifont.js, starts and says that such text draws as boxes.
 
 With --screenshot FILE it then shows the clock page on an SH1106 with blue glass and writes a
 screenshot of the page (the README's picture).
 
-  check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--screenshot FILE]
+  check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--unicode UNICODE_CONFIG] [--screenshot FILE]
 
 Standard library only: a small WebSocket client speaks the protocol."""
 import base64
+import functools
+import http.server
 import json
 import os
 import re
@@ -31,6 +41,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -61,6 +72,7 @@ class DevTools:
             fail(f"DevTools handshake refused: {response[:200]!r}")
         self.buffer = response.split(b"\r\n\r\n", 1)[1]
         self.next_id = 0
+        self.events = []
 
     def _read(self, count):
         while len(self.buffer) < count:
@@ -102,6 +114,22 @@ class DevTools:
                 if "error" in message:
                     fail(f"{method}: {message['error']}")
                 return message["result"]
+            if message.get("method", "").startswith("Fetch."):
+                self.events.append(message)
+
+    def wait_event(self, method, seconds):
+        """The parameters of the first event named `method` (of the Fetch domain, the one kept) that
+        came, or comes within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            for event in self.events:
+                if event["method"] == method:
+                    self.events.remove(event)
+                    return event["params"]
+            if time.monotonic() > deadline:
+                fail(f"waited {seconds} s for DevTools' {method}")
+            time.sleep(0.05)
+            self.call("Runtime.evaluate", expression="0")  # reads the events that came meanwhile
 
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
@@ -211,13 +239,16 @@ def stop_chromium(browser):
 
 def main():
     arguments = sys.argv[1:]
-    screenshot = None
-    if "--screenshot" in arguments:
-        at = arguments.index("--screenshot")
-        screenshot = arguments[at + 1]
-        del arguments[at:at + 2]
+    options = {}
+    for option in ["--screenshot", "--unicode"]:
+        if option in arguments:
+            at = arguments.index(option)
+            options[option] = os.path.abspath(arguments[at + 1])
+            del arguments[at:at + 2]
+    screenshot = options.get("--screenshot")
     if len(arguments) < 3 or len(arguments) == 4:
-        fail("usage: check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--screenshot FILE]")
+        fail("usage: check-page.py PAGE CROWNPAGER CONFIG [FILES_CONFIG FILE...] [--unicode UNICODE_CONFIG] "
+             "[--screenshot FILE]")
     page_path, crownpager, config, *with_files = (os.path.abspath(argument) for argument in arguments)
     work = tempfile.mkdtemp(prefix="crownpager-page-")
     browser = None
@@ -227,6 +258,7 @@ def main():
         page.call("Page.navigate", url="file://" + page_path + "?frozen")
         wait_for(page, "window.crownpager !== undefined", "the engine to start")
         loaded = page.evaluate("window.crownpager.loaded")
+        check_font_loads(page)
 
         # 1. A broken key: check's message at its line.
         broken = "[display]\nbrightness = 80\npanel = \"ssd1306-128x65\"\n"
@@ -284,6 +316,10 @@ def main():
         # After the picture, which shows CONFIG's clock page.
         if with_files:
             check_files(page, crownpager, with_files[0], with_files[1:], work)
+        if "--unicode" in options:
+            check_unicode(page, crownpager, options["--unicode"], work)
+            check_served(page, page_path, crownpager, options["--unicode"], work)
+            check_alone(page, page_path, work)
     finally:
         if browser is not None:
             stop_chromium(browser)
@@ -340,6 +376,110 @@ def check_files(page, crownpager, config, files, work):
     if page.evaluate("window.crownpager.files()") != names:
         fail("a file refused changed the files the page holds")
     print(f"check-page: a file over the cap: {refused}")
+
+
+def check_font_loads(page):
+    """Step 6, first part: the page drew before GNU Unifont came, and then it came."""
+    first = page.evaluate("window.crownpager.firstFrame()")
+    if first is None or first["unifont"] == "loaded":
+        fail(f"the first frame waited for GNU Unifont (drawn with the font {first and first['unifont']})")
+    state = wait_for(page, """(() => { const u = window.crownpager.unifont;
+        return u.state === "loaded" || u.state === "failed" ? u : null; })()""", "GNU Unifont to load", 60)
+    if state["state"] != "loaded":
+        fail(f"GNU Unifont did not load: {state['problem']}")
+    print(f"check-page: the first frame was drawn {first['at']:.0f} ms after the page began, the font "
+          f"{first['unifont']} (linear memory {first['memoryKiB']} KiB); GNU Unifont then loaded in "
+          f"{state['milliseconds']:.0f} ms ({state['glyphs']} glyphs, {state['bytes']} bytes; linear memory "
+          f"{page.evaluate('window.crownpager.memoryKiB()')} KiB)")
+
+
+def expect_canvas(page, crownpager, config, panel, crown, folder, what):
+    """Fails unless the canvas is render --frozen's last step of `crown` on `panel`."""
+    expected = render(crownpager, config, panel, crown, folder)
+    canvas = page.evaluate(CANVAS_GLASS)
+    if canvas != expected:
+        differing = sum(a != b for row, other in zip(canvas, expected) for a, b in zip(row, other))
+        fail(f"{what}: the canvas differs from render's in {differing} pixels")
+
+
+def check_unicode(page, crownpager, config, work):
+    """Step 6: pages only GNU Unifont draws, as render draws them, from the disk."""
+    with open(config) as file:
+        type_text(page, file.read())
+    wait_for(page, "document.querySelector('#messages li.ok') !== null && "
+             "document.querySelector('#messages li.bad') === null", "the Unicode configuration to check good")
+    for panel in ["128x64", "128x32"]:
+        choose_panel(page, panel)
+        settle(page, 0.5)
+        folder = os.path.join(work, "unicode-" + panel)
+        expect_canvas(page, crownpager, config, panel, "wait 1s", folder + "-first", f"{panel}: Hangul")
+        box = glass_centre(page)
+        for _ in range(3):
+            page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
+            time.sleep(0.25)
+        settle(page)
+        expect_canvas(page, crownpager, config, panel, "+1,+1,+1,wait 2s", folder + "-turned",
+                      f"{panel}: after three wheel notches")
+        page.evaluate("document.getElementById('longPress').click(); true")
+        settle(page, 2.5)
+        expect_canvas(page, crownpager, config, panel, "+1,+1,+1,long-press,wait 2s", folder + "-list",
+                      f"{panel}: the title list")
+        print(f"check-page: {panel}: Hangul, CJK, Cyrillic and symbols are render --frozen's glyphs from GNU "
+              "Unifont: first page, after three wheel notches and in the title list")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *arguments):
+        pass
+
+
+def check_served(page, page_path, crownpager, config, work):
+    """Step 6, last part: served by a static server, the font held back until the pages drew without it."""
+    folder = os.path.dirname(page_path)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page.call("Fetch.enable", patterns=[{"urlPattern": "*unifont.js*", "requestStage": "Request"}])
+        url = f"http://127.0.0.1:{server.server_address[1]}/{os.path.basename(page_path)}?frozen"
+        page.call("Page.navigate", url=url)
+        paused = page.wait_event("Fetch.requestPaused", 30)
+        wait_for(page, "window.crownpager !== undefined && window.crownpager.unifont.state === 'loading'",
+                 "the served page to start and ask for its font")
+        with open(config) as file:
+            type_text(page, file.read())
+        wait_for(page, "document.querySelector('#messages li.ok') !== null", "the Unicode configuration to check good")
+        choose_panel(page, "128x64")
+        settle(page, 0.5)
+        expected = render(crownpager, config, "128x64", "wait 1s", os.path.join(work, "served"))
+        if page.evaluate(CANVAS_GLASS) == expected:
+            fail("served, the canvas showed the Hangul page's glyphs before GNU Unifont came")
+        page.call("Fetch.continueRequest", requestId=paused["requestId"])
+        page.call("Fetch.disable")
+        wait_for(page, "window.crownpager.unifont.state === 'loaded'", "the served page's font", 60)
+        settle(page, 0.5)
+        expect_canvas(page, crownpager, config, "128x64", "wait 1s", os.path.join(work, "served-late"),
+                      "served, the font come after the pages drew")
+        print(f"check-page: served by http.server ({url}): the Hangul page drew boxes while unifont.js was held "
+              "back, and render --frozen's glyphs once it came")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def check_alone(page, page_path, work):
+    """Step 6, the page without its font: it runs, and says what draws as boxes and why."""
+    alone = os.path.join(work, "alone")
+    os.makedirs(alone)
+    shutil.copy(page_path, alone)
+    page.call("Page.navigate", url="file://" + os.path.join(alone, os.path.basename(page_path)) + "?frozen")
+    state = wait_for(page, """(() => { const u = window.crownpager && window.crownpager.unifont;
+        return u && u.state !== "loading" ? u.state : null; })()""", "the page alone to give up its font")
+    said = page.evaluate("document.getElementById('fontProblem').textContent")
+    if state != "failed" or not said.startswith("unifont.js is not beside the page: characters the built-in fonts"):
+        fail(f"without unifont.js the font is '{state}' and the page says '{said}'")
+    if page.evaluate("document.querySelector('#messages li.ok') === null"):
+        fail("without unifont.js the built-in configuration did not check good")
+    print(f"check-page: the page alone, without unifont.js, runs and says: {said}")
 
 
 def write(folder, name, text):

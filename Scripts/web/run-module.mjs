@@ -1,9 +1,12 @@
 // Runs the engine's WebAssembly module in Node, through its C ABI, for Scripts/web/test-wasm.sh:
 //
-//   node run-module.mjs MODULE CONFIG OUT [--file PATH]... JOB...
+//   node run-module.mjs MODULE CONFIG OUT [--file PATH]... [--unifont HEX] JOB...
 //
 // Each --file PATH is given to the module first (crownpager_add_file, under its last component),
 // as the page's Add files… gives it, for the pictures and fonts CONFIG names.
+// With --unifont, the GNU Unifont .hex file HEX is handed over as the page hands unifont.js's
+// (crownpager_unifont_begin, _add in parts of 64 KiB, _end) once CONFIG runs, as a font that
+// comes after the first frame; the glass 1 s later, on CONFIG's own panel, goes to OUT/late.pbm.
 // JOB is `PANEL|SCRIPT`: the configuration in CONFIG on that panel, the crown script SCRIPT run as
 // `crownpager render --frozen --out OUT/N` writes it (N the job's number from 0), each frame to
 // OUT/N/<name>.pbm; then the same steps turned live (crownpager_turn, crownpager_press and
@@ -13,7 +16,12 @@ import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 
 const [modulePath, configPath, out, ...rest] = process.argv.slice(2);
 const files = [];
-while (rest[0] === "--file") files.push(rest.splice(0, 2)[1]);
+let unifontPath = null;
+while (rest[0] === "--file" || rest[0] === "--unifont") {
+  const [option, path] = rest.splice(0, 2);
+  if (option === "--file") files.push(path);
+  else unifontPath = path;
+}
 const jobs = rest;
 const started = performance.now();
 const bytes = readFileSync(modulePath);
@@ -61,6 +69,28 @@ const mistakes = abi.crownpager_load(send(readFileSync(configPath, "utf8")));
 if (mistakes !== 0) {
   console.error(decoder.decode(answer()));
   process.exit(1);
+}
+let fontFigures = "";
+if (unifontPath !== null) {
+  mkdirSync(out, { recursive: true });
+  abi.crownpager_advance(16);
+  const text = readFileSync(unifontPath);
+  const begun = performance.now();
+  if (abi.crownpager_unifont_begin(text.length) !== 0) throw new Error(`unifont: ${decoder.decode(answer())}`);
+  for (let at = 0; at < text.length; at += 1 << 16) {
+    const part = text.subarray(at, at + (1 << 16));
+    const to = abi.crownpager_input(part.length);
+    new Uint8Array(memory.buffer, to, part.length).set(part);
+    if (abi.crownpager_unifont_add(part.length) !== 0) throw new Error(`unifont: ${decoder.decode(answer())}`);
+  }
+  const glyphs = abi.crownpager_unifont_end();
+  if (glyphs < 0) throw new Error(`unifont: ${decoder.decode(answer())}`);
+  const took = performance.now() - begun;
+  for (let left = 1000; left > 0; left -= 16) abi.crownpager_advance(16);
+  writeFileSync(`${out}/late.pbm`, glassPBM());
+  fontFigures =
+    `; GNU Unifont: ${glyphs} glyphs of ${text.length} bytes handed over and indexed in ${took.toFixed(1)} ms, ` +
+    `linear memory then ${memory.buffer.byteLength / 1024} KiB`;
 }
 
 // The glass as render's PBM text (without the comment).
@@ -127,5 +157,5 @@ jobs.forEach((job, number) => {
 console.log(
   `run-module: ${bytes.length} bytes instantiated in ${(loaded - started).toFixed(1)} ms; ` +
     `${ticks} live ticks of 16 ms, ${(tickTime / Math.max(1, ticks)).toFixed(3)} ms each on average; ` +
-    `linear memory ${memory.buffer.byteLength / 1024} KiB`,
+    `linear memory ${memory.buffer.byteLength / 1024} KiB${fontFigures}`,
 );

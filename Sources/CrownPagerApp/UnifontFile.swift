@@ -64,11 +64,12 @@ package struct UnifontFile: HexFontReader, Sendable {
 /// The font chain text is drawn in: the page's font, misc-fixed, then Unifont's glyphs in use.
 ///
 /// Unifont is opened on the first call; when it cannot be, `warn` hears why once, and characters
-/// the other fonts lack draw as replacement boxes.
-package struct UnicodeFonts: Sendable {
+/// the other fonts lack draw as replacement boxes. What is done with the open file is
+/// `UnifontGlyphs`, which the browser page's module shares.
+package struct UnicodeFonts: GlyphSource, Sendable {
     private enum State: Sendable {
         case untried
-        case loaded(UnifontFile, HexGlyphCache)
+        case loaded(UnifontGlyphs<UnifontFile>)
         case unavailable
     }
 
@@ -80,69 +81,41 @@ package struct UnicodeFonts: Sendable {
         path = unifontPath
     }
 
-    /// Opens Unifont if not tried yet; `warn` hears why it cannot be, once.
-    private mutating func open(warn: (String) -> Void) {
-        guard case .untried = state else { return }
-        do throws(UnifontError) {
-            let file = try UnifontFile(path: path)
-            state = .loaded(file, HexGlyphCache(index: file.index))
-        } catch {
-            state = .unavailable
-            warn(error.description)
+    /// Runs `body` on the open font, opening it if not tried yet; `warn` hears why it cannot be,
+    /// once. Nil when it cannot be opened.
+    private mutating func withFont<Result>(
+        warn: (String) -> Void, _ body: (inout UnifontGlyphs<UnifontFile>) -> Result
+    ) -> Result? {
+        if case .untried = state {
+            do throws(UnifontError) {
+                let file = try UnifontFile(path: path)
+                state = .loaded(UnifontGlyphs(index: file.index, reader: file))
+            } catch {
+                state = .unavailable
+                warn(error.description)
+            }
         }
+        guard case .loaded(var glyphs) = state else { return nil }
+        state = .untried  // so the glyphs' storage is not shared while they grow
+        let result = body(&glyphs)
+        state = .loaded(glyphs)
+        return result
     }
 
     /// The answer to the engine's `Effects.glyphsWanted`: every Unifont glyph in use, once those
     /// of `scalars` the file has are read; nil when none was added (or Unifont cannot be opened).
     package mutating func glyphs(for scalars: [Unicode.Scalar], warn: (String) -> Void) -> BitmapFont? {
-        open(warn: warn)
-        guard case .loaded(let file, var cache) = state else { return nil }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars)
-        guard cache.cover(String(text), besides: [.fixed6x10], from: file) else { return nil }
-        state = .loaded(file, cache)
-        return cache.font
+        withFont(warn: warn) { $0.glyphs(for: scalars) } ?? nil
     }
 
     /// The chain for drawing `texts` in `first`, having read the Unifont glyphs they need.
     package mutating func chain(for texts: [String], first: BitmapFont, warn: (String) -> Void) -> FontChain {
-        let builtIn = first == .fixed6x10 ? [first] : [first, .fixed6x10]
-        open(warn: warn)
-        guard case .loaded(let file, var cache) = state else {
-            return FontChain(first, fallbacks: Array(builtIn.dropFirst()))
-        }
-        var grew = false
-        for text in texts where cache.cover(text, besides: builtIn, from: file) { grew = true }
-        if grew { state = .loaded(file, cache) }
-        return FontChain(first, fallbacks: Array(builtIn.dropFirst()) + [cache.font])
+        withFont(warn: warn) { $0.chain(for: texts, first: first) }
+            ?? FontChain(first, fallbacks: Array(UnifontGlyphs<UnifontFile>.builtIn(first).dropFirst()))
     }
 }
 
-/// A headless run's sampler that also answers the engine's glyph requests from GNU Unifont, as
-/// `run` does: `render` draws what a panel shows. Unifont's warnings are kept for the caller to print.
-package struct UnicodePageSampler<Base: PageSampler>: PageSampler {
-    /// The sampler answering the clock and the reads.
-    package var base: Base
-    /// Unifont, opened on the first request.
-    package var fonts: UnicodeFonts
-    /// Why Unifont could not be used, at most once.
-    package private(set) var warnings: [String] = []
-
-    /// `base`, with glyphs from `fonts`.
-    package init(_ base: Base, fonts: UnicodeFonts = UnicodeFonts()) {
-        self.base = base
-        self.fonts = fonts
-    }
-
-    package mutating func clock(at instant: Timestamp) -> ClockReading { base.clock(at: instant) }
-
-    package mutating func localClock(at instant: Timestamp) -> LocalClock { base.localClock(at: instant) }
-
-    package mutating func answer(_ read: PageRead, at instant: Timestamp) -> EngineInput? {
-        base.answer(read, at: instant)
-    }
-
-    package mutating func glyphs(for scalars: [Unicode.Scalar]) -> BitmapFont? {
-        fonts.glyphs(for: scalars) { warnings.append($0) }
-    }
+extension UnicodePageSampler where Fonts == UnicodeFonts {
+    /// `base`, with glyphs from Debian's GNU Unifont, opened on the first request.
+    package init(_ base: Base) { self.init(base, fonts: UnicodeFonts()) }
 }

@@ -99,14 +99,7 @@
             }
             let name = input.text(nameLength)
             let bytes = Array(UnsafeBufferPointer(start: start + Int(nameLength), count: Int(bytesLength)))
-            do throws(WebFileError) {
-                try pager.addFile(name: name, bytes: bytes)
-            } catch {
-                output.set(error.description.utf8)
-                return 1
-            }
-            output.set([])
-            return 0
+            return answer { () throws(WebFileError) in try pager.addFile(name: name, bytes: bytes) }
         }
 
         /// Forgets every file the page was given (`crownpager_load` then finds none).
@@ -175,8 +168,56 @@
 
         /// `render --frozen`'s readings from now on: 10:09:30 on 21 November 2026, `42` for commands and files.
         @_expose(wasm, "crownpager_freeze")
-        func crownpagerFreeze() {
-            pager.sampler = WebPageSampler()
+        func crownpagerFreeze() { pager.sampler.freeze() }
+
+        /// Starts taking GNU Unifont's .hex text, `size` bytes in all (room is made for them at
+        /// once), in parts (`crownpager_unifont_add`); a font half given is dropped. Returns 0, or
+        /// 1 for a size under 0 or over 16 MiB (the answer says why).
+        @_expose(wasm, "crownpager_unifont_begin")
+        func crownpagerUnifontBegin(_ size: Int32) -> Int32 {
+            answer { () throws(WebFileError) in try pager.beginUnifont(byteCount: Int(size)) }
+        }
+
+        /// The input's first `length` bytes are the next part of Unifont's text: kept and indexed
+        /// as they come. Returns 0, or 1 when no font was begun or the parts go over 16 MiB (the
+        /// font is dropped; the answer says why).
+        @_expose(wasm, "crownpager_unifont_add")
+        func crownpagerUnifontAdd(_ length: Int32) -> Int32 {
+            guard let start = input.start, length >= 0, Int(length) <= input.capacity else {
+                output.set("the part of the font is not in the input".utf8)
+                return 1
+            }
+            return answer { () throws(WebFileError) in
+                try pager.addUnifont(UnsafeBufferPointer(start: start, count: Int(length)))
+            }
+        }
+
+        /// Ends Unifont's text and draws from it, from now on, the characters the other fonts lack,
+        /// as `render` draws them; characters drawn as boxes before it came are redrawn (a font in
+        /// place of another starts the pages afresh). Returns the number of glyphs, or -1 for text
+        /// that is no .hex file (the font in use, if any, stays; the answer names the line).
+        @_expose(wasm, "crownpager_unifont_end")
+        func crownpagerUnifontEnd() -> Int32 {
+            do throws(WebFileError) {
+                let glyphs = try pager.finishUnifont()
+                output.set([])
+                return Int32(glyphs)
+            } catch {
+                output.set(error.description.utf8)
+                return -1
+            }
+        }
+
+        /// 0 and an empty answer when `body` succeeds; else 1, the answer saying why.
+        private func answer(_ body: () throws(WebFileError) -> Void) -> Int32 {
+            do throws(WebFileError) {
+                try body()
+            } catch {
+                output.set(error.description.utf8)
+                return 1
+            }
+            output.set([])
+            return 0
         }
 
         /// The crown turned by `detents` (positive: towards later pages).

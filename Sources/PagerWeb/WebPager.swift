@@ -36,6 +36,11 @@ package struct WebPager {
     /// The running configuration's indicator style, its pictures read when it was loaded: a panel
     /// or rotation chosen later keeps them though the page's files were cleared since.
     private var style = PageIndicatorStyle()
+    /// GNU Unifont as the page handed it over, no glyph decoded: each new engine's glyphs start
+    /// from it. Nil until the page hands it over, after its first frame.
+    package private(set) var unifont: UnifontGlyphs<HexBytes>?
+    /// Unifont's text while the page hands it over in parts: the bytes so far and their index.
+    private var unifontParts: (bytes: [UInt8], index: HexFontIndex)?
 
     /// The pager of `configuration` on its own panel, started at time zero.
     package init(configuration: Configuration = .builtIn, sampler: WebPageSampler = WebPageSampler()) {
@@ -155,8 +160,74 @@ package struct WebPager {
     /// the pager itself is not moved.
     package func render(_ script: CrownScript) -> [RenderedFrame] {
         let configuration = running
-        var sampler = SamplePageSampler()
+        var sampler = UnicodePageSampler(SamplePageSampler(), fonts: unifont)
         return HeadlessRender(configuration: configuration, style: style).run(script, sampler: &sampler).frames
+    }
+
+    /// Starts taking GNU Unifont's .hex text (`/usr/share/unifont/unifont.hex`), `byteCount`
+    /// bytes in all, handed over in parts (`addUnifont`); a font half handed over is dropped.
+    /// Throws for a size under 0 or over 16 MiB (``WebFileStore/maximumFileBytes``).
+    package mutating func beginUnifont(byteCount: Int) throws(WebFileError) {
+        unifontParts = nil
+        guard byteCount >= 0, byteCount <= WebFileStore.maximumFileBytes else {
+            throw WebFileError(
+                "GNU Unifont's text is \(byteCount) bytes: it may hold at most \(WebFileStore.maximumFileBytes) bytes here"
+            )
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount)
+        unifontParts = (bytes, HexFontIndex())
+    }
+
+    /// The next part of Unifont's text, indexed as it comes, the device's way (`UnifontFile`).
+    /// Throws when no font was begun, or the parts go over 16 MiB (the font is then dropped).
+    package mutating func addUnifont(_ part: UnsafeBufferPointer<UInt8>) throws(WebFileError) {
+        guard var parts = unifontParts else {
+            throw WebFileError("GNU Unifont's text came before the page said how long it is")
+        }
+        unifontParts = nil  // so the bytes are not shared while they grow
+        guard parts.bytes.count + part.count <= WebFileStore.maximumFileBytes else {
+            throw WebFileError(
+                "GNU Unifont's text is over \(WebFileStore.maximumFileBytes) bytes: it may hold at most that here")
+        }
+        parts.bytes.append(contentsOf: part)
+        parts.index.add(part)
+        unifontParts = parts
+    }
+
+    /// Ends Unifont's text and uses it (`use(unifont:)`); returns the number of glyphs. Throws,
+    /// naming the line, for text that is no Unifont .hex file (it is dropped; a font in use stays).
+    @discardableResult
+    package mutating func finishUnifont() throws(WebFileError) -> Int {
+        guard var parts = unifontParts else {
+            throw WebFileError("GNU Unifont's text ended before the page said how long it is")
+        }
+        unifontParts = nil
+        do throws(FontFileError) {
+            try parts.index.finish()
+        } catch {
+            throw WebFileError("unifont.hex \(error): not a GNU Unifont .hex file")
+        }
+        use(unifont: UnifontGlyphs(index: parts.index, reader: HexBytes(parts.bytes)))
+        return parts.index.count
+    }
+
+    /// Draws from `unifont` what the fonts lack, from now on: the characters the running
+    /// engine asked for before it came are answered at once, and the glass redrawn as `render`
+    /// draws it with the font (the engine asks for each character only once). A font in place
+    /// of another starts a fresh engine, from the first page: the running one keeps the glyphs
+    /// it was given.
+    package mutating func use(unifont: UnifontGlyphs<HexBytes>) {
+        let replaces = self.unifont != nil
+        self.unifont = unifont
+        if replaces { return restart() }
+        sampler.unifont = unifont.fresh
+        let unanswered = sampler.unanswered
+        sampler.unanswered = []
+        if !unanswered.isEmpty, let glyphs = sampler.glyphs(for: unanswered) {
+            shell.feed(.glyphs(glyphs), at: now, sampler: &sampler)
+            _ = shell.takeRecords()
+        }
     }
 
     /// A fresh engine for the running configuration at `now`, its first page drawn.
@@ -164,6 +235,9 @@ package struct WebPager {
         let configuration = running
         pending.removeAll()
         isPressed = false
+        // The new engine asks for every character again.
+        sampler.unifont = unifont?.fresh
+        sampler.unanswered = []
         shell = Self.started(configuration, style: style, at: now, sampler: &sampler)
     }
 

@@ -108,7 +108,9 @@ public struct HexFontIndex: Sendable {
         guard bitsDigits == 32 || bitsDigits == 64 else {
             return fail("\(bitsDigits) hex digits of glyph bits; Unifont's glyphs have 32 (8x16) or 64 (16x16)")
         }
-        guard code <= 0x10FFFF, bitsStart < 1 << 31 else { return fail("code point \(code) is past U+10FFFF") }
+        guard code <= 0x10FFFF else { return fail("code point \(code) is past U+10FFFF") }
+        // Compared as UInt64: where Int has 32 bits (wasm32, armhf), 1 << 31 is negative.
+        guard UInt64(bitsStart) < 1 << 31 else { return fail("the glyph's bits start past the file's first 2 GiB") }
         let entry = UInt64(code) << 32 | UInt64(bitsStart) << 1 | (bitsDigits == 64 ? 1 : 0)
         if let last = entries.last, last >= entry { sorted = false }
         entries.append(entry)
