@@ -182,7 +182,7 @@ private func hours(_ value: Double) -> Timestamp { .milliseconds(Int64(value * 3
     }
 
     @Test func aNightRunningAtStartDimsTheFirstFrame() {
-        var rig = NightRig(Self.configuration(), zone: VirtualZone(secondOfDayAtZero: 1 * 3600))
+        let rig = NightRig(Self.configuration(), zone: VirtualZone(secondOfDayAtZero: 1 * 3600))
         #expect(rig.engine.screen == .dimmed)
         #expect(rig.shell.commands.contains { contrast(of: $0) == 12 })
         #expect(rig.engine.nextDeadline == hours(6))
