@@ -13,11 +13,22 @@ import Testing
             reader: { _, _ in .end }, closed: { _ in })
     }
 
+    /// Why a server on `address`:`port` could not start; nil when it did. (Swift 6.0's
+    /// `#expect(throws:)` returns no error, so the error is caught here.)
+    static func refusal(_ address: String, _ port: Int) -> HTTPServerError? {
+        do throws(HTTPServerError) {
+            try server(address, port).stop()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func aPortAnotherProgramListensOnIsNamedWithTheFix() throws {
         let port = try freeTCPPort()
         let first = try Self.server("127.0.0.1", port)
         defer { first.stop() }
-        let refused = #expect(throws: HTTPServerError.self) { _ = try Self.server("127.0.0.1", port) }
+        let refused = Self.refusal("127.0.0.1", port)
         #expect(refused == .listen(endpoint: "127.0.0.1:\(port)", errno: Errno(rawValue: EADDRINUSE)))
         #expect(
             refused?.description.hasSuffix("another program listens there: choose another port in [web] listen") == true
@@ -27,7 +38,7 @@ import Testing
     @Test func anAddressOfAnotherMachineIsNamedWithTheFix() throws {
         // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
         let port = try freeTCPPort()
-        let refused = #expect(throws: HTTPServerError.self) { _ = try Self.server("192.0.2.1", port) }
+        let refused = Self.refusal("192.0.2.1", port)
         #expect(refused == .listen(endpoint: "192.0.2.1:\(port)", errno: Errno(rawValue: EADDRNOTAVAIL)))
         #expect(refused?.description.contains("no interface of this machine has that address") == true)
     }
