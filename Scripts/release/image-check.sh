@@ -61,17 +61,19 @@ say() { debian_root_say "$@"; }
   || { say "--apt-repo URL and --key FILE go together (those image.sh was given)"; exit 2; }
 started=$SECONDS
 tools="$(Scripts/release/image.sh --tools | tail -n 1)"
-work="$tools/imagecheck"
+# This run's own view of the tool root, and its work folder: $w inside, $work outside.
+debian_root_view "$tools" imagecheck
+run="$debian_root_view_dir" w="$debian_root_view_work"
+work="$tools$w"
 qemu_pid=""
 cleanup() {
   if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then kill -TERM "$qemu_pid"; fi
+  if [ "$keep" -eq 1 ]; then mv "$work" "$work.kept" && say "kept $work.kept"; fi
   debian_root_leave_all
-  if [ "$keep" -eq 1 ]; then say "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
-rm -rf "$work" && mkdir -p "$work"
-debian_root_enter "$tools"
-in_tools() { debian_root_run "$tools" "$@"; }
+debian_root_enter "$run"
+in_tools() { debian_root_run "$run" "$@"; }
 passed=0
 failed=0
 check() {
@@ -83,15 +85,15 @@ check() {
 say "unpacking $image"
 check "the .sha256 beside it matches" bash -c 'cd "$(dirname "$1")" && sha256sum -c --quiet "$(basename "$1").sha256"' _ "$image"
 xz -dc "$image" >"$work/card.img"
-table="$(in_tools sfdisk -d /imagecheck/card.img)"
-part() { sed -n "s|^/imagecheck/card.img$1 : start= *\([0-9]*\), size= *\([0-9]*\), type=\([0-9a-f]*\)\(, bootable\)\{0,1\}$|\1 \2 \3 \4|p" <<<"$table"; }
+table="$(in_tools sfdisk -d "$w/card.img")"
+part() { sed -n "s|^$w/card.img$1 : start= *\([0-9]*\), size= *\([0-9]*\), type=\([0-9a-f]*\)\(, bootable\)\{0,1\}$|\1 \2 \3 \4|p" <<<"$table"; }
 read -r boot_start boot_size boot_type boot_flags <<<"$(part 1)"
 read -r root_start root_size root_type _ <<<"$(part 2)"
 check "an MBR (dos) partition table with two partitions" \
-  test "$(grep -c '^label: dos$' <<<"$table")/$(grep -c '^/imagecheck/card.img[0-9] :' <<<"$table")" = 1/2
+  test "$(grep -c '^label: dos$' <<<"$table")/$(grep -c "^$w/card.img[0-9] :" <<<"$table")" = 1/2
 check "partition 1: FAT32 (0x0C), bootable, at 4 MiB" test "$boot_start/$boot_type/${boot_flags:-}" = "8192/c/, bootable"
 check "partition 2: Linux (0x83) after it" test "$root_type/$((root_start >= boot_start + boot_size))" = 83/1
-fat="/imagecheck/card.img@@$((boot_start * 512))"
+fat="$w/card.img@@$((boot_start * 512))"
 boot_files="$(in_tools mdir -b -i "$fat" :: | sed 's|^::/||')"
 has_boot() { grep -qx "$1" <<<"$boot_files"; }
 for file in bootcode.bin start.elf fixup.dat start4.elf fixup4.dat config.txt cmdline.txt \
@@ -115,10 +117,10 @@ check "crownpager.toml: the first page says where the pager is and what to do" \
   bash -c 'awk "/^\[\[page\]\]/ { n++ } n == 1" "$1" | grep -q "values = \[\"hostname\", \"ip\"\]" && grep -q "^title = \"Edit crownpager.toml\"" "$1"' _ "$work/card.toml"
 
 dd if="$work/card.img" of="$work/root.ext4" bs=1M iflag=skip_bytes,count_bytes skip=$((root_start * 512)) count=$((root_size * 512)) status=none
-fs() { in_tools debugfs -R "$1" /imagecheck/root.ext4 2>/dev/null; }
-exists() { in_tools debugfs -R "stat $1" /imagecheck/root.ext4 2>&1 | grep -q '^Inode:'; }
+fs() { in_tools debugfs -R "$1" "$w/root.ext4" 2>/dev/null; }
+exists() { in_tools debugfs -R "stat $1" "$w/root.ext4" 2>&1 | grep -q '^Inode:'; }
 absent() { ! exists "$1"; }
-check "root: ext4 labelled RASPIROOT" bash -c '[ "$1" = RASPIROOT ]' _ "$(in_tools e2label /imagecheck/root.ext4)"
+check "root: ext4 labelled RASPIROOT" bash -c '[ "$1" = RASPIROOT ]' _ "$(in_tools e2label "$w/root.ext4")"
 check "root: /etc/machine-id is empty (each card makes its own)" bash -c 'grep -q "Size: 0$" <<<"$1"' _ "$(fs 'stat /etc/machine-id' | grep -o 'Size: [0-9]*$')"
 check "root: no D-Bus machine id" absent /var/lib/dbus/machine-id
 check "root: no SSH host keys" bash -c '! grep -q ssh_host_ <<<"$1"' _ "$(fs 'ls /etc/ssh')"
@@ -130,6 +132,7 @@ check "root: crownpager installed" installed
 for leftover in /deb /work /base /etc/apt/apt.conf.d/00mmdebstrap /etc/apt/sources.list /etc/gitconfig /root/.gitconfig; do
   check "root: no leftover $leftover" absent "$leftover"
 done
+check "root: no leftover work.* (image.sh's work folder of a run)" bash -c '! grep -qE "[[:space:]]work\.[[:alnum:]]+" <<<"$1"' _ "$(fs 'ls /')"
 check "root: no downloaded packages or package lists" \
   bash -c '! grep -q "\.deb\|_Packages" <<<"$1"' _ "$(fs 'ls /var/cache/apt/archives'; fs 'ls /var/lib/apt/lists')"
 check "root: apt reads Debian's own mirror" bash -c 'grep -q "URIs: http://deb.debian.org/debian$" <<<"$1"' _ "$(fs 'cat /etc/apt/sources.list.d/debian.sources')"
@@ -149,7 +152,7 @@ if [ -n "$apt_repo" ]; then
   check "root: apt reads $apt_repo (crownpager.sources)" \
     bash -c 'grep -qx "URIs: $2" <<<"$1" && grep -qx "Suites: stable" <<<"$1" && grep -qx "Components: main" <<<"$1"' _ "$sources" "$apt_repo"
   rm -f "$work/keyring"
-  in_tools debugfs -R "dump -p ${keyring:-/none} /imagecheck/keyring" /imagecheck/root.ext4 >/dev/null 2>&1 || true
+  in_tools debugfs -R "dump -p ${keyring:-/none} $w/keyring" "$w/root.ext4" >/dev/null 2>&1 || true
   check "root: the repository's key at ${keyring:-?} is the one given, readable by apt" \
     bash -c '[ -n "$1" ] && cmp -s "$2" "$3" && [ "$(stat -c %a "$3")" = 644 ]' _ "$keyring" "$apt_key" "$work/keyring"
 else
@@ -159,7 +162,7 @@ fi
 
 # 2. Boots on the emulated Pi 3: the image's own kernel, initrd and device tree (the Pi's firmware
 # does not run under QEMU), its cmdline.txt, and the check script started by systemd.run.
-for file in "$kernel" "$initrd" bcm2837-rpi-3-b.dtb; do in_tools mcopy -n -i "$fat" "::$file" "/imagecheck/$file"; done
+for file in "$kernel" "$initrd" bcm2837-rpi-3-b.dtb; do in_tools mcopy -n -i "$fat" "::$file" "$w/$file"; done
 cp Scripts/release/image/guest-check "$work/imagecheck.sh"
 # The card's own file with its first page renamed (so the check sees this file in use) and an MQTT
 # broker, none listening: the service still makes and keeps its client id, which the two boots compare.
@@ -193,7 +196,7 @@ cmdline="console=ttyS1,115200 root=LABEL=RASPIROOT rw fsck.repair=yes net.ifname
 # (QEMU's SD card must be a power of two in size; the root grows into the rest).
 boot_copy() {
   local name=$1 mode=$2 began=$SECONDS timeout=${CROWNPAGER_IMAGE_BOOT_TIMEOUT:-1800}
-  local copy="/imagecheck/$name.img" serial="$work/$name.serial"
+  local copy="$w/$name.img" serial="$work/$name.serial"
   cp --sparse=always "$work/card.img" "$tools$copy" && truncate -s 4G "$tools$copy"
   echo "$mode" >"$work/mode"
   local files=(imagecheck.sh mode:imagecheck.mode) extra="" devices=()
@@ -204,7 +207,7 @@ boot_copy() {
     # re-enumerates on every resume); the human monitor on a pair of FIFOs turns its wheel.
     files+=(crownpager-knob.toml:crownpager.toml knob:imagecheck.knob)
     extra+=" usbcore.autosuspend=-1"
-    devices=(-device usb-mouse -chardev "pipe,id=hmp,path=/imagecheck/$name.hmp" -mon chardev=hmp,mode=readline)
+    devices=(-device usb-mouse -chardev "pipe,id=hmp,path=$w/$name.hmp" -mon chardev=hmp,mode=readline)
     rm -f "$work/$name.hmp.in" "$work/$name.hmp.out" && mkfifo "$work/$name.hmp.in" "$work/$name.hmp.out"
     exec {hmp_in}<>"$work/$name.hmp.in" {hmp_out}<>"$work/$name.hmp.out"
     cat <&"$hmp_out" >"$work/$name.hmp.log" &
@@ -212,14 +215,14 @@ boot_copy() {
   elif [ "$mode" = quick ]; then
     files+=(crownpager.toml)
   fi
-  for file in "${files[@]}"; do in_tools mcopy -o -i "$copy@@$((boot_start * 512))" "/imagecheck/${file%%:*}" "::${file##*:}"; done
+  for file in "${files[@]}"; do in_tools mcopy -o -i "$copy@@$((boot_start * 512))" "$w/${file%%:*}" "::${file##*:}"; done
   : >"$serial"
   in_tools qemu-system-aarch64 -M raspi3b -m 1G -accel tcg,tb-size=256 \
-    -kernel "/imagecheck/$kernel" -initrd "/imagecheck/$initrd" -dtb /imagecheck/bcm2837-rpi-3-b.dtb \
+    -kernel "$w/$kernel" -initrd "$w/$initrd" -dtb "$w/bcm2837-rpi-3-b.dtb" \
     -drive "file=$copy,if=sd,format=raw" \
     -append "$cmdline$extra systemd.unit=multi-user.target systemd.wants=kernel-command-line.service systemd.run=/boot/firmware/imagecheck.sh systemd.run_success_action=none systemd.run_failure_action=none systemd.mask=serial-getty@ttyS1.service" \
     -device ssd0303,address=0x3c,bus=i2c-bus.1 "${devices[@]}" -display none -monitor none \
-    -serial null -serial "file:/imagecheck/$name.serial" -pidfile "/imagecheck/$name.pid" -daemonize >&2
+    -serial null -serial "file:$w/$name.serial" -pidfile "$w/$name.pid" -daemonize >&2
   qemu_pid="$(cat "$work/$name.pid")"
   local turned=0
   until grep -q '^imagecheck: done' "$serial" 2>/dev/null; do
