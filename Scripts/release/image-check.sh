@@ -23,8 +23,9 @@
 #     there from outside (text pages, /dev/i2c-0, [crown] source = "evdev"). The service active
 #     under its sandbox on the card's own systemd; the emulator's glass equal to the host's
 #     `crownpager render --frozen` of that file on page 1, and after 3 detents (HMP mouse_move,
-#     REL_X) on page 4. On the 2-core CI machine (load 5 to 8, the kernel and builds cached): kernel
-#     start to the first frame 17-34 s, to multi-user.target 19-37 s; the whole scenario 43-49 s.
+#     REL_X) on page 4; SSH up without cloud-init (the card's drop-in made the host keys). On the
+#     2-core CI machine (load 5 to 8, the kernel and builds cached): kernel start to the first
+#     frame 17-34 s, to multi-user.target 19-37 s; the whole scenario 41-49 s.
 #
 #   sudo Scripts/release/image-check.sh [IMAGE.img.xz]   default: out/crownpager_<version>_raspi-arm64.img.xz
 #   --contents-only      leave out the boots
@@ -423,6 +424,7 @@ TOML
     bash -c 'grep -q "^page 1 of " <<<"$1" && grep -q "^page $3 of " <<<"$2"' _ "$(value knob-before "$results")" "$(value knob-after "$results")" "$((detents + 1))"
   check "virt: the glass then equals render's after --crown +1 x$detents (page $((detents + 1)))" test "${turned_glass:-no}" = yes
   check "virt: no warnings from the service in the journal" test "$(value journal-errors "$results")" = 0
+  check "virt: SSH up on a card that skipped cloud-init (the card's drop-in made its host keys)" test "$(value ssh-state "$results")" = active
   vm_ready_us="$(value crownpager-ready-us "$results")" vm_multi_us="$(value multi-user-us "$results")"
   say "virt (TCG, the rig's kernel): kernel start to the first frame $((${vm_ready_us:-0} / 1000)) ms, to multi-user.target $((${vm_multi_us:-0} / 1000)) ms; QEMU start to the glass of page 1 ${first_glass:-?} s; the scenario $((SECONDS - began)) s"
 }
