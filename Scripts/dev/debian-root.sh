@@ -9,6 +9,9 @@
 #                                             host's git configuration (with the local folders it points at)
 #   debian_root_run DIR COMMAND...            runs COMMAND in DIR with a clean environment (cd /root)
 #   debian_root_leave DIR                     unmounts all of it (also done by debian_root_leave_all)
+#   debian_root_view DIR NAME                 this run's own view of a shared cached root, with a work folder
+#                                             of its own: sets debian_root_view_dir (enter it instead of DIR)
+#                                             and debian_root_view_work (/NAME.XXXXXX inside it)
 #
 # The mirror is the one this machine's apt sources use for Debian; no host is written down here.
 # A foreign architecture (arm64 on x86-64) runs under qemu-user-static through binfmt_misc.
@@ -16,6 +19,7 @@
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; fi
 CROWNPAGER_CACHE="${CROWNPAGER_CACHE:-/var/cache/crownpager}"
 debian_root_entered=()
+debian_root_views=()
 
 debian_root_say() { printf '%s: %s\n' "${debian_root_who:-root}" "$*" >&2; }
 
@@ -160,7 +164,30 @@ debian_root_leave() {
   return 1
 }
 
+# Two runs that shared one cached root (image.sh and image-check.sh in two checkouts at once) would
+# mount over each other's /proc and /work, and leaving it would unmount the other's too. A view is
+# DIR bound alone (what is mounted below it stays out) at a new folder beside it, so its mounts are
+# this run's, under a path of its own; its work folder (in DIR) is this run's too. The host's mounts
+# are private (no propagation between the view and DIR). debian_root_leave_all unmounts the view and
+# removes it and its work folder, nothing else.
+debian_root_view() {
+  local dir=$1 name=$2 work
+  debian_root_view_dir="$(mktemp -d "$dir.run.XXXXXX")"
+  work="$(mktemp -d "$dir/$name.XXXXXX")"
+  debian_root_view_work="/${work##*/}"
+  debian_root_views+=("$debian_root_view_dir" "$work")
+  mount --bind "$dir" "$debian_root_view_dir"
+  mount --make-private "$debian_root_view_dir"
+}
+
 debian_root_leave_all() {
-  local dir
+  local dir i
   for dir in "${debian_root_entered[@]}"; do debian_root_leave "$dir"; done
+  # A view's folder is removed only once nothing is mounted there (rmdir refuses a busy one); its work
+  # folder is reached through DIR itself, where none of the view's mounts are.
+  for ((i = 0; i < ${#debian_root_views[@]}; i += 2)); do
+    debian_root_leave "${debian_root_views[i]}" && rmdir "${debian_root_views[i]}"
+    rm -rf "${debian_root_views[i + 1]}"
+  done
+  debian_root_views=()
 }

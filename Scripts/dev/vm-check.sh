@@ -42,15 +42,15 @@ while [ $# -gt 0 ]; do
 done
 debian_root_who=vm-check
 . Scripts/dev/debian-root.sh
+. Scripts/dev/vm/host.sh
 say() { debian_root_say "$@"; }
 [ "$(id -u)" -eq 0 ] || { say "run as root: the kernel and image builds use chroot"; exit 77; }
 started=$SECONDS
 work="$(mktemp -d /tmp/vm-check.XXXXXX)"
-backend_pid=""
 qemu_pid=""
 cleanup() {
   local pid
-  for pid in "$qemu_pid" "$backend_pid"; do
+  for pid in "$qemu_pid" "$vm_backend_pid"; do
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || say "process $pid ended with status $?"; fi
   done
   if [ "$keep" -eq 1 ]; then say "kept $work"; else rm -rf "$work"; fi
@@ -93,29 +93,8 @@ package_for() {
 }
 
 # The vhost-user I2C back-end (a product of this package), or nothing when this tree has none.
-backend=""
-if grep -q '"crownpager-vhost-i2c"' Package.swift; then
-  say "building crownpager-vhost-i2c (release)"
-  if swift build -c release --product crownpager-vhost-i2c >"$work/backend.log" 2>&1; then
-    backend="$(swift build -c release --show-bin-path)/crownpager-vhost-i2c"
-  else
-    tail -n 20 "$work/backend.log" >&2
-  fi
-fi
-
-# KVM only when it boots a kernel here: /dev/kvm may be a paravirtual one that cannot (vm-rig.md).
-accel_for() {
-  local arch=$1 kernel=$2
-  if [ "$arch" = amd64 ] && [ -w /dev/kvm ] && timeout 30 qemu-system-x86_64 -M pc -accel kvm -cpu host -m 256M \
-    -kernel "$kernel" -append "console=ttyS0 panic=-1" -nic none -display none -monitor none -serial stdio \
-    -no-reboot </dev/null 2>/dev/null | grep -q 'Kernel panic'; then
-    echo "-accel kvm -cpu host"
-  elif [ "$arch" = amd64 ]; then
-    echo "-accel tcg,thread=multi,tb-size=256"
-  else
-    echo "-accel tcg,thread=multi,tb-size=256 -cpu cortex-a53"
-  fi
-}
+say "building crownpager-vhost-i2c (release)"
+backend="$(vm_backend_build "$work/backend.log")" || backend=""
 
 # The next version of DEB, as a release would publish it: the same files, VERSION in its control.
 repackage() {
@@ -154,16 +133,8 @@ serve_requests() {
     for ((i = handled; i < ${#requests[@]}; i++)); do
       request="${requests[i]#@@vmcheck-host }" request="${request% @@}"
       case "$request" in
-        glass\ *)
-          if [ -n "$backend_pid" ]; then
-            inode="$(stat -c %i "$dir/glass.pbm" 2>/dev/null || echo none)"
-            kill -USR2 "$backend_pid"
-            # The back-end writes the file anew (a rename): wait for the new one.
-            for _ in $(seq 100); do [ "$(stat -c %i "$dir/glass.pbm" 2>/dev/null || echo none)" != "$inode" ] && break; sleep 0.1; done
-            # A glass that never came is missing at the comparison, which fails.
-            [ -f "$dir/glass.pbm" ] && cp "$dir/glass.pbm" "$dir/glass-${request#glass }.pbm"
-          fi ;;
-        absent | present) [ -n "$backend_pid" ] && kill -USR1 "$backend_pid" ;;
+        glass\ *) vm_glass "$dir" "${request#glass }" ;;
+        absent | present) [ -n "$vm_backend_pid" ] && kill -USR1 "$vm_backend_pid" ;;
       esac
     done
     handled=${#requests[@]}
@@ -190,18 +161,14 @@ vm_run() {
     arm64) qemu=qemu-system-aarch64 machine="-M virt" console=ttyAMA0 kernel="$kernel_dir/Image" ;;
   esac
   append="root=/dev/vda rw console=$console panic=-1 quiet"
-  accel="$(accel_for "$arch" "$kernel")"
+  accel="$(vm_accel "$arch" "$kernel")"
   if [ "$mode" = stock ]; then
     kernel="$image_dir/vmlinuz"
     extra+=(-initrd "$image_dir/initrd.img")
   elif [ -n "$backend" ]; then
-    "$backend" --socket "$dir/i2c.sock" --address 0x3c --panel 128x64 --glass "$dir/glass.pbm" \
-      >"$dir/backend.log" 2>&1 &
-    backend_pid=$!
-    for _ in $(seq 50); do [ -S "$dir/i2c.sock" ] && break; sleep 0.1; done
-    [ -S "$dir/i2c.sock" ] || fail "[$arch] panel: crownpager-vhost-i2c made no socket: $(tail -n 3 "$dir/backend.log" | tr '\n' ' ')"
-    extra+=(-object memory-backend-memfd,id=mem,size=1G,share=on -numa node,memdev=mem
-      -chardev "socket,id=vi2c,path=$dir/i2c.sock" -device vhost-user-i2c-pci,chardev=vi2c,event_idx=off)
+    vm_backend_start "$backend" "$dir" \
+      || fail "[$arch] panel: crownpager-vhost-i2c made no socket: $(tail -n 3 "$dir/backend.log" | tr '\n' ' ')"
+    extra+=("${vm_i2c_args[@]}")
   else
     fail "[$arch] panel: no vhost-user I2C back-end in this tree (crownpager-vhost-i2c): the panel scenarios cannot pass"
   fi
@@ -216,13 +183,7 @@ vm_run() {
   serve_requests "$dir/console.log" "$dir"
   wait "$qemu_pid" || say "QEMU ended with status $? ($(tail -n 2 "$dir/qemu.log" | tr '\n' ' '))"
   qemu_pid=""
-  if [ -n "$backend_pid" ]; then
-    # It ends by itself once QEMU has disconnected; one that does not is stopped (and says so).
-    for _ in $(seq 50); do kill -0 "$backend_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -0 "$backend_pid" 2>/dev/null && { say "the back-end outlived QEMU: stopping it"; kill -TERM "$backend_pid"; }
-    wait "$backend_pid" || say "the back-end ended with status $? ($(tail -n 1 "$dir/backend.log"))"
-    backend_pid=""
-  fi
+  vm_backend_stop
   local seconds=$((SECONDS - began))
   debugfs -R "rdump /out $dir" "$dir/run.img" >"$dir/debugfs.log" 2>&1 || say "debugfs could not read the run's disk: $(tail -n 1 "$dir/debugfs.log")"
   if [ ! -f "$dir/out/results" ]; then
@@ -245,13 +206,11 @@ compare_glasses() {
   reference="$dir/out/reference-turns.pbm"
   if [ "$break_glass" -eq 1 ] && [ -f "$reference" ]; then
     # One pixel flipped: the comparison must fail.
-    awk '/^#/ { print; next } { n++ } n == 3 && !done { $0 = (substr($0, 1, 1) == "0" ? "1" : "0") substr($0, 2); done = 1 } { print }' \
-      "$reference" >"$dir/reference-broken.pbm"
+    vm_glass_broken "$reference" "$dir/reference-broken.pbm"
     reference="$dir/reference-broken.pbm"
   fi
   for name in turns recovered; do
-    if [ -f "$dir/glass-$name.pbm" ] && [ -f "$reference" ] \
-      && cmp -s <(grep -v '^#' "$dir/glass-$name.pbm" | tr -d ' \t\r\n') <(grep -v '^#' "$reference" | tr -d ' \t\r\n'); then
+    if vm_glass_equal "$dir/glass-$name.pbm" "$reference"; then
       pass "[$arch custom] glass $name: the emulator's glass equals render of the same configuration after 3 detents"
     else
       fail "[$arch custom] glass $name: the emulator's glass ($dir/glass-$name.pbm) differs from render's ($reference) or is missing"

@@ -75,6 +75,11 @@ Scripts/setup.sh --packaging >&2
 debian_root_foreign_ready arm64
 tools_ready
 if [ "$tools_only" -eq 1 ]; then echo "$tools"; exit 0; fi
+# This run's own view of the tool root and work folder (another run may share the cache).
+debian_root_view "$tools" work
+run="$debian_root_view_dir" w="$debian_root_view_work"
+work="$run$w"
+debian_root_enter "$run"
 
 # The arm64 base root: Debian 13 with the Pi's boot firmware and kernel, Wi-Fi firmware, the
 # network Imager's settings drive (cloud-init renders them through netplan to systemd-networkd and
@@ -98,14 +103,13 @@ if [ ! -f "$base.complete" ]; then
   # Older bases (another package list) go: they are this script's alone.
   for old in "$CROWNPAGER_CACHE"/image-base-arm64-*; do [ -e "$old" ] && rm -rf "$old"; done
   mkdir -p "$base"
-  debian_root_enter "$tools"
-  debian_root_bind "$base" "$tools/base"
+  debian_root_bind "$base" "$run/base"
   dpkg_options=()
   for option in "${base_dpkg_options[@]}"; do dpkg_options+=("--dpkgopt=$option"); done
-  debian_root_run "$tools" mmdebstrap --mode=root --arch=arm64 --variant=minbase \
+  debian_root_run "$run" mmdebstrap --mode=root --arch=arm64 --variant=minbase \
     --components=main,non-free-firmware --include="${base_packages[*]}" "${dpkg_options[@]}" \
     trixie /base ${mirror:-http://deb.debian.org/debian} >&2
-  debian_root_leave "$tools"
+  umount "$run/base"
   touch "$base.complete"
   say "made the base root in $((SECONDS - began)) s ($(du -sh "$base" | cut -f1))"
 fi
@@ -127,10 +131,7 @@ name="crownpager_${version}_raspi-arm64"
 # top of the base, so apt and dpkg run with mmdebstrap's mounts and policy-rc.d), then the card's
 # own files in customize hooks. The boot partition's configuration is the package's, with the
 # card's first pages ahead of the built-in ones.
-work="$tools/work"
-cleanup() { debian_root_leave_all; rm -rf "$work"; }
-trap cleanup EXIT
-rm -rf "$work" && mkdir -p "$work/deb" "$work/files"
+mkdir -p "$work/deb" "$work/files"
 cp "$deb" "$work/deb/"
 cp Hardware/image/* "$work/files/"
 awk 'FNR == NR { first = first $0 "\n"; next } /^\[\[page\]\]/ && !done { printf "%s", first; done = 1 } { print }' \
@@ -164,23 +165,23 @@ hooks=(
   'chroot "$1" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware'
   'chroot "$1" systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service ssh.service crownpager-cloud-init-once.service'
   # Every card makes its own host keys and machine id (mmdebstrap empties /etc/machine-id).
-  'rm -f "$1"/etc/ssh/ssh_host_*; rm -f "$1/var/lib/dbus/machine-id"; rm -rf "$1/deb" "$1/work"'
+  'rm -f "$1"/etc/ssh/ssh_host_*; rm -f "$1/var/lib/dbus/machine-id"; rm -rf "$1/deb" "$1/work/"'
 )
 if [ -n "$apt_repo" ]; then
-  hooks+=("install -D -m 0644 /work/files/$key_file \"\$1/usr/share/keyrings/$key_file\"; printf 'Types: deb\nURIs: %s\nSuites: stable\nComponents: main\nSigned-By: /usr/share/keyrings/$key_file\n' '$apt_repo' >\"\$1/etc/apt/sources.list.d/crownpager.sources\"")
+  hooks+=("install -D -m 0644 $w/files/$key_file \"\$1/usr/share/keyrings/$key_file\"; printf 'Types: deb\nURIs: %s\nSuites: stable\nComponents: main\nSigned-By: /usr/share/keyrings/$key_file\n' '$apt_repo' >\"\$1/etc/apt/sources.list.d/crownpager.sources\"")
 fi
 hook_options=()
-for hook in "${hooks[@]}"; do hook_options+=("--customize-hook=$hook"); done
-debian_root_enter "$tools"
-debian_root_bind "$base" "$tools/base"
-mount -o remount,bind,ro "$tools/base"
+# The hooks name the work folder /work/: this run's is $w.
+for hook in "${hooks[@]}"; do hook_options+=("--customize-hook=${hook//\/work\//$w/}"); done
+debian_root_bind "$base" "$run/base"
+mount -o remount,bind,ro "$run/base"
 say "installing $(basename "$deb") on a copy of the base root"
 began=$SECONDS
-debian_root_run "$tools" mmdebstrap --mode=root --arch=arm64 --variant=custom \
+debian_root_run "$run" mmdebstrap --mode=root --arch=arm64 --variant=custom \
   --components=main,non-free-firmware --skip=check/empty \
   --setup-hook='cp -a /base/. "$1"' --hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount \
-  --include="/work/deb/$(basename "$deb")" "${hook_options[@]}" \
-  trixie /work/root "${mirror:-$(debian_root_host_mirror)}" >&2
+  --include="$w/deb/$(basename "$deb")" "${hook_options[@]}" \
+  trixie "$w/root" "${mirror:-$(debian_root_host_mirror)}" >&2
 say "root ready in $((SECONDS - began)) s"
 
 # The card: genimage writes the FAT32 boot partition from /boot/firmware (mtools, no mounts) and
@@ -222,14 +223,14 @@ image $name.img {
 }
 CFG
 began=$SECONDS
-debian_root_run "$tools" genimage --config /work/genimage.cfg --rootpath /work/root --tmppath /work/genimage-tmp \
-  --inputpath /work --outputpath /work/images >&2
+debian_root_run "$run" genimage --config "$w/genimage.cfg" --rootpath "$w/root" --tmppath "$w/genimage-tmp" \
+  --inputpath "$w" --outputpath "$w/images" >&2
 say "card written in $((SECONDS - began)) s"
 img="$work/images/$name.img"
 installed_mib="$(du -sm "$work/root" | cut -f1)"
 written_bytes="$(stat -c %s "$img")"
 # The map lets bmaptool write only the blocks in use; xz -3 (CROWNPAGER_XZ_LEVEL), of about the size -6 gives at a third of its time.
-debian_root_run "$tools" bmaptool create -o "/work/images/$name.img.bmap" "/work/images/$name.img" >&2
+debian_root_run "$run" bmaptool create -o "$w/images/$name.img.bmap" "$w/images/$name.img" >&2
 extract_sha="$(sha256sum "$img" | cut -d' ' -f1)"
 began=$SECONDS
 xz -T0 -"${CROWNPAGER_XZ_LEVEL:-3}" -f "$img"
