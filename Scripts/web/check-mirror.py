@@ -26,6 +26,10 @@ spec = importlib.util.spec_from_file_location("check_page", os.path.join(here, "
 check_page = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(check_page)
 
+# Deadlines, not pauses: the page answers in well under a second alone, but the test suite runs
+# this beside hundreds of other tests on two cores, where 10 s is no safe bound for a cold Chromium.
+WAIT = 60
+
 # The glass the page holds, once no new picture came for 1 s: its bytes in base64.
 SETTLED = """new Promise((done) => {
   const m = window.crownpager.mirror;
@@ -64,7 +68,7 @@ def main():
         browser, page = check_page.start_chromium(work, window="800,600")
         page.call("Page.enable")
         page.call("Page.navigate", url=f"{url}#{token}")
-        check_page.wait_for(page, "window.crownpager && window.crownpager.mirror.sequence > 0", "the first glass")
+        check_page.wait_for(page, "window.crownpager && window.crownpager.mirror.sequence > 0", "the first glass", WAIT)
         first = page.evaluate(SETTLED)
         print(f"first {first}")
         if not page.evaluate(CANVAS_MATCHES):
@@ -73,7 +77,7 @@ def main():
         box = page.evaluate("""(() => { const r = document.getElementById('glass').getBoundingClientRect();
             return [r.x + r.width / 2, r.y + r.height / 2]; })()""")
         page.call("Input.dispatchMouseEvent", type="mouseWheel", x=box[0], y=box[1], deltaX=0, deltaY=100)
-        check_page.wait_for(page, f"window.crownpager.mirror.sequence > {before}", "the glass to follow the wheel")
+        check_page.wait_for(page, f"window.crownpager.mirror.sequence > {before}", "the glass to follow the wheel", WAIT)
         turned = page.evaluate(SETTLED)
         print(f"turned {turned}")
         if not page.evaluate(CANVAS_MATCHES):

@@ -20,12 +20,6 @@ struct TestCertificateAuthority {
         try sign("server", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1")
         try sign("wrong", subject: "/CN=wrong.example", extensions: "subjectAltName=DNS:wrong.example")
         try sign("client", subject: "/CN=crownpager", extensions: "extendedKeyUsage=clientAuth")
-        // mosquitto, started as root, reads them as its own user.
-        if geteuid() == 0, let owner = getpwnam("mosquitto") {
-            for name in ["ca.crt", "server.crt", "server.key", "wrong.crt", "wrong.key"] {
-                #expect(chown(folder + "/" + name, owner.pointee.pw_uid, owner.pointee.pw_gid) == 0)
-            }
-        }
     }
 
     /// The certificate and key files of `name` (server, wrong or client).
