@@ -43,6 +43,10 @@
 # the checks enter it with nsenter. About 130 s once the package and the cached roots exist
 # (the watchdog takes 30 s to find the stopped loop).
 set -euo pipefail
+# What this writes into the container (the fake kernel, its folders, the configurations) is read by
+# the service's own user: under a caller's umask 077 it would not be, and the unit would fail on
+# that alone (as dpkg-buildpackage does, the modes are this script's, not the caller's).
+umask 022
 cd "$(dirname "$0")/../.."
 repo="$PWD"
 deb=""

@@ -64,8 +64,10 @@ sources_line="$(Scripts/release/apt-repo.sh --out "$repo" --key-dir "$work/key" 
 use_repository() {
   local dir=$1
   debian_root_bind "$repo" "$dir/srv/crownpager"
-  cp "$repo/crownpager-archive-keyring.gpg" "$dir/usr/share/keyrings/"
+  # Modes stated: apt verifies as its user _apt, which a keyring made under umask 077 would shut out.
+  install -m 0644 "$repo/crownpager-archive-keyring.gpg" "$dir/usr/share/keyrings/"
   echo "$sources_line" >"$dir/etc/apt/sources.list.d/crownpager.list"
+  chmod 0644 "$dir/etc/apt/sources.list.d/crownpager.list"
 }
 
 # 1. amd64: install, upgrade, remove, purge.
