@@ -65,7 +65,9 @@ import Testing
         let on = try Self.configuration(fake, mqtt: "host = \"127.0.0.1\"\nport = \(try freeTCPPort())")
         let (pager, _, error) = try fake.start(["run", "--config", on], devices: "1:0x3c")
         defer { if pager.isRunning { pager.terminate() } }
-        let withMQTT = Self.mappedLibraries(pager) { $0.contains("libmosquitto.so") }
+        // Both awaited: dlopen maps libmosquitto before the libssl it needs, and a read of the maps
+        // between the two (the fresh Debian 13 root's run in CI, under load) saw only the first.
+        let withMQTT = Self.mappedLibraries(pager) { $0.contains("libmosquitto.so") && $0.contains("libssl") }
         #expect(withMQTT.contains("libmosquitto.so") && withMQTT.contains("libssl"))
         let messages = FakeBusRun.stop(pager, error: error)
         #expect(pager.terminationStatus == 0, "\(messages)")
