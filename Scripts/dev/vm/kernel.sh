@@ -16,7 +16,7 @@ set -euo pipefail
 case "${1:-}" in
   -h|--help|"") awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   amd64|arm64|--builder) arch=$1 ;;
-  *) echo "vm-kernel: unknown architecture '$1' (amd64 or arm64)" >&2; exit 2 ;;
+  *) echo "vm-kernel: unknown architecture '$1' (amd64, arm64, or --builder)" >&2; exit 2 ;;
 esac
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../debian-root.sh"
